@@ -1,0 +1,197 @@
+// The Engine contract: what an engine author implements to get a sandbox-workers runtime.
+//
+// An Engine is a plain value: identity (language, engine name, build id), limits, a stateless
+// `run`, and optionally `sessions` that boot and restore durable interpreter instances. The kit
+// (runtime.h) implements the wire protocol around it and enforces the rules written below; the
+// conformance suite (testing.h) checks an engine against them.
+//
+//   sandbox::Engine engine{
+//       .language = "calc",
+//       .engine_name = "calc 1.0",
+//       .build = "calc-1.0",
+//       .limits = {.fuel = 0, .memory_bytes = 1 << 20, .code_bytes = 65536,
+//                  .request_bytes = 98304},
+//       .run = [](const sandbox::ExecutionRequest& request) { ... return outcome; },
+//   };
+//
+// Rules the kit enforces (and the reasons):
+//  1. `run` and SessionInstance::execute never throw for a guest-level error (a syntax error,
+//     an exception in the guest): they return it in EngineOutcome::error, so the caller gets a
+//     200 ExecutionResult with the guest's own error name and traceback.
+//  2. A resource limit is reported as an error named "ExecutionLimitError". `run` may throw
+//     ExecutionLimitError instead (the runtime turns it into that outcome); any other exception
+//     from `run` is a host bug and becomes an "EngineError" outcome.
+//  3. A session instance that can no longer be trusted (a trap, an interrupted guest) sets
+//     `invalid()`: that flag, not an exception, is what makes the server drop it. The next call
+//     restores the last good snapshot.
+//  4. A round whose outcome is an ExecutionLimitError is never snapshotted.
+//  5. `can_snapshot() == false` (the guest holds an open file, say) marks the stored snapshot
+//     stale without discarding it.
+//  6. A stored snapshot whose `build` differs from the engine's boots fresh instead of
+//     restoring: change `build` whenever an old memory image would be unsafe to restore.
+//
+// Thread-safety: `run` may be called from several threads at once. `sessions.boot` and
+// `sessions.restore` may also run concurrently (for different interpreter keys); each returned
+// SessionInstance is used by one thread at a time.
+#pragma once
+
+#include <sandbox/workspace.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+namespace sandbox {
+
+// Resource limits. `fuel` is the per-execution budget of a metered engine (0 = not metered);
+// `memory_bytes` the linear-memory cap; `code_bytes` and `request_bytes` are reported to callers
+// (the server enforces the protocol's global caps, kMaxCodeBytes and kMaxRequestBytes).
+struct EngineLimits {
+  std::uint64_t fuel = 0;
+  std::uint64_t memory_bytes = 0;
+  std::uint64_t code_bytes = 0;
+  std::uint64_t request_bytes = 0;
+};
+
+// What an engine is asked to run: a script and the environment variables it sees.
+struct ExecutionRequest {
+  std::string code;
+  std::map<std::string, std::string> env_vars;
+};
+
+// Captured output, split into lines (a trailing empty line dropped).
+struct Logs {
+  std::vector<std::string> stdout_lines;
+  std::vector<std::string> stderr_lines;
+};
+
+// One result entry: exactly one of `text` or `json` is set.
+struct ResultEntry {
+  std::optional<std::string> text;
+  std::optional<boost::json::value> json;
+
+  static ResultEntry of_text(std::string t) { return ResultEntry{std::move(t), std::nullopt}; }
+  static ResultEntry of_json(boost::json::value j) { return ResultEntry{std::nullopt, std::move(j)}; }
+};
+
+struct ExecutionError {
+  std::string name;
+  std::string message;
+  std::vector<std::string> traceback;
+  std::optional<std::int64_t> line_number;
+};
+
+struct Usage {
+  std::uint64_t fuel_consumed = 0;
+  std::uint64_t fuel_limit = 0;
+  std::uint64_t memory_bytes = 0;
+};
+
+// The outcome of one execution. `error` holds a guest error or a limit
+// (name "ExecutionLimitError"); `usage` is absent when the engine failed before metering.
+struct EngineOutcome {
+  Logs logs;
+  std::vector<ResultEntry> results;  // at most one entry
+  std::optional<ExecutionError> error;
+  std::optional<Usage> usage;
+};
+
+// A session execution's outcome also carries the working directory after the call.
+struct SessionOutcome : EngineOutcome {
+  std::string cwd;
+};
+
+// The name a limit error carries on the wire.
+inline constexpr const char* kExecutionLimitErrorName = "ExecutionLimitError";
+
+// Thrown by an engine (or the Wasm host) when a resource limit stops the guest. Messages used:
+// "Execution fuel exhausted", "Output limit exceeded", "Result limit exceeded",
+// "Execution time limit exceeded".
+class ExecutionLimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Passed to boot and restore. `workspace` is the interpreter key's /workspace mirror: it outlives
+// the instance, and its root identity never changes (mount it, do not copy it). `cwd` is the
+// context's stored working directory (absolute, under /workspace). An engine that learns of a
+// directory change mid-execution calls `on_cwd_change`.
+struct SessionOptions {
+  Workspace* workspace = nullptr;
+  std::string cwd = std::string(kWorkspaceRoot);
+  std::function<void(const std::string&)> on_cwd_change;
+};
+
+inline constexpr std::uint32_t kWasmPageBytes = 65'536;
+
+// What restore() gets back from a stored snapshot. `read_page(p)` returns the 64 KiB of page `p`
+// or nullopt when that page was all zero (leave it as instantiated). It never does I/O.
+struct SnapshotSource {
+  std::uint64_t handle = 0;
+  boost::json::object extra;
+  std::uint32_t memory_pages = 0;
+  std::function<std::optional<std::span<const std::uint8_t>>(std::uint32_t page)> read_page;
+};
+
+// What snapshot() returns: an engine-defined root handle and extra restore data (both stored in
+// the snapshot record), and a view of the live linear memory, valid until the instance is next
+// used or destroyed.
+struct SessionSnapshot {
+  std::uint64_t handle = 0;
+  boost::json::object extra;
+  std::span<const std::uint8_t> memory;
+};
+
+// A live, stateful interpreter for one code context. Used by one thread at a time.
+class SessionInstance {
+ public:
+  virtual ~SessionInstance() = default;
+  // The current working directory (absolute, under /workspace).
+  virtual std::string cwd() const = 0;
+  // True once the instance must not be used again (rule 3).
+  virtual bool invalid() const = 0;
+  // Runs one step. Never throws for guest errors or limits (rules 1-2); a throw is a host bug,
+  // which the server treats like a trap.
+  virtual SessionOutcome execute(const ExecutionRequest& request) = 0;
+  // False while the guest holds a file descriptor beyond the fixed preopens, or once closed or
+  // invalid (rule 5).
+  virtual bool can_snapshot() const = 0;
+  // Requires can_snapshot(). The memory view stays valid until the next execute or close.
+  virtual SessionSnapshot snapshot() = 0;
+  // Releases what the instance holds; it is invalid afterwards.
+  virtual void close() = 0;
+};
+
+// Boot a fresh session, or restore one from a snapshot taken of the same build.
+// Both throw on failure (a host problem, reported as an internal error).
+struct Sessions {
+  std::function<std::unique_ptr<SessionInstance>(const SessionOptions&)> boot;
+  std::function<std::unique_ptr<SessionInstance>(const SessionOptions&, const SnapshotSource&)>
+      restore;
+};
+
+struct Engine {
+  std::string language;     // e.g. "python"; reported as ExecutionResult.language
+  std::string engine_name;  // e.g. "CPython 3.11.2 / sandbox-workers"
+  std::string build;        // identity of this build (e.g. sha256 of the final module)
+  EngineLimits limits;
+  // Stateless execution in a fresh instance.
+  std::function<EngineOutcome(const ExecutionRequest&)> run;
+  // Absent for a stateless-only engine (contexts: false).
+  std::optional<Sessions> sessions;
+};
+
+// The outcome the kit reports when an engine throws: empty logs and results, and an error named
+// "ExecutionLimitError" (for ExecutionLimitError) or "EngineError", message cut to 2,048 chars.
+EngineOutcome engine_error_outcome(const std::exception& e);
+
+}  // namespace sandbox

@@ -1,0 +1,161 @@
+// Wire protocol of sandbox-workers (interpreter protocol version 1): constants, error codes and
+// the JSON shapes every server and client here speaks. See `upstream-protocol.md` §2, §3, §11.
+//
+// Everything in this header is a value type or a pure function, safe to use from any thread.
+#pragma once
+
+#include <sandbox/engine.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+namespace sandbox {
+
+inline constexpr int kInterpreterProtocolVersion = 1;
+
+inline constexpr std::uint64_t kMaxCodeBytes = 65'536;
+inline constexpr std::uint64_t kMaxRequestBytes = 98'304;
+inline constexpr std::uint64_t kMaxFilesRequestBytes = 2'097'152;
+inline constexpr std::uint64_t kMaxSyncRequestBytes = 25'165'824;
+inline constexpr std::size_t kMaxContexts = 8;
+inline constexpr std::int64_t kDefaultIdleTtlMs = 86'400'000;
+inline constexpr std::uint64_t kOutputLimitBytes = 32'768;
+inline constexpr std::size_t kOutputLimitChunks = 200;
+inline constexpr std::uint64_t kResultLimitBytes = 65'536;
+inline constexpr std::size_t kErrorMessageLimit = 2'048;
+inline constexpr std::uint32_t kChunkPages = 16;
+inline constexpr std::uint32_t kChunkBytes = 1'048'576;
+inline constexpr std::size_t kMaxContextIdLength = 128;
+
+inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
+inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";
+
+// The error codes of §2.3, each with its HTTP status. The X-macro is the single table: the enum,
+// error_code_name() and error_code_status() are generated from it.
+#define SANDBOX_ERROR_CODES(X)         \
+  X(kFileNotFound, "FILE_NOT_FOUND", 404)         \
+  X(kFileExists, "FILE_EXISTS", 409)              \
+  X(kPermissionDenied, "PERMISSION_DENIED", 403)  \
+  X(kIsDirectory, "IS_DIRECTORY", 400)            \
+  X(kNotDirectory, "NOT_DIRECTORY", 400)          \
+  X(kFileTooLarge, "FILE_TOO_LARGE", 413)         \
+  X(kNoSpace, "NO_SPACE", 500)                    \
+  X(kFilesystemError, "FILESYSTEM_ERROR", 500)    \
+  X(kContextNotFound, "CONTEXT_NOT_FOUND", 404)   \
+  X(kValidationFailed, "VALIDATION_FAILED", 400)  \
+  X(kCodeExecutionError, "CODE_EXECUTION_ERROR", 500) \
+  X(kInternalError, "INTERNAL_ERROR", 500)        \
+  X(kNotSupported, "NOT_SUPPORTED", 403)
+
+enum class ErrorCode {
+#define SANDBOX_ERROR_CODE_ENUM(name, wire, status) name,
+  SANDBOX_ERROR_CODES(SANDBOX_ERROR_CODE_ENUM)
+#undef SANDBOX_ERROR_CODE_ENUM
+};
+
+// "FILE_NOT_FOUND", ...
+std::string_view error_code_name(ErrorCode code);
+// The HTTP status the code maps to by default (404 for kFileNotFound, ...).
+int error_code_status(ErrorCode code);
+// The code named `name`, or nullopt for an unknown name (whose status is 500).
+std::optional<ErrorCode> parse_error_code(std::string_view name);
+// §2.3 errno mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped -> FILESYSTEM_ERROR.
+ErrorCode error_code_for_errno(Errno e);
+
+// The ErrorResponse body (§2.2) and the HTTP status it is sent with.
+struct ErrorResponse {
+  ErrorCode code = ErrorCode::kInternalError;
+  std::string message;
+  boost::json::object context;
+  int http_status = 500;
+  std::string timestamp;  // ISO-8601
+  std::optional<std::string> operation;
+};
+
+boost::json::object to_json(const ErrorResponse& e);
+// Parses an ErrorResponse body; unknown codes become kInternalError with the original code kept
+// in `raw_code`. Returns nullopt when the body is not an ErrorResponse-shaped object.
+std::optional<ErrorResponse> error_response_from_json(const boost::json::value& v,
+                                                      std::string* raw_code = nullptr);
+
+// A request-level failure a server answers with an ErrorResponse. `code` defaults to
+// VALIDATION_FAILED whatever the status (as upstream's ApiError does).
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(int status, const std::string& message, ErrorCode code = ErrorCode::kValidationFailed,
+           boost::json::object context = {}, std::optional<std::string> operation = std::nullopt)
+      : std::runtime_error(message),
+        status_(status),
+        code_(code),
+        context_(std::move(context)),
+        operation_(std::move(operation)) {}
+  int status() const { return status_; }
+  ErrorCode code() const { return code_; }
+  const boost::json::object& context() const { return context_; }
+  const std::optional<std::string>& operation() const { return operation_; }
+  ErrorResponse to_response(std::int64_t now_ms) const;
+
+ private:
+  int status_;
+  ErrorCode code_;
+  boost::json::object context_;
+  std::optional<std::string> operation_;
+};
+
+// §2.2 rule 4: a workspace errno failure as an ErrorResponse. `code_override` replaces the errno
+// mapping; the context gains `errno` and the error's details; `operation` is lifted to the top
+// level when context carries one.
+ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
+                                   std::int64_t now_ms,
+                                   std::optional<ErrorCode> code_override = std::nullopt);
+
+// The generic mapping of any exception to an ErrorResponse: ApiError as itself, WorkspaceError by
+// errno, anything else INTERNAL_ERROR 502 "Engine execution failed".
+ErrorResponse error_response_for(const std::exception& e, std::int64_t now_ms);
+
+// Language names (§4.2 step 8): lowercased, with aliases python3 -> python, js/node ->
+// javascript, ts -> typescript.
+std::string normalize_language(std::string_view language);
+// Whether a request naming `requested` may run on a runtime for `runtime_language`
+// (typescript is accepted by javascript runtimes).
+bool language_accepted(std::string_view requested, std::string_view runtime_language);
+
+// Env var names: ^[A-Za-z_][A-Za-z0-9_]*$
+bool valid_env_key(std::string_view key);
+// Interpreter keys: ^[A-Za-z0-9._-]{1,128}$
+bool valid_interpreter_key(std::string_view key);
+
+// The ExecutionResult of §11, as sent for stateless executions.
+struct ExecutionResult {
+  std::string code;
+  std::string language;
+  std::string engine;
+  double duration_ms = 0;
+  EngineOutcome outcome;
+};
+
+boost::json::object to_json(const Logs& logs);
+boost::json::value to_json(const ResultEntry& entry);
+boost::json::object to_json(const ExecutionError& error);
+boost::json::object to_json(const Usage& usage);
+// {code, language, engine, durationMs, logs, results, error?, usage?}
+boost::json::object to_json(const ExecutionResult& result);
+
+// Parses an ExecutionResult-shaped object (as a client receives it). Throws ApiError 500
+// INTERNAL_ERROR "Invalid sandbox response" when `results` is not an array or `logs` not an
+// object.
+ExecutionResult execution_result_from_json(const boost::json::object& o);
+
+// Splits captured text into lines on '\n', dropping one trailing empty element.
+std::vector<std::string> split_lines(std::string_view text);
+
+// Truncates to kErrorMessageLimit characters (UTF-8 aware: never splits a code point).
+std::string truncate_error_message(std::string_view message);
+
+}  // namespace sandbox

@@ -1,0 +1,222 @@
+// Workspace: the in-memory `/workspace` tree shared by the caller side (the sandbox, where it is
+// the source of truth and is persisted) and the runtime side (the interpreter's mirror, memory
+// only), exactly as `upstream-protocol.md` §6 specifies.
+//
+// Wire compatibility depends on three things this class reproduces bit for bit: path
+// normalization (normalize_workspace_path), the 16-hex content hash (content_hash), and the
+// insertion order of directory children (every walk is depth-first pre-order in that order, as a
+// JavaScript Map iterates).
+//
+// Thread-safety: a Workspace is not synchronized. Its owner (one Sandbox actor, or one
+// InterpreterServer key with the guest instance it runs) serializes every access.
+//
+// Errors: operations that fail throw WorkspaceError carrying a Node-style errno name (ENOENT,
+// EACCES, ...) and the message of the spec; callers map it to an ErrorCode (protocol.h). The
+// root node's identity never changes for the life of the Workspace (restore_from and apply_sync
+// rebuild in place), because live guest instances hold it as their WASI mount.
+#pragma once
+
+#include <sandbox/clock.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+namespace sandbox {
+
+inline constexpr std::uint64_t kMaxFileBytes = 1'048'576;     // per file
+inline constexpr std::uint64_t kMaxTotalBytes = 16'777'216;   // sum of file sizes
+inline constexpr std::uint64_t kMaxWorkspaceEntries = 4'096;  // files + directories, root excluded
+inline constexpr std::string_view kWorkspaceRoot = "/workspace";
+
+// The errno values a workspace operation can fail with (Node-style names on the wire).
+enum class Errno { kENOENT, kEEXIST, kEACCES, kEISDIR, kENOTDIR, kEFBIG, kENOSPC, kENOTEMPTY, kEINVAL };
+
+// "ENOENT", "EACCES", ...
+std::string_view errno_name(Errno e);
+
+class WorkspaceError : public std::runtime_error {
+ public:
+  WorkspaceError(Errno code, const std::string& message, boost::json::object details = {})
+      : std::runtime_error(message), code_(code), details_(std::move(details)) {}
+  Errno code() const { return code_; }
+  // Extra fields for the error context, e.g. {maxSize, actualSize} for EFBIG.
+  const boost::json::object& details() const { return details_; }
+
+ private:
+  Errno code_;
+  boost::json::object details_;
+};
+
+// The result of normalizing a path against /workspace (§6.2).
+struct NormalizedPath {
+  std::vector<std::string> segments;  // below /workspace; empty for the root
+  std::string absolute;               // "/workspace" or "/workspace/a/b"
+};
+
+// §6.2: absolute paths as given, relative ones joined to `cwd` (itself absolute under
+// /workspace); "" and "." segments skipped, ".." pops; throws ENOENT "Path is required" for an
+// empty path and EACCES "Path escapes /workspace: <path>" for anything outside /workspace.
+NormalizedPath normalize_workspace_path(std::string_view path,
+                                        std::string_view cwd = kWorkspaceRoot);
+
+// §6.3: two 32-bit lanes (FNV-1a and an add-multiply lane), printed as 16 lowercase hex digits.
+std::string content_hash(std::span<const std::uint8_t> bytes);
+
+// One node of the tree. Directories keep their children in insertion order.
+struct WorkspaceNode {
+  enum class Type { kFile, kDirectory };
+  using Child = std::pair<std::string, std::shared_ptr<WorkspaceNode>>;
+
+  explicit WorkspaceNode(Type t) : type(t) {}
+  bool is_dir() const { return type == Type::kDirectory; }
+  // The child named `name`, or nullptr.
+  std::shared_ptr<WorkspaceNode> find(std::string_view name) const;
+  // Inserts or replaces `name`; a replacement keeps its position among the children.
+  void put(const std::string& name, std::shared_ptr<WorkspaceNode> node);
+  // Removes `name`; returns false if it was not there.
+  bool erase(std::string_view name);
+
+  Type type;
+  std::vector<std::uint8_t> data;  // files only
+  std::int64_t updated_at = 0;     // files only (epoch ms)
+  std::vector<Child> children;     // directories only
+};
+
+enum class Encoding { kUtf8, kBase64 };
+
+struct ReadResult {
+  std::string content;  // UTF-8 text (invalid sequences replaced with U+FFFD) or base64
+  std::uint64_t size = 0;
+  Encoding encoding = Encoding::kUtf8;
+  bool is_binary = false;  // not valid UTF-8, or contains a NUL byte
+  std::int64_t updated_at = 0;
+};
+
+struct ListEntry {
+  std::string path;  // absolute
+  WorkspaceNode::Type type;
+  std::uint64_t size = 0;       // 0 for directories
+  std::int64_t updated_at = 0;  // 0 for directories
+};
+
+struct StatResult {
+  WorkspaceNode::Type type;
+  std::uint64_t size = 0;
+  std::int64_t updated_at = 0;
+};
+
+// A flat row of serialize()/load(): data is nullopt for a directory (updated_at 0).
+struct WorkspaceRow {
+  std::string path;  // absolute
+  std::optional<std::vector<std::uint8_t>> data;
+  std::int64_t updated_at = 0;
+};
+
+// Absolute file path -> content hash.
+using FileHashes = std::map<std::string, std::string>;
+
+struct Manifest {
+  std::vector<std::string> dirs;  // every directory (root excluded), sorted by UTF-16 code units
+  FileHashes files;
+};
+
+struct Changes {
+  std::vector<std::string> created;  // in pre-order walk order
+  std::vector<std::string> updated;
+  std::vector<std::string> deleted;  // sorted
+  FileHashes snapshot;               // the current map, to pass as `since` next time
+};
+
+struct SyncFile {
+  std::string path;
+  std::vector<std::uint8_t> data;
+  std::int64_t updated_at = 0;
+};
+
+// Argument of apply_sync (§6.6). With `manifest`, files not named in it are deleted and the
+// result lists the manifest paths whose content is missing or differs; otherwise `deleted`
+// (if given) names paths to remove.
+struct SyncRequest {
+  std::vector<std::string> dirs;
+  std::vector<SyncFile> files;
+  std::optional<std::vector<std::string>> deleted;
+  std::optional<FileHashes> manifest;
+};
+
+struct WorkspaceStats {
+  std::uint64_t entries = 0;  // files + directories, root excluded
+  std::uint64_t bytes = 0;    // sum of file sizes
+};
+
+class Workspace {
+ public:
+  // `clock` stamps updatedAt of written files; it must outlive the Workspace.
+  explicit Workspace(const Clock& clock);
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+  // The root directory (/workspace). Its identity never changes.
+  const std::shared_ptr<WorkspaceNode>& root() const { return root_; }
+
+  // While true, every operation except exists() throws EACCES "File API is disabled for this
+  // sandbox"; exists() answers false. Guest WASI access reads this flag at call time.
+  bool disabled() const { return disabled_; }
+  void set_disabled(bool disabled) { disabled_ = disabled; }
+
+  // §6.4 operations. `cwd` resolves relative paths. Each throws WorkspaceError as the spec's
+  // table says.
+  ReadResult read(std::string_view path, Encoding encoding = Encoding::kUtf8,
+                  std::string_view cwd = kWorkspaceRoot) const;
+  // Raw bytes and updatedAt.
+  std::pair<std::vector<std::uint8_t>, std::int64_t> read_bytes(
+      std::string_view path, std::string_view cwd = kWorkspaceRoot) const;
+  // Writes `content` (decoded from base64 first when `encoding` is kBase64; EINVAL when that
+  // fails). Checks, in order: root (EISDIR), size (EFBIG), parent (ENOENT/ENOTDIR), target is a
+  // directory (EISDIR), total bytes (ENOSPC), entry count for a new file (ENOSPC).
+  void write(std::string_view path, std::string_view content, Encoding encoding = Encoding::kUtf8,
+             std::string_view cwd = kWorkspaceRoot);
+  void write_bytes(std::string_view path, std::span<const std::uint8_t> bytes,
+                   std::string_view cwd = kWorkspaceRoot);
+  void mkdir(std::string_view path, bool recursive, std::string_view cwd = kWorkspaceRoot);
+  std::vector<ListEntry> list(std::string_view path, bool recursive,
+                              std::string_view cwd = kWorkspaceRoot) const;
+  // `delete` in the spec.
+  void remove(std::string_view path, bool recursive, bool force,
+              std::string_view cwd = kWorkspaceRoot);
+  void rename(std::string_view from, std::string_view to, std::string_view cwd = kWorkspaceRoot);
+  // Never throws.
+  bool exists(std::string_view path, std::string_view cwd = kWorkspaceRoot) const noexcept;
+  StatResult stat(std::string_view path, std::string_view cwd = kWorkspaceRoot) const;
+
+  // §6.5.
+  Manifest manifest() const;
+  FileHashes file_hashes() const;
+  Changes changes(const FileHashes& since) const;
+  std::vector<WorkspaceRow> serialize() const;
+  // Replaces the whole tree with `rows`, keeping the root's identity.
+  void restore_from(const std::vector<WorkspaceRow>& rows);
+  WorkspaceStats stats() const;
+
+  // §6.6, in its fixed order. Returns `missing` (empty unless a manifest was given). Throws
+  // EACCES for a path in dirs/files outside /workspace; bad paths in `deleted` are ignored.
+  std::vector<std::string> apply_sync(const SyncRequest& request);
+
+  std::int64_t now_ms() const { return clock_.now_ms(); }
+
+ private:
+  const Clock& clock_;
+  std::shared_ptr<WorkspaceNode> root_;
+  bool disabled_ = false;
+};
+
+}  // namespace sandbox

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package the build and the tests need. Idempotent: when everything is
+# already installed it prints nothing and exits at once. Run as root or with sudo available.
+set -euo pipefail
+
+packages=(
+  # C++ toolchain and build
+  build-essential cmake ninja-build ccache pkg-config git
+  # libraries the project links
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  libcli11-dev libspdlog-dev libfmt-dev libsqlite3-dev libzstd-dev libpq-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev python3 tmux curl
+  # the Wasm pipeline: guests compiled with clang-19 against wasi-libc, fuel pass, wasm2c
+  clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 binaryen wabt
+  # fetching and building engines from Debian source packages
+  dpkg-dev python3.11 make patch xz-utils
+  # PostgreSQL backend tests
+  postgresql
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+SUDO=""
+[[ $(id -u) -eq 0 ]] || SUDO="sudo"
+echo "bootstrap: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
