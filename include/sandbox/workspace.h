@@ -193,6 +193,9 @@ class Workspace {
   // `delete` in the spec.
   void remove(std::string_view path, bool recursive, bool force,
               std::string_view cwd = kWorkspaceRoot);
+  // Moves the node (identity and updatedAt kept). An existing destination keeps its position
+  // among its siblings; a new one is appended. Deviation from upstream: moving a directory into
+  // its own subtree is EINVAL "Cannot move a directory into itself: <to>" (upstream loses it).
   void rename(std::string_view from, std::string_view to, std::string_view cwd = kWorkspaceRoot);
   // Never throws.
   bool exists(std::string_view path, std::string_view cwd = kWorkspaceRoot) const noexcept;
@@ -203,12 +206,19 @@ class Workspace {
   FileHashes file_hashes() const;
   Changes changes(const FileHashes& since) const;
   std::vector<WorkspaceRow> serialize() const;
-  // Replaces the whole tree with `rows`, keeping the root's identity.
+  // Replaces the whole tree with `rows` (the spec's load + restoreFrom), keeping the root's
+  // identity. Per row: a leading `workspace` segment is stripped, missing parents are created
+  // (a file in the way is replaced), null data makes a directory unless one exists, otherwise a
+  // file with the row's bytes and updatedAt. The root row and rows with "." or ".." segments are
+  // skipped. Never throws for bad rows. Load into a fresh tree = new Workspace + restore_from.
   void restore_from(const std::vector<WorkspaceRow>& rows);
   WorkspaceStats stats() const;
 
-  // §6.6, in its fixed order. Returns `missing` (empty unless a manifest was given). Throws
-  // EACCES for a path in dirs/files outside /workspace; bad paths in `deleted` are ignored.
+  // §6.6, in its fixed order. Returns `missing` (empty unless a manifest was given), in
+  // manifest key order. Throws EACCES for a path in dirs/files outside /workspace (the steps
+  // before it stay applied); bad paths in `deleted` are ignored. As upstream, step 3 compares
+  // manifest keys and step 4 compares `dirs` as given (callers send canonical paths). Ignores
+  // `disabled` and the limits.
   std::vector<std::string> apply_sync(const SyncRequest& request);
 
   std::int64_t now_ms() const { return clock_.now_ms(); }

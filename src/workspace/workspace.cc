@@ -1,0 +1,494 @@
+// The Workspace operations of §6.4-§6.6. Behaviour (check order, errno, message text) follows the
+// upstream implementation described in upstream-protocol.md §6; deviations are noted inline.
+#include <algorithm>
+#include <unordered_set>
+
+#include <sandbox/workspace.h>
+
+#include "base/base64.h"
+#include "base/utf8.h"
+#include "workspace/utf16_order.h"
+
+namespace sandbox {
+namespace {
+
+using NodePtr = std::shared_ptr<WorkspaceNode>;
+using Type = WorkspaceNode::Type;
+
+constexpr std::string_view kDisabledMessage = "File API is disabled for this sandbox";
+
+NodePtr make_dir() { return std::make_shared<WorkspaceNode>(Type::kDirectory); }
+
+NodePtr make_file(std::vector<std::uint8_t> data, std::int64_t updated_at) {
+  auto node = std::make_shared<WorkspaceNode>(Type::kFile);
+  node->data = std::move(data);
+  node->updated_at = updated_at;
+  return node;
+}
+
+[[noreturn]] void fail(Errno code, std::string message) { throw WorkspaceError(code, message); }
+
+// The node at `segments`, or nullptr when a segment is missing. Passing through a file is
+// ENOTDIR "Not a directory".
+NodePtr lookup(const NodePtr& root, const std::vector<std::string>& segments) {
+  NodePtr node = root;
+  for (const auto& seg : segments) {
+    if (!node->is_dir()) fail(Errno::kENOTDIR, "Not a directory");
+    NodePtr child = node->find(seg);
+    if (!child) return nullptr;
+    node = std::move(child);
+  }
+  return node;
+}
+
+// The directory that holds the last segment; every parent must exist and be a directory.
+NodePtr walk_parent(const NodePtr& root, const std::vector<std::string>& segments) {
+  NodePtr dir = root;
+  for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
+    NodePtr child = dir->find(segments[i]);
+    if (!child) fail(Errno::kENOENT, "No such file or directory");
+    if (!child->is_dir()) fail(Errno::kENOTDIR, "Not a directory");
+    dir = std::move(child);
+  }
+  return dir;
+}
+
+// Depth-first pre-order walk in insertion order, without recursion (trees built by apply_sync
+// have no depth limit). `fn(path, node)` returns whether to descend into a directory.
+template <typename Fn>
+void walk_preorder(const NodePtr& dir, const std::string& prefix, Fn&& fn) {
+  struct Frame {
+    const WorkspaceNode* dir;
+    std::string prefix;
+    std::size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({dir.get(), prefix, 0});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next >= top.dir->children.size()) {
+      stack.pop_back();
+      continue;
+    }
+    const auto& [name, child] = top.dir->children[top.next++];
+    std::string path = top.prefix + "/" + name;
+    const bool descend = fn(path, *child);
+    if (descend && child->is_dir()) stack.push_back({child.get(), std::move(path), 0});
+  }
+}
+
+std::uint64_t count_entries(const NodePtr& root) {
+  std::uint64_t count = 0;
+  walk_preorder(root, "", [&](const std::string&, const WorkspaceNode&) {
+    ++count;
+    return true;
+  });
+  return count;
+}
+
+std::uint64_t total_bytes(const NodePtr& root) {
+  std::uint64_t total = 0;
+  walk_preorder(root, "", [&](const std::string&, const WorkspaceNode& node) {
+    if (!node.is_dir()) total += node.data.size();
+    return true;
+  });
+  return total;
+}
+
+std::span<const std::uint8_t> as_bytes(std::string_view text) {
+  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+
+bool looks_binary(const std::vector<std::uint8_t>& bytes) {
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  return !is_valid_utf8(text) || text.find('\0') != std::string_view::npos;
+}
+
+// The directory at `segments`, created where missing; a non-directory in the way is replaced
+// (keeping its position). No limit checks: used to reconcile against a checked source.
+NodePtr ensure_dir_path(const NodePtr& root, const std::vector<std::string>& segments,
+                        std::size_t count) {
+  NodePtr dir = root;
+  for (std::size_t i = 0; i < count; ++i) {
+    NodePtr child = dir->find(segments[i]);
+    if (!child || !child->is_dir()) {
+      child = make_dir();
+      dir->put(segments[i], child);
+    }
+    dir = std::move(child);
+  }
+  return dir;
+}
+
+// Removes whatever `path` names (file or subtree); invalid or missing paths are ignored.
+void remove_path(const NodePtr& root, const std::string& path) {
+  NormalizedPath n;
+  try {
+    n = normalize_workspace_path(path, kWorkspaceRoot);
+  } catch (const WorkspaceError&) {
+    return;
+  }
+  if (n.segments.empty()) return;
+  NodePtr dir = root;
+  for (std::size_t i = 0; i + 1 < n.segments.size(); ++i) {
+    NodePtr child = dir->find(n.segments[i]);
+    if (!child || !child->is_dir()) return;
+    dir = std::move(child);
+  }
+  dir->erase(n.segments.back());
+}
+
+}  // namespace
+
+Workspace::Workspace(const Clock& clock) : clock_(clock), root_(make_dir()) {}
+
+namespace {
+void check_enabled(bool disabled) {
+  if (disabled) fail(Errno::kEACCES, std::string(kDisabledMessage));
+}
+}  // namespace
+
+ReadResult Workspace::read(std::string_view path, Encoding encoding, std::string_view cwd) const {
+  auto [bytes, updated_at] = read_bytes(path, cwd);
+  ReadResult out;
+  out.size = bytes.size();
+  out.encoding = encoding;
+  out.is_binary = looks_binary(bytes);
+  out.updated_at = updated_at;
+  if (encoding == Encoding::kBase64) {
+    out.content = base64_encode(bytes);
+  } else {
+    out.content =
+        sanitize_utf8(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  }
+  return out;
+}
+
+std::pair<std::vector<std::uint8_t>, std::int64_t> Workspace::read_bytes(
+    std::string_view path, std::string_view cwd) const {
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  const NodePtr node = lookup(root_, n.segments);
+  if (!node) fail(Errno::kENOENT, "No such file: " + std::string(path));
+  if (node->is_dir()) fail(Errno::kEISDIR, "Is a directory: " + std::string(path));
+  return {node->data, node->updated_at};
+}
+
+void Workspace::write(std::string_view path, std::string_view content, Encoding encoding,
+                      std::string_view cwd) {
+  if (encoding == Encoding::kUtf8) {
+    write_bytes(path, as_bytes(content), cwd);
+    return;
+  }
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  if (n.segments.empty()) fail(Errno::kEISDIR, "Cannot write to the /workspace root");
+  const auto decoded = base64_decode(content);
+  if (!decoded) fail(Errno::kEINVAL, "Invalid base64 content");
+  write_bytes(path, *decoded, cwd);
+}
+
+void Workspace::write_bytes(std::string_view path, std::span<const std::uint8_t> bytes,
+                            std::string_view cwd) {
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  if (n.segments.empty()) fail(Errno::kEISDIR, "Cannot write to the /workspace root");
+  if (bytes.size() > kMaxFileBytes) {
+    boost::json::object details;
+    details["maxSize"] = kMaxFileBytes;
+    details["actualSize"] = bytes.size();
+    throw WorkspaceError(Errno::kEFBIG, "File exceeds " + std::to_string(kMaxFileBytes) + " bytes",
+                         std::move(details));
+  }
+  const NodePtr parent = walk_parent(root_, n.segments);
+  const std::string& name = n.segments.back();
+  const NodePtr existing = parent->find(name);
+  if (existing && existing->is_dir()) fail(Errno::kEISDIR, "Is a directory: " + std::string(path));
+  const std::uint64_t previous = existing ? existing->data.size() : 0;
+  if (total_bytes(root_) - previous + bytes.size() > kMaxTotalBytes) {
+    fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
+  }
+  if (!existing && count_entries(root_) >= kMaxWorkspaceEntries) {
+    fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
+  }
+  parent->put(name,
+              make_file(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), clock_.now_ms()));
+}
+
+void Workspace::mkdir(std::string_view path, bool recursive, std::string_view cwd) {
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  if (n.segments.empty()) return;
+  if (recursive) {
+    NodePtr dir = root_;
+    for (const auto& seg : n.segments) {
+      NodePtr child = dir->find(seg);
+      if (!child) {
+        if (count_entries(root_) >= kMaxWorkspaceEntries) {
+          fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
+        }
+        child = make_dir();
+        dir->put(seg, child);
+      } else if (!child->is_dir()) {
+        fail(Errno::kENOTDIR, "Not a directory");
+      }
+      dir = std::move(child);
+    }
+    return;
+  }
+  const NodePtr parent = walk_parent(root_, n.segments);
+  const std::string& name = n.segments.back();
+  if (parent->find(name)) fail(Errno::kEEXIST, "Already exists: " + std::string(path));
+  if (count_entries(root_) >= kMaxWorkspaceEntries) {
+    fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
+  }
+  parent->put(name, make_dir());
+}
+
+std::vector<ListEntry> Workspace::list(std::string_view path, bool recursive,
+                                       std::string_view cwd) const {
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  const NodePtr node = lookup(root_, n.segments);
+  if (!node) fail(Errno::kENOENT, "No such directory: " + std::string(path));
+  if (!node->is_dir()) fail(Errno::kENOTDIR, "Not a directory: " + std::string(path));
+  std::vector<ListEntry> entries;
+  walk_preorder(node, n.absolute, [&](const std::string& p, const WorkspaceNode& child) {
+    ListEntry e;
+    e.path = p;
+    e.type = child.type;
+    if (!child.is_dir()) {
+      e.size = child.data.size();
+      e.updated_at = child.updated_at;
+    }
+    entries.push_back(std::move(e));
+    return recursive;
+  });
+  return entries;
+}
+
+void Workspace::remove(std::string_view path, bool recursive, bool force, std::string_view cwd) {
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  if (n.segments.empty()) fail(Errno::kEACCES, "Cannot delete the /workspace root");
+  NodePtr parent;
+  try {
+    parent = walk_parent(root_, n.segments);
+  } catch (const WorkspaceError& e) {
+    if (force && e.code() == Errno::kENOENT) return;
+    throw;
+  }
+  const std::string& name = n.segments.back();
+  const NodePtr node = parent->find(name);
+  if (!node) {
+    if (force) return;
+    fail(Errno::kENOENT, "No such file or directory: " + std::string(path));
+  }
+  if (node->is_dir() && !recursive) {
+    fail(Errno::kEISDIR, "Cannot delete directory with deleteFile() at '" + std::string(path) +
+                             "'. Pass { recursive: true } to delete a directory.");
+  }
+  parent->erase(name);
+}
+
+void Workspace::rename(std::string_view from, std::string_view to, std::string_view cwd) {
+  check_enabled(disabled_);
+  const NormalizedPath src = normalize_workspace_path(from, cwd);
+  const NormalizedPath dst = normalize_workspace_path(to, cwd);
+  if (src.segments.empty()) fail(Errno::kEACCES, "Cannot rename the /workspace root");
+  if (dst.segments.empty()) fail(Errno::kEACCES, "Cannot rename onto the /workspace root");
+  const NodePtr src_parent = walk_parent(root_, src.segments);
+  const std::string& src_name = src.segments.back();
+  const NodePtr node = src_parent->find(src_name);
+  if (!node) fail(Errno::kENOENT, "No such file or directory: " + std::string(from));
+  const NodePtr dst_parent = walk_parent(root_, dst.segments);
+  // Deviation: upstream detaches a directory moved into its own subtree (the data vanishes and
+  // the nodes form a cycle); we refuse, as POSIX rename(2) does.
+  if (dst.segments.size() > src.segments.size() &&
+      std::equal(src.segments.begin(), src.segments.end(), dst.segments.begin())) {
+    fail(Errno::kEINVAL, "Cannot move a directory into itself: " + std::string(to));
+  }
+  const std::string& dst_name = dst.segments.back();
+  if (const NodePtr existing = dst_parent->find(dst_name)) {
+    const bool src_is_dir = node->is_dir();
+    const bool dst_is_dir = existing->is_dir();
+    if (src_is_dir && !dst_is_dir) fail(Errno::kENOTDIR, "Not a directory: " + std::string(to));
+    if (!src_is_dir && dst_is_dir) fail(Errno::kEISDIR, "Is a directory: " + std::string(to));
+    if (dst_is_dir && !existing->children.empty()) {
+      fail(Errno::kENOTEMPTY, "Directory not empty: " + std::string(to));
+    }
+  }
+  src_parent->erase(src_name);
+  dst_parent->put(dst_name, node);
+}
+
+bool Workspace::exists(std::string_view path, std::string_view cwd) const noexcept {
+  if (disabled_) return false;
+  try {
+    const NormalizedPath n = normalize_workspace_path(path, cwd);
+    return lookup(root_, n.segments) != nullptr;
+  } catch (...) {
+    return false;
+  }
+}
+
+StatResult Workspace::stat(std::string_view path, std::string_view cwd) const {
+  check_enabled(disabled_);
+  const NormalizedPath n = normalize_workspace_path(path, cwd);
+  const NodePtr node = lookup(root_, n.segments);
+  if (!node) fail(Errno::kENOENT, "No such file or directory: " + std::string(path));
+  StatResult out;
+  out.type = node->type;
+  if (!node->is_dir()) {
+    out.size = node->data.size();
+    out.updated_at = node->updated_at;
+  }
+  return out;
+}
+
+Manifest Workspace::manifest() const {
+  Manifest out;
+  walk_preorder(root_, std::string(kWorkspaceRoot),
+                [&](const std::string& path, const WorkspaceNode& node) {
+                  if (node.is_dir()) {
+                    out.dirs.push_back(path);
+                  } else {
+                    out.files[path] = content_hash(node.data);
+                  }
+                  return true;
+                });
+  sort_utf16(out.dirs);
+  return out;
+}
+
+FileHashes Workspace::file_hashes() const { return manifest().files; }
+
+Changes Workspace::changes(const FileHashes& since) const {
+  Changes out;
+  walk_preorder(root_, std::string(kWorkspaceRoot),
+                [&](const std::string& path, const WorkspaceNode& node) {
+                  if (node.is_dir()) return true;
+                  std::string hash = content_hash(node.data);
+                  const auto it = since.find(path);
+                  if (it == since.end()) {
+                    out.created.push_back(path);
+                  } else if (it->second != hash) {
+                    out.updated.push_back(path);
+                  }
+                  out.snapshot[path] = std::move(hash);
+                  return true;
+                });
+  for (const auto& [path, hash] : since) {
+    if (!out.snapshot.contains(path)) out.deleted.push_back(path);
+  }
+  return out;
+}
+
+std::vector<WorkspaceRow> Workspace::serialize() const {
+  std::vector<WorkspaceRow> rows;
+  walk_preorder(root_, std::string(kWorkspaceRoot),
+                [&](const std::string& path, const WorkspaceNode& node) {
+                  WorkspaceRow row;
+                  row.path = path;
+                  if (!node.is_dir()) {
+                    row.data = node.data;
+                    row.updated_at = node.updated_at;
+                  }
+                  rows.push_back(std::move(row));
+                  return true;
+                });
+  return rows;
+}
+
+void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
+  const NodePtr fresh = make_dir();
+  for (const auto& row : rows) {
+    std::vector<std::string> rel;
+    std::size_t start = 0;
+    bool dot_segment = false;
+    while (start <= row.path.size()) {
+      std::size_t end = row.path.find('/', start);
+      if (end == std::string::npos) end = row.path.size();
+      std::string seg = row.path.substr(start, end - start);
+      start = end + 1;
+      if (seg.empty()) continue;
+      if (seg == "." || seg == "..") dot_segment = true;
+      rel.push_back(std::move(seg));
+    }
+    if (!rel.empty() && rel.front() == std::string_view("workspace")) rel.erase(rel.begin());
+    // Rows come from serialize(), which never produces these; a corrupt row is skipped rather
+    // than turned into an unreachable node.
+    if (rel.empty() || dot_segment) continue;
+    // Deviation: upstream assumes parents are directories; a file in the way is replaced.
+    const NodePtr dir = ensure_dir_path(fresh, rel, rel.size() - 1);
+    const std::string& name = rel.back();
+    if (!row.data) {
+      if (!dir->find(name)) dir->put(name, make_dir());
+      continue;
+    }
+    dir->put(name, make_file(*row.data, row.updated_at));
+  }
+  root_->children = std::move(fresh->children);
+}
+
+WorkspaceStats Workspace::stats() const {
+  WorkspaceStats out;
+  walk_preorder(root_, "", [&](const std::string&, const WorkspaceNode& node) {
+    ++out.entries;
+    if (!node.is_dir()) out.bytes += node.data.size();
+    return true;
+  });
+  return out;
+}
+
+std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
+  // 1. Directories (replacing non-directories in the way).
+  for (const auto& dir : request.dirs) {
+    const NormalizedPath n = normalize_workspace_path(dir, kWorkspaceRoot);
+    ensure_dir_path(root_, n.segments, n.segments.size());
+  }
+  // 2. Files, creating parents and keeping the given updatedAt. A root path is ignored.
+  for (const auto& file : request.files) {
+    const NormalizedPath n = normalize_workspace_path(file.path, kWorkspaceRoot);
+    if (n.segments.empty()) continue;
+    const NodePtr parent = ensure_dir_path(root_, n.segments, n.segments.size() - 1);
+    parent->put(n.segments.back(), make_file(file.data, file.updated_at));
+  }
+  // 3. File deletions. Manifest keys are compared as given, as upstream does.
+  if (request.manifest) {
+    std::vector<std::string> doomed;
+    walk_preorder(root_, std::string(kWorkspaceRoot),
+                  [&](const std::string& path, const WorkspaceNode& node) {
+                    if (!node.is_dir() && !request.manifest->contains(path)) {
+                      doomed.push_back(path);
+                    }
+                    return true;
+                  });
+    for (const auto& path : doomed) remove_path(root_, path);
+  } else if (request.deleted) {
+    for (const auto& path : *request.deleted) remove_path(root_, path);
+  }
+  // 4. Directories not named in `dirs` (as given), deepest first; ties keep walk order.
+  const std::unordered_set<std::string> keep(request.dirs.begin(), request.dirs.end());
+  std::vector<std::string> doomed_dirs;
+  walk_preorder(root_, std::string(kWorkspaceRoot),
+                [&](const std::string& path, const WorkspaceNode& node) {
+                  if (node.is_dir() && !keep.contains(path)) doomed_dirs.push_back(path);
+                  return true;
+                });
+  const auto depth = [](const std::string& p) { return std::count(p.begin(), p.end(), '/'); };
+  std::stable_sort(doomed_dirs.begin(), doomed_dirs.end(),
+                   [&](const std::string& a, const std::string& b) { return depth(a) > depth(b); });
+  for (const auto& path : doomed_dirs) remove_path(root_, path);
+  // 5. Missing.
+  std::vector<std::string> missing;
+  if (!request.manifest) return missing;
+  const FileHashes current = file_hashes();
+  for (const auto& [path, hash] : *request.manifest) {
+    const auto it = current.find(path);
+    if (it == current.end() || it->second != hash) missing.push_back(path);
+  }
+  return missing;
+}
+
+}  // namespace sandbox
