@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include <wasm-rt.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,6 +43,16 @@ uint32_t sandbox_wasm_exit_code(void);
 
 void sandbox_wasm_host_enter(void);
 void sandbox_wasm_host_leave(void);
+
+/* Like sandbox_wasm_trap, with a message for the embedder (copied; cut to 255 bytes). It is
+ * reported in the Trap's message instead of the code's default text. */
+__attribute__((noreturn)) void sandbox_wasm_trap_with_message(uint32_t code, const char* message);
+
+/* The innermost guest call on this thread (the instance whose code called the running import),
+ * or NULL outside guest calls: its linear memory (NULL if it has none), and the
+ * sandbox::wasm::Instance* behind it (as void*). */
+wasm_rt_memory_t* sandbox_wasm_current_memory(void);
+void* sandbox_wasm_current_instance(void);
 
 #ifdef __cplusplus
 }
