@@ -1,0 +1,80 @@
+#include <sandbox/clock.h>
+#include <sandbox/protocol.h>
+
+namespace sandbox {
+
+boost::json::object to_json(const ErrorResponse& e) {
+  boost::json::object o;
+  o["code"] = error_code_name(e.code);
+  o["message"] = e.message;
+  o["context"] = e.context;
+  o["httpStatus"] = e.http_status;
+  o["timestamp"] = e.timestamp;
+  if (e.operation) o["operation"] = *e.operation;
+  return o;
+}
+
+std::optional<ErrorResponse> error_response_from_json(const boost::json::value& v,
+                                                      std::string* raw_code) {
+  const auto* o = v.if_object();
+  if (!o) return std::nullopt;
+  const auto* code = o->if_contains("code");
+  const auto* message = o->if_contains("message");
+  if (!code || !code->is_string() || !message || !message->is_string()) return std::nullopt;
+  ErrorResponse e;
+  const std::string_view code_name = code->get_string();
+  if (raw_code) *raw_code = std::string(code_name);
+  const auto parsed = parse_error_code(code_name);
+  e.code = parsed.value_or(ErrorCode::kInternalError);
+  e.message = std::string(message->get_string());
+  if (const auto* c = o->if_contains("context"); c && c->is_object()) e.context = c->get_object();
+  if (const auto* s = o->if_contains("httpStatus"); s && s->is_number()) {
+    e.http_status = static_cast<int>(s->to_number<double>());
+  } else {
+    e.http_status = parsed ? error_code_status(*parsed) : 500;
+  }
+  if (const auto* t = o->if_contains("timestamp"); t && t->is_string()) {
+    e.timestamp = std::string(t->get_string());
+  }
+  if (const auto* op = o->if_contains("operation"); op && op->is_string()) {
+    e.operation = std::string(op->get_string());
+  }
+  return e;
+}
+
+ErrorResponse ApiError::to_response(std::int64_t now_ms) const {
+  ErrorResponse e;
+  e.code = code_;
+  e.message = what();
+  e.context = context_;
+  e.http_status = status_;
+  e.timestamp = iso8601_ms(now_ms);
+  e.operation = operation_;
+  return e;
+}
+
+ErrorResponse errno_error_response(const WorkspaceError& error, boost::json::object context,
+                                   std::int64_t now_ms, std::optional<ErrorCode> code_override) {
+  ErrorResponse e;
+  e.code = code_override.value_or(error_code_for_errno(error.code()));
+  e.message = error.what();
+  for (const auto& [k, v] : error.details()) context[k] = v;
+  context["errno"] = errno_name(error.code());
+  if (const auto* op = context.if_contains("operation"); op && op->is_string()) {
+    e.operation = std::string(op->get_string());
+  }
+  e.context = std::move(context);
+  e.http_status = error_code_status(e.code);
+  e.timestamp = iso8601_ms(now_ms);
+  return e;
+}
+
+ErrorResponse error_response_for(const std::exception& error, std::int64_t now_ms) {
+  if (const auto* api = dynamic_cast<const ApiError*>(&error)) return api->to_response(now_ms);
+  if (const auto* ws = dynamic_cast<const WorkspaceError*>(&error)) {
+    return errno_error_response(*ws, {}, now_ms);
+  }
+  return ApiError(502, "Engine execution failed", ErrorCode::kInternalError).to_response(now_ms);
+}
+
+}  // namespace sandbox

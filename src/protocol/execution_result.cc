@@ -1,0 +1,121 @@
+#include <sandbox/protocol.h>
+
+namespace sandbox {
+namespace {
+
+boost::json::array to_json_array(const std::vector<std::string>& lines) {
+  boost::json::array a;
+  a.reserve(lines.size());
+  for (const auto& l : lines) a.emplace_back(l);
+  return a;
+}
+
+std::vector<std::string> strings_from(const boost::json::value* v) {
+  std::vector<std::string> out;
+  if (!v || !v->is_array()) return out;
+  for (const auto& e : v->get_array()) {
+    if (e.is_string()) out.emplace_back(e.get_string());
+  }
+  return out;
+}
+
+std::uint64_t number_from(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (!v || !v->is_number()) return 0;
+  const double d = v->to_number<double>();
+  return d > 0 ? static_cast<std::uint64_t>(d) : 0;
+}
+
+}  // namespace
+
+boost::json::object to_json(const Logs& logs) {
+  return {{"stdout", to_json_array(logs.stdout_lines)}, {"stderr", to_json_array(logs.stderr_lines)}};
+}
+
+boost::json::value to_json(const ResultEntry& entry) {
+  boost::json::object o;
+  if (entry.json) {
+    o["json"] = *entry.json;
+  } else {
+    o["text"] = entry.text.value_or("");
+  }
+  return o;
+}
+
+boost::json::object to_json(const ExecutionError& error) {
+  boost::json::object o{{"name", error.name},
+                        {"message", error.message},
+                        {"traceback", to_json_array(error.traceback)}};
+  if (error.line_number) o["lineNumber"] = *error.line_number;
+  return o;
+}
+
+boost::json::object to_json(const Usage& usage) {
+  return {{"fuelConsumed", usage.fuel_consumed},
+          {"fuelLimit", usage.fuel_limit},
+          {"memoryBytes", usage.memory_bytes}};
+}
+
+boost::json::object to_json(const ExecutionResult& result) {
+  boost::json::object o;
+  o["code"] = result.code;
+  o["language"] = result.language;
+  o["engine"] = result.engine;
+  o["durationMs"] = result.duration_ms;
+  o["logs"] = to_json(result.outcome.logs);
+  boost::json::array results;
+  for (const auto& r : result.outcome.results) results.push_back(to_json(r));
+  o["results"] = std::move(results);
+  if (result.outcome.error) o["error"] = to_json(*result.outcome.error);
+  if (result.outcome.usage) o["usage"] = to_json(*result.outcome.usage);
+  return o;
+}
+
+ExecutionResult execution_result_from_json(const boost::json::object& o) {
+  const auto* results = o.if_contains("results");
+  const auto* logs = o.if_contains("logs");
+  if (!results || !results->is_array() || !logs || !logs->is_object()) {
+    throw ApiError(500, "Invalid sandbox response", ErrorCode::kInternalError);
+  }
+  ExecutionResult r;
+  auto str = [&](std::string_view key) {
+    const auto* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->get_string()) : std::string();
+  };
+  r.code = str("code");
+  r.language = str("language");
+  r.engine = str("engine");
+  if (const auto* d = o.if_contains("durationMs"); d && d->is_number()) {
+    r.duration_ms = d->to_number<double>();
+  }
+  r.outcome.logs.stdout_lines = strings_from(logs->get_object().if_contains("stdout"));
+  r.outcome.logs.stderr_lines = strings_from(logs->get_object().if_contains("stderr"));
+  for (const auto& e : results->get_array()) {
+    const auto* eo = e.if_object();
+    if (!eo) continue;
+    if (const auto* j = eo->if_contains("json")) {
+      r.outcome.results.push_back(ResultEntry::of_json(*j));
+    } else if (const auto* t = eo->if_contains("text"); t && t->is_string()) {
+      r.outcome.results.push_back(ResultEntry::of_text(std::string(t->get_string())));
+    }
+  }
+  if (const auto* err = o.if_contains("error"); err && err->is_object()) {
+    const auto& eo = err->get_object();
+    ExecutionError e;
+    if (const auto* n = eo.if_contains("name"); n && n->is_string()) e.name = n->get_string();
+    if (const auto* m = eo.if_contains("message"); m && m->is_string()) e.message = m->get_string();
+    e.traceback = strings_from(eo.if_contains("traceback"));
+    if (const auto* l = eo.if_contains("lineNumber"); l && l->is_number()) {
+      e.line_number = static_cast<std::int64_t>(l->to_number<double>());
+    }
+    r.outcome.error = std::move(e);
+  }
+  if (const auto* u = o.if_contains("usage"); u && u->is_object()) {
+    const auto& uo = u->get_object();
+    r.outcome.usage = Usage{number_from(uo, "fuelConsumed"), number_from(uo, "fuelLimit"),
+                            number_from(uo, "memoryBytes")};
+  }
+  return r;
+}
+
+}  // namespace sandbox
