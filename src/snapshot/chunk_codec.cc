@@ -1,0 +1,109 @@
+#include "snapshot/chunk_codec.h"
+
+#include <stdexcept>
+#include <string>
+
+#include <zstd.h>
+
+#include "snapshot/snapshot_error.h"
+
+namespace sandbox {
+
+namespace {
+
+struct CCtxDeleter {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+struct DCtxDeleter {
+  void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
+};
+
+}  // namespace
+
+struct ChunkCodec::Contexts {
+  std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
+  std::unique_ptr<ZSTD_DCtx, DCtxDeleter> dctx;
+};
+
+std::string_view codec_name(Codec codec) {
+  switch (codec) {
+    case Codec::kRaw:
+      return "raw";
+    case Codec::kZstd:
+      return "zstd";
+  }
+  return "raw";
+}
+
+std::optional<Codec> parse_codec(std::string_view name) {
+  if (name == "raw") return Codec::kRaw;
+  if (name == "zstd") return Codec::kZstd;
+  return std::nullopt;
+}
+
+ChunkCodec::ChunkCodec(Codec codec, int level)
+    : codec_(codec), level_(level), contexts_(std::make_unique<Contexts>()) {}
+ChunkCodec::~ChunkCodec() = default;
+ChunkCodec::ChunkCodec(ChunkCodec&&) noexcept = default;
+ChunkCodec& ChunkCodec::operator=(ChunkCodec&&) noexcept = default;
+
+std::vector<std::uint8_t> ChunkCodec::encode(std::span<const std::uint8_t> raw) {
+  if (codec_ == Codec::kRaw) return {raw.begin(), raw.end()};
+  if (!contexts_->cctx) {
+    contexts_->cctx.reset(ZSTD_createCCtx());
+    if (!contexts_->cctx) throw std::runtime_error("ZSTD_createCCtx failed");
+  }
+  std::vector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
+  const std::size_t n = ZSTD_compressCCtx(contexts_->cctx.get(), out.data(), out.size(), raw.data(),
+                                          raw.size(), level_);
+  if (ZSTD_isError(n)) {
+    throw std::runtime_error(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+  }
+  out.resize(n);
+  return out;
+}
+
+std::vector<std::uint8_t> ChunkCodec::decode(Codec codec, std::span<const std::uint8_t> stored,
+                                             std::size_t expected_size) {
+  if (codec == Codec::kRaw) {
+    if (stored.size() != expected_size) {
+      throw SnapshotError("raw chunk holds " + std::to_string(stored.size()) + " bytes, expected " +
+                          std::to_string(expected_size));
+    }
+    return {stored.begin(), stored.end()};
+  }
+  const unsigned long long declared = ZSTD_getFrameContentSize(stored.data(), stored.size());
+  if (declared == ZSTD_CONTENTSIZE_ERROR) throw SnapshotError("chunk is not a zstd frame");
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != expected_size) {
+    throw SnapshotError("zstd chunk declares " + std::to_string(declared) + " bytes, expected " +
+                        std::to_string(expected_size));
+  }
+  if (!contexts_->dctx) {
+    contexts_->dctx.reset(ZSTD_createDCtx());
+    if (!contexts_->dctx) throw std::runtime_error("ZSTD_createDCtx failed");
+  }
+  // One spare byte detects a frame that would decode to more than expected.
+  std::vector<std::uint8_t> out(expected_size + 1);
+  const std::size_t n = ZSTD_decompressDCtx(contexts_->dctx.get(), out.data(), out.size(),
+                                            stored.data(), stored.size());
+  if (ZSTD_isError(n)) {
+    throw SnapshotError(std::string("zstd chunk does not decode: ") + ZSTD_getErrorName(n));
+  }
+  if (n != expected_size) {
+    throw SnapshotError("zstd chunk decodes to " + std::to_string(n) + " bytes, expected " +
+                        std::to_string(expected_size));
+  }
+  out.resize(n);
+  return out;
+}
+
+std::vector<std::uint8_t> encode_chunk(Codec codec, std::span<const std::uint8_t> raw, int level) {
+  return ChunkCodec(codec, level).encode(raw);
+}
+
+std::vector<std::uint8_t> decode_chunk(Codec codec, std::span<const std::uint8_t> stored,
+                                       std::size_t expected_size) {
+  return ChunkCodec(codec).decode(codec, stored, expected_size);
+}
+
+}  // namespace sandbox

@@ -1,0 +1,65 @@
+// SnapshotRecord: the `snapshot` field of a stored context row (upstream-protocol.md §7.5), plus
+// our `codec` (how the chunks are encoded), and SnapshotInfo, the view of it sent on the wire.
+//
+// JSON form (field names as upstream):
+//   {"build": "...", "memoryPages": 600, "pageCount": 412, "bytes": 27000832, "chunkCount": 38,
+//    "handle": "1234567", "extra": {...}, "takenAt": 1700000000000, "stale": false,
+//    "codec": "zstd"}
+// `handle` is a decimal string because it is a 64-bit integer (JSON numbers lose precision).
+//
+// Thread-safety: value types and pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include "snapshot/chunk_codec.h"
+
+namespace sandbox {
+
+struct SnapshotRecord {
+  std::string build;
+  std::uint32_t memory_pages = 0;
+  std::uint32_t page_count = 0;  // non-zero pages
+  std::uint64_t bytes = 0;       // page_count * 64 KiB
+  std::uint32_t chunk_count = 0;
+  std::uint64_t handle = 0;
+  boost::json::object extra;
+  std::int64_t taken_at = 0;  // epoch ms
+  bool stale = false;
+  Codec codec = Codec::kRaw;
+
+  bool operator==(const SnapshotRecord&) const = default;
+};
+
+boost::json::object to_json(const SnapshotRecord& record);
+
+// Parses a stored record. Tolerant of what older writers left out: a missing `codec` means
+// raw, a missing `stale` false, a missing `extra` {}, missing counts 0; `handle` may also be a
+// JSON number, and a negative decimal (a signed 64-bit handle) is kept as its two's complement.
+// Throws SnapshotError when `value` is not an object, `build` or `handle` is missing or
+// malformed, a number does not fit its field, or the codec is unknown.
+SnapshotRecord parse_snapshot_record(const boost::json::value& value);
+
+// What a client sees of a snapshot (§5.5 / engine host §2.9): pages = pageCount, bytes,
+// storedBytes = chunkCount x 1 MiB (uncompressed chunk bytes, as upstream reports them).
+struct SnapshotInfo {
+  std::string build;
+  std::uint32_t pages = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t stored_bytes = 0;
+  std::int64_t taken_at = 0;
+  bool stale = false;
+
+  bool operator==(const SnapshotInfo&) const = default;
+};
+
+SnapshotInfo snapshot_info(const SnapshotRecord& record);
+
+// {"build", "pages", "bytes", "storedBytes", "takenAt", "stale"}.
+boost::json::object to_json(const SnapshotInfo& info);
+
+}  // namespace sandbox

@@ -1,0 +1,67 @@
+#include "snapshot/page_hash.h"
+
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+namespace sandbox {
+namespace {
+
+std::vector<std::uint8_t> pages(std::size_t n) {
+  return std::vector<std::uint8_t>(n * kSnapshotPageBytes, 0);
+}
+
+std::span<const std::uint8_t, kSnapshotPageBytes> page_of(const std::vector<std::uint8_t>& mem,
+                                                          std::size_t p) {
+  return std::span<const std::uint8_t>(mem)
+      .subspan(p * kSnapshotPageBytes)
+      .first<kSnapshotPageBytes>();
+}
+
+// Expected values computed independently in node (DataView.getUint32(i, true), Math.imul).
+TEST(PageHash, MatchesReferenceValues) {
+  auto mem = pages(3);
+  for (std::size_t i = 0; i < kSnapshotPageBytes; ++i) mem[i] = static_cast<std::uint8_t>(i);
+  mem[2 * kSnapshotPageBytes] = 1;
+  EXPECT_EQ(hash_page(page_of(mem, 0)), 0xfeb69dc5u);
+  EXPECT_EQ(hash_page(page_of(mem, 1)), std::nullopt);
+  EXPECT_EQ(hash_page(page_of(mem, 2)), 0xa4809dc4u);
+  auto last = pages(1);
+  last.back() = 1;
+  EXPECT_EQ(hash_page(page_of(last, 0)), 0xcb699dc5u);
+}
+
+TEST(PageHash, HashMemorySkipsZeroPagesAndIsDeterministic) {
+  auto mem = pages(40);
+  mem[5 * kSnapshotPageBytes + 17] = 9;
+  mem[39 * kSnapshotPageBytes + kSnapshotPageBytes - 1] = 1;
+  const PageHashes a = hash_memory(mem);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_TRUE(a.contains(5));
+  EXPECT_TRUE(a.contains(39));
+  EXPECT_EQ(hash_memory(mem), a);
+  // Same content at another page gives the same hash (position-independent).
+  auto moved = pages(40);
+  moved[7 * kSnapshotPageBytes + 17] = 9;
+  EXPECT_EQ(hash_memory(moved).at(7), a.at(5));
+  EXPECT_TRUE(hash_memory({}).empty());
+}
+
+TEST(PageHash, RejectsPartialPages) {
+  const std::vector<std::uint8_t> odd(kSnapshotPageBytes + 1, 0);
+  EXPECT_THROW(hash_memory(odd), std::invalid_argument);
+}
+
+TEST(PageHash, DiffFindsChangedAndRemoved) {
+  const PageHashes prev{{1, 10}, {2, 20}, {3, 30}};
+  const PageHashes cur{{2, 20}, {3, 31}, {9, 90}};
+  const PageDiff d = diff_pages(prev, cur);
+  EXPECT_EQ(d.changed, (std::vector<std::uint32_t>{3, 9}));
+  EXPECT_EQ(d.removed, (std::vector<std::uint32_t>{1}));
+  const PageDiff none = diff_pages(cur, cur);
+  EXPECT_TRUE(none.changed.empty());
+  EXPECT_TRUE(none.removed.empty());
+}
+
+}  // namespace
+}  // namespace sandbox
