@@ -43,11 +43,13 @@
 
 enum { SANDBOX_OK = 0, SANDBOX_LANGUAGE_ERROR = 1, SANDBOX_INTERNAL_ERROR = 2 };
 
-/* A growable byte buffer. */
+/* A growable byte buffer. An append that cannot allocate is dropped and sets `failed` (until
+ * the next sbx_buf_clear), so a caller checks once at the end instead of after every append. */
 typedef struct {
   char* data;
   size_t len;
   size_t cap;
+  int failed;
 } sbx_buf;
 
 static inline int sbx_buf_reserve(sbx_buf* b, size_t extra) {
@@ -55,7 +57,10 @@ static inline int sbx_buf_reserve(sbx_buf* b, size_t extra) {
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->len + extra + 1) cap *= 2;
   char* p = (char*)realloc(b->data, cap);
-  if (!p) return 0;
+  if (!p) {
+    b->failed = 1;
+    return 0;
+  }
   b->data = p;
   b->cap = cap;
   return 1;
@@ -69,6 +74,7 @@ static inline void sbx_buf_append(sbx_buf* b, const char* s, size_t n) {
 static inline void sbx_buf_puts(sbx_buf* b, const char* s) { sbx_buf_append(b, s, strlen(s)); }
 static inline void sbx_buf_clear(sbx_buf* b) {
   b->len = 0;
+  b->failed = 0;
   if (b->data) b->data[0] = 0;
 }
 

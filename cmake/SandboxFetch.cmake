@@ -1,0 +1,110 @@
+# Build-time fetching of third-party sources, pinned and verified.
+#
+# Sources come only from Debian source packages (apt-get source) and the npm registry. Every
+# download lands in a cache outside the build tree (SANDBOX_CACHE_DIR, from the environment
+# variable of the same name, default ~/.cache/sandbox-workers), is checked against its pin each
+# time it is used, and is unpacked into the build tree by a custom command that runs again only
+# when its pin or the fetch script changes. Nothing fetched is ever written to the source tree.
+#
+#   sandbox_fetch_debian_source(NAME <pkg> VERSION <debian version> DSC_SHA256 <hex>
+#                               SOURCE_DIR <dir> STAMP_VAR <var> [SKIP_PATCHES]
+#                               [BYPRODUCTS <paths relative to SOURCE_DIR>...])
+#     Unpacks <pkg>_<version>.dsc into SOURCE_DIR (Debian patches applied unless SKIP_PATCHES).
+#   sandbox_fetch_npm_package(SPEC <name@version> INTEGRITY <sha512-...>
+#                             SOURCE_DIR <dir> STAMP_VAR <var> [BYPRODUCTS <relative paths>...])
+#     Unpacks the tarball into SOURCE_DIR (its files are under SOURCE_DIR/package/).
+#   sandbox_npm_ci(PROJECT_DIR <dir> DEST <dir> STAMP_VAR <var>)
+#     Installs the packages pinned by PROJECT_DIR/package-lock.json into DEST/node_modules.
+#
+# STAMP_VAR receives the stamp file written last by the step: depend on it.
+
+include_guard(GLOBAL)
+
+if(DEFINED ENV{SANDBOX_CACHE_DIR} AND NOT "$ENV{SANDBOX_CACHE_DIR}" STREQUAL "")
+  set(_sandbox_cache_default "$ENV{SANDBOX_CACHE_DIR}")
+else()
+  set(_sandbox_cache_default "$ENV{HOME}/.cache/sandbox-workers")
+endif()
+set(SANDBOX_CACHE_DIR "${_sandbox_cache_default}" CACHE PATH
+    "Download cache for engine sources (outside the build tree; shared between builds)")
+
+set(_sandbox_fetch_scripts "${CMAKE_CURRENT_LIST_DIR}/../scripts/fetch")
+cmake_path(NORMAL_PATH _sandbox_fetch_scripts)
+
+function(_sandbox_prefix_paths out_var base)
+  set(result "")
+  foreach(p ${ARGN})
+    list(APPEND result "${base}/${p}")
+  endforeach()
+  set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+function(sandbox_fetch_debian_source)
+  cmake_parse_arguments(ARG "SKIP_PATCHES" "NAME;VERSION;DSC_SHA256;SOURCE_DIR;STAMP_VAR"
+                        "BYPRODUCTS" ${ARGN})
+  foreach(req NAME VERSION DSC_SHA256 SOURCE_DIR STAMP_VAR)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_fetch_debian_source: ${req} is required")
+    endif()
+  endforeach()
+  set(stamp "${ARG_SOURCE_DIR}.stamp")
+  set(extra "")
+  if(ARG_SKIP_PATCHES)
+    set(extra --skip-patches)
+  endif()
+  _sandbox_prefix_paths(byproducts "${ARG_SOURCE_DIR}" ${ARG_BYPRODUCTS})
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${byproducts}
+    COMMAND "${_sandbox_fetch_scripts}/debian-source.sh"
+            --name "${ARG_NAME}" --version "${ARG_VERSION}" --dsc-sha256 "${ARG_DSC_SHA256}"
+            --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_SOURCE_DIR}" --stamp "${stamp}" ${extra}
+    DEPENDS "${_sandbox_fetch_scripts}/debian-source.sh"
+    COMMENT "Fetching and unpacking Debian source ${ARG_NAME} ${ARG_VERSION}"
+    USES_TERMINAL
+    VERBATIM)
+  set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+endfunction()
+
+function(sandbox_fetch_npm_package)
+  cmake_parse_arguments(ARG "" "SPEC;INTEGRITY;SOURCE_DIR;STAMP_VAR" "BYPRODUCTS" ${ARGN})
+  foreach(req SPEC INTEGRITY SOURCE_DIR STAMP_VAR)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_fetch_npm_package: ${req} is required")
+    endif()
+  endforeach()
+  set(stamp "${ARG_SOURCE_DIR}.stamp")
+  _sandbox_prefix_paths(byproducts "${ARG_SOURCE_DIR}" ${ARG_BYPRODUCTS})
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${byproducts}
+    COMMAND "${_sandbox_fetch_scripts}/npm-package.sh"
+            --spec "${ARG_SPEC}" --integrity "${ARG_INTEGRITY}"
+            --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_SOURCE_DIR}" --stamp "${stamp}"
+    DEPENDS "${_sandbox_fetch_scripts}/npm-package.sh"
+    COMMENT "Fetching and unpacking npm package ${ARG_SPEC}"
+    USES_TERMINAL
+    VERBATIM)
+  set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+endfunction()
+
+function(sandbox_npm_ci)
+  cmake_parse_arguments(ARG "" "PROJECT_DIR;DEST;STAMP_VAR" "" ${ARGN})
+  foreach(req PROJECT_DIR DEST STAMP_VAR)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_npm_ci: ${req} is required")
+    endif()
+  endforeach()
+  set(stamp "${ARG_DEST}.stamp")
+  add_custom_command(
+    OUTPUT "${stamp}"
+    COMMAND "${_sandbox_fetch_scripts}/npm-ci.sh"
+            --project "${ARG_PROJECT_DIR}" --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_DEST}"
+            --stamp "${stamp}"
+    DEPENDS "${_sandbox_fetch_scripts}/npm-ci.sh" "${ARG_PROJECT_DIR}/package.json"
+            "${ARG_PROJECT_DIR}/package-lock.json"
+    COMMENT "Installing pinned npm packages from ${ARG_PROJECT_DIR}/package-lock.json"
+    USES_TERMINAL
+    VERBATIM)
+  set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+endfunction()

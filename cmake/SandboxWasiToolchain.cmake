@@ -1,0 +1,125 @@
+# Compiling language engines (C) to wasm32-wasi reactors, with clang-19 and Debian's wasi-libc.
+#
+# The host build uses gcc; guest code is compiled by custom commands, so both toolchains live in
+# one CMake project. Objects go through ccache when it is installed.
+#
+#   sandbox_wasi_compile(<objects_var> OBJECT_DIR <dir> SOURCES <files>... [FLAGS <flags>...]
+#                        [DEPENDS <files or stamps>...])
+#     One object per source (the name keeps the source's basename; basenames must be unique).
+#   sandbox_wasi_link(OUTPUT <file.wasm> OBJECTS <files>... [FLAGS <flags>...] [LIBS <libs>...])
+#     Links a reactor (-mexec-model=reactor, shadow stack first so an overflow traps, memory
+#     capped at SANDBOX_WASM_MAX_MEMORY). No -O on the link line: clang would then run wasm-opt
+#     implicitly and strip the name section later passes rely on.
+#   sandbox_wasm_opt(INPUT <in.wasm> OUTPUT <out.wasm> [FLAGS <passes>...])
+#     Runs binaryen's wasm-opt; the result is stripped of debug information.
+#
+# Variables: SANDBOX_WASI_CC, SANDBOX_WASI_SYSROOT (a private sysroot of symlinks to the
+# wasi-libc headers and libraries only, so a header wasi-libc lacks can never fall back to the
+# host's /usr/include), SANDBOX_WASI_CFLAGS (target, sysroot, -O2, reproducible paths),
+# SANDBOX_WASM_OPT, SANDBOX_WASI_AR, SANDBOX_WASM_MAX_MEMORY (bytes).
+
+include_guard(GLOBAL)
+
+option(SANDBOX_BUILD_ENGINES "Fetch and build the Wasm language engines (Lua, QuickJS, CPython)" ON)
+if(NOT SANDBOX_BUILD_ENGINES)
+  return()
+endif()
+
+set(SANDBOX_WASM_MAX_MEMORY 67108864 CACHE STRING
+    "Maximum linear memory of the engine modules in bytes (64 MiB)")
+
+set(_wasi_missing "")
+find_program(SANDBOX_WASI_CC NAMES clang-19)
+find_program(SANDBOX_WASM_OPT NAMES wasm-opt)
+find_program(SANDBOX_WASI_AR NAMES llvm-ar-19 llvm-ar)
+find_program(SANDBOX_WASI_RANLIB NAMES llvm-ranlib-19 llvm-ranlib)
+find_program(SANDBOX_WASM_LD NAMES wasm-ld-19 wasm-ld)
+foreach(tool SANDBOX_WASI_CC SANDBOX_WASM_OPT SANDBOX_WASI_AR SANDBOX_WASI_RANLIB SANDBOX_WASM_LD)
+  if(NOT ${tool})
+    list(APPEND _wasi_missing ${tool})
+  endif()
+endforeach()
+if(NOT EXISTS /usr/include/wasm32-wasi/stdio.h OR NOT EXISTS /usr/lib/wasm32-wasi/libc.a)
+  list(APPEND _wasi_missing wasi-libc)
+endif()
+file(GLOB _wasi_rt /usr/lib/llvm-19/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a)
+if(NOT _wasi_rt)
+  list(APPEND _wasi_missing libclang-rt-19-dev-wasm32)
+endif()
+if(_wasi_missing)
+  message(FATAL_ERROR "Building the language engines needs clang-19, lld-19, wasi-libc, "
+          "libclang-rt-19-dev-wasm32, binaryen and llvm-ar; missing: ${_wasi_missing}. "
+          "Run scripts/bootstrap.sh (as root), or configure with -DSANDBOX_BUILD_ENGINES=OFF.")
+endif()
+
+set(SANDBOX_WASI_SYSROOT "${CMAKE_BINARY_DIR}/wasi-sysroot")
+file(MAKE_DIRECTORY "${SANDBOX_WASI_SYSROOT}/include" "${SANDBOX_WASI_SYSROOT}/lib")
+if(NOT EXISTS "${SANDBOX_WASI_SYSROOT}/include/wasm32-wasi")
+  file(CREATE_LINK /usr/include/wasm32-wasi "${SANDBOX_WASI_SYSROOT}/include/wasm32-wasi" SYMBOLIC)
+endif()
+if(NOT EXISTS "${SANDBOX_WASI_SYSROOT}/lib/wasm32-wasi")
+  file(CREATE_LINK /usr/lib/wasm32-wasi "${SANDBOX_WASI_SYSROOT}/lib/wasm32-wasi" SYMBOLIC)
+endif()
+
+set(SANDBOX_WASI_CFLAGS
+  --target=wasm32-wasi "--sysroot=${SANDBOX_WASI_SYSROOT}" -O2
+  "-ffile-prefix-map=${CMAKE_BINARY_DIR}=/build" "-ffile-prefix-map=${CMAKE_SOURCE_DIR}=/src")
+
+set(_wasi_launcher "")
+if(CCACHE_PROGRAM)
+  set(_wasi_launcher "${CCACHE_PROGRAM}")
+endif()
+
+function(sandbox_wasi_compile objects_var)
+  cmake_parse_arguments(ARG "" "OBJECT_DIR" "SOURCES;FLAGS;DEPENDS" ${ARGN})
+  if(NOT ARG_OBJECT_DIR OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "sandbox_wasi_compile: OBJECT_DIR and SOURCES are required")
+  endif()
+  set(objects "")
+  foreach(src ${ARG_SOURCES})
+    get_filename_component(base "${src}" NAME)
+    set(obj "${ARG_OBJECT_DIR}/${base}.o")
+    file(RELATIVE_PATH rel "${CMAKE_BINARY_DIR}" "${obj}")
+    add_custom_command(
+      OUTPUT "${obj}"
+      COMMAND ${_wasi_launcher} "${SANDBOX_WASI_CC}" ${SANDBOX_WASI_CFLAGS} ${ARG_FLAGS}
+              -MD -MF "${obj}.d" -c "${src}" -o "${obj}"
+      DEPENDS "${src}" ${ARG_DEPENDS}
+      DEPFILE "${obj}.d"
+      COMMENT "Building wasm32-wasi object ${rel}"
+      VERBATIM COMMAND_EXPAND_LISTS)
+    list(APPEND objects "${obj}")
+  endforeach()
+  set(${objects_var} "${objects}" PARENT_SCOPE)
+endfunction()
+
+function(sandbox_wasi_link)
+  cmake_parse_arguments(ARG "" "OUTPUT" "OBJECTS;FLAGS;LIBS;DEPENDS" ${ARGN})
+  if(NOT ARG_OUTPUT OR NOT ARG_OBJECTS)
+    message(FATAL_ERROR "sandbox_wasi_link: OUTPUT and OBJECTS are required")
+  endif()
+  file(RELATIVE_PATH rel "${CMAKE_BINARY_DIR}" "${ARG_OUTPUT}")
+  add_custom_command(
+    OUTPUT "${ARG_OUTPUT}"
+    COMMAND "${SANDBOX_WASI_CC}" --target=wasm32-wasi "--sysroot=${SANDBOX_WASI_SYSROOT}"
+            -mexec-model=reactor -Wl,--stack-first
+            "-Wl,--max-memory=${SANDBOX_WASM_MAX_MEMORY}" ${ARG_FLAGS}
+            ${ARG_OBJECTS} ${ARG_LIBS} -o "${ARG_OUTPUT}"
+    DEPENDS ${ARG_OBJECTS} ${ARG_DEPENDS}
+    COMMENT "Linking wasm32-wasi reactor ${rel}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+endfunction()
+
+function(sandbox_wasm_opt)
+  cmake_parse_arguments(ARG "" "INPUT;OUTPUT" "FLAGS" ${ARGN})
+  if(NOT ARG_INPUT OR NOT ARG_OUTPUT)
+    message(FATAL_ERROR "sandbox_wasm_opt: INPUT and OUTPUT are required")
+  endif()
+  file(RELATIVE_PATH rel "${CMAKE_BINARY_DIR}" "${ARG_OUTPUT}")
+  add_custom_command(
+    OUTPUT "${ARG_OUTPUT}"
+    COMMAND "${SANDBOX_WASM_OPT}" "${ARG_INPUT}" ${ARG_FLAGS} --strip-debug -o "${ARG_OUTPUT}"
+    DEPENDS "${ARG_INPUT}"
+    COMMENT "Optimising ${rel} (wasm-opt)"
+    VERBATIM COMMAND_EXPAND_LISTS)
+endfunction()

@@ -1,0 +1,13 @@
+/* Configuration injected (-include) into every Lua source compiled for wasm32-wasi. */
+#ifndef SANDBOX_LUA_WASI_CONF_H_
+#define SANDBOX_LUA_WASI_CONF_H_
+
+/* WASI has no tmpnam(): os.tmpname() reports failure instead. */
+#define LUA_TMPNAMBUFSIZE 32
+#define lua_tmpnam(b, e) \
+  {                      \
+    (b)[0] = '\0';       \
+    e = 1;               \
+  }
+
+#endif
