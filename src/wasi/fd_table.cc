@@ -1,0 +1,55 @@
+#include "wasi/fd_table.h"
+
+#include <cassert>
+
+#include "wasi/abi.h"
+
+namespace sandbox::wasi {
+
+void FdTable::add_fixed(FdEntry entry) {
+  assert(!sealed_);
+  fixed_.emplace_back(std::move(entry));
+}
+
+void FdTable::seal() {
+  sealed_ = true;
+  next_ = fd_base();
+}
+
+FdEntry* FdTable::get(std::uint32_t fd) {
+  if (fd < fixed_.size()) return fixed_[fd] ? &*fixed_[fd] : nullptr;
+  const auto it = guest_.find(fd);
+  return it == guest_.end() ? nullptr : &it->second;
+}
+
+std::optional<std::uint32_t> FdTable::open(FdEntry entry, std::size_t max_open) {
+  // Keep numbers within the positive int range: wasi-libc's fds are C ints.
+  if (guest_.size() >= max_open || next_ >= 0x7fffffffu) return std::nullopt;
+  const std::uint32_t fd = next_++;
+  guest_.emplace(fd, std::move(entry));
+  return fd;
+}
+
+bool FdTable::close(std::uint32_t fd) {
+  if (fd < fixed_.size()) {
+    if (!fixed_[fd]) return false;
+    fixed_[fd].reset();
+    return true;
+  }
+  return guest_.erase(fd) != 0;
+}
+
+std::uint32_t FdTable::renumber(std::uint32_t from, std::uint32_t to) {
+  FdEntry* source = get(from);
+  if (source == nullptr || get(to) == nullptr) return kEBadf;
+  if (from == to) return kSuccess;
+  // Invariant 4: a fixed slot never receives a guest-opened entry (it would hide host state
+  // from has_open_guest_fds()).
+  if (to < fixed_.size()) return kENotsup;
+  FdEntry moved = std::move(*source);
+  close(from);
+  guest_[to] = std::move(moved);
+  return kSuccess;
+}
+
+}  // namespace sandbox::wasi

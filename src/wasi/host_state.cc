@@ -1,0 +1,220 @@
+// HostState: construction, shared helpers, and the process-level calls (args, environ, clocks,
+// random, exit).
+#include "wasi/host_state.h"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include "wasi/abi.h"
+#include "wasm/host_call.h"
+
+namespace sandbox::wasi {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Fills `out` from the operating system's CSPRNG; false on failure.
+bool os_random(std::uint8_t* out, std::size_t len) {
+  while (len > 0) {
+    const std::size_t chunk = len < 65'536 ? len : 65'536;
+    const ssize_t got = getrandom(out, chunk, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    out += got;
+    len -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+std::vector<std::string> environ_strings(const std::map<std::string, std::string>& env) {
+  std::vector<std::string> out;
+  out.reserve(env.size());
+  for (const auto& [key, value] : env) out.push_back(key + "=" + value);
+  return out;
+}
+
+FdEntry console(FdEntry::Kind kind, std::uint64_t rights) {
+  FdEntry e;
+  e.kind = kind;
+  e.rights_base = rights;
+  return e;
+}
+
+FdEntry preopen(std::string name, Mount mount, std::shared_ptr<WorkspaceNode> node) {
+  FdEntry e;
+  e.kind = FdEntry::Kind::kDirectory;
+  e.mount = mount;
+  e.node = std::move(node);
+  e.preopen_name = std::move(name);
+  e.rights_base = kRightsDirectory;
+  e.rights_inheriting = kRightsAll;
+  return e;
+}
+
+}  // namespace
+
+HostState::HostState(WasiOptions opts)
+    : options(std::move(opts)),
+      output(options.output_limit_bytes, options.output_limit_chunks),
+      environ(environ_strings(options.env)) {
+  if (!options.stdlib) options.stdlib = StdlibTree::empty();
+  dev_root_ = std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kDirectory);
+  dev_root_->put("null", std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kFile));
+
+  fds.add_fixed(console(FdEntry::Kind::kStdin, kRightFdRead | kRightFdSeek | kRightFdTell |
+                                                   kRightFdFilestatGet | kRightFdFdstatSetFlags |
+                                                   kRightPollFdReadwrite));
+  const std::uint64_t out_rights = kRightFdWrite | kRightFdFilestatGet | kRightFdFdstatSetFlags |
+                                   kRightPollFdReadwrite;
+  fds.add_fixed(console(FdEntry::Kind::kStdout, out_rights));
+  fds.add_fixed(console(FdEntry::Kind::kStderr, out_rights));
+  fds.add_fixed(preopen("/stdlib", Mount::kStdlib, options.stdlib->root()));
+  fds.add_fixed(preopen("/dev", Mount::kDev, dev_root_));
+  if (options.workspace != nullptr) {
+    fds.add_fixed(preopen(std::string(kWorkspaceRoot), Mount::kWorkspace,
+                          options.workspace->root()));
+  }
+  fds.seal();
+
+  if (options.random_seed) {
+    random_state_ = *options.random_seed;
+    inode_key_ = splitmix64(random_state_);
+  } else {
+    // Inode numbers are derived from node addresses; the key keeps host addresses private.
+    if (!os_random(reinterpret_cast<std::uint8_t*>(&inode_key_), sizeof inode_key_)) {
+      inode_key_ = static_cast<std::uint64_t>(
+          std::chrono::steady_clock::now().time_since_epoch().count());
+    }
+  }
+}
+
+void HostState::request_trap(std::uint32_t code, std::string why) {
+  if (pending_trap == 0) pending_trap = code;
+  if (!why.empty()) host_error = std::move(why);
+}
+
+bool HostState::workspace_disabled() const {
+  return options.workspace != nullptr && options.workspace->disabled();
+}
+
+std::int64_t HostState::now_ms() const {
+  if (options.workspace != nullptr) return options.workspace->now_ms();
+  return options.clock != nullptr ? options.clock->now_ms() : SystemClock().now_ms();
+}
+
+std::uint64_t HostState::inode(const void* node) const {
+  std::uint64_t state = reinterpret_cast<std::uintptr_t>(node) ^ inode_key_;
+  const std::uint64_t ino = splitmix64(state);
+  return ino == 0 ? 1 : ino;
+}
+
+std::uint32_t HostState::write_sizes(const std::vector<std::string>& strings,
+                                     std::uint32_t count_out, std::uint32_t size_out) {
+  std::uint64_t total = 0;
+  for (const auto& s : strings) total += s.size() + 1;
+  if (!memory.contains(count_out, 4) || !memory.contains(size_out, 4)) return kEFault;
+  if (total > 0xffffffffu) return kEOverflow;
+  memory.store_u32(count_out, static_cast<std::uint32_t>(strings.size()));
+  memory.store_u32(size_out, static_cast<std::uint32_t>(total));
+  return kSuccess;
+}
+
+std::uint32_t HostState::write_strings(const std::vector<std::string>& strings,
+                                       std::uint32_t ptrs, std::uint32_t buf) {
+  std::uint64_t total = 0;
+  for (const auto& s : strings) total += s.size() + 1;
+  if (!memory.contains(ptrs, 4ull * strings.size()) || !memory.contains(buf, total)) {
+    return kEFault;
+  }
+  std::uint32_t at = buf;
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    const auto& s = strings[i];
+    memory.store_u32(ptrs + static_cast<std::uint32_t>(4 * i), at);
+    memory.write(at, {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+    memory.store_u8(at + static_cast<std::uint32_t>(s.size()), 0);
+    at += static_cast<std::uint32_t>(s.size() + 1);
+  }
+  return kSuccess;
+}
+
+std::uint32_t HostState::args_get(std::uint32_t argv, std::uint32_t buf) {
+  return write_strings(options.args, argv, buf);
+}
+std::uint32_t HostState::args_sizes_get(std::uint32_t count_out, std::uint32_t size_out) {
+  return write_sizes(options.args, count_out, size_out);
+}
+std::uint32_t HostState::environ_get(std::uint32_t env, std::uint32_t buf) {
+  return write_strings(environ, env, buf);
+}
+std::uint32_t HostState::environ_sizes_get(std::uint32_t count_out, std::uint32_t size_out) {
+  return write_sizes(environ, count_out, size_out);
+}
+
+std::uint32_t HostState::clock_res_get(std::uint32_t id, std::uint32_t out) {
+  std::uint64_t resolution;
+  if (id == kClockRealtime) {
+    resolution = 1'000'000;
+  } else if (id == kClockMonotonic) {
+    resolution = 5'000;
+  } else {
+    return kENosys;
+  }
+  return memory.store_u64(out, resolution) ? kSuccess : kEFault;
+}
+
+std::uint32_t HostState::clock_time_get(std::uint32_t id, std::uint64_t /*precision*/,
+                                        std::uint32_t out) {
+  if (!memory.contains(out, 8)) return kEFault;
+  std::uint64_t ns = 0;
+  if (id == kClockRealtime) {
+    const std::int64_t ms =
+        options.clock != nullptr ? options.clock->now_ms() : SystemClock().now_ms();
+    ns = static_cast<std::uint64_t>(ms) * 1'000'000ull;
+  } else if (id == kClockMonotonic) {
+    ns = options.monotonic_ns
+             ? options.monotonic_ns()
+             : static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::steady_clock::now().time_since_epoch())
+                                              .count());
+  }
+  // Other clocks (process/thread CPU time) read as 0, as upstream.
+  memory.store_u64(out, ns);
+  return kSuccess;
+}
+
+std::uint32_t HostState::random_get(std::uint32_t buf, std::uint32_t len) {
+  const auto bytes = memory.bytes(buf, len);
+  if (!memory.contains(buf, len)) return kEFault;
+  if (options.random_seed) {
+    for (std::size_t i = 0; i < bytes.size(); i += 8) {
+      const std::uint64_t word = splitmix64(random_state_);
+      for (std::size_t k = 0; k < 8 && i + k < bytes.size(); ++k) {
+        bytes[i + k] = static_cast<std::uint8_t>(word >> (8 * k));
+      }
+    }
+    return kSuccess;
+  }
+  return os_random(bytes.data(), bytes.size()) ? kSuccess : kEIo;
+}
+
+void HostState::proc_exit(std::uint32_t code) {
+  exit_code = code;
+  sandbox_wasm_set_exit_code(code);
+  request_trap(SANDBOX_TRAP_EXIT);
+}
+
+std::uint32_t HostState::proc_raise(std::uint32_t signal) {
+  request_trap(SANDBOX_TRAP_HOST_ERROR, "proc_raise(" + std::to_string(signal) + ")");
+  return kSuccess;
+}
+
+}  // namespace sandbox::wasi

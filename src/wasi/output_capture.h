@@ -1,0 +1,43 @@
+// OutputCapture: the stdout/stderr pieces of one execution and the limits on them (§3.5).
+//
+// Each piece is decoded leniently as UTF-8 and its decoded byte length added to a running
+// counter. A non-empty piece is refused — dropped, not truncated — when the counter then
+// exceeds the byte limit or when the limit on stored pieces (both streams together) is already
+// reached; once refused, the execution is over (the caller traps or throws).
+#pragma once
+
+#include <sandbox/engine.h>
+#include <sandbox/wasi.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sandbox::wasi {
+
+class OutputCapture {
+ public:
+  OutputCapture(std::uint64_t limit_bytes, std::size_t limit_chunks)
+      : limit_bytes_(limit_bytes), limit_chunks_(limit_chunks) {}
+
+  // Returns false (and stores nothing) when the piece is over the limit.
+  bool append(OutputStream stream, std::string_view bytes);
+  Logs logs() const;
+  void reset();
+  bool exceeded() const { return exceeded_; }
+
+ private:
+  std::uint64_t limit_bytes_;
+  std::size_t limit_chunks_;
+  std::uint64_t total_bytes_ = 0;
+  std::size_t chunks_ = 0;
+  bool exceeded_ = false;
+  std::string stdout_;
+  std::string stderr_;
+};
+
+// Splits on '\n' and drops one trailing empty element: "a\nb\n" -> {"a", "b"}, "" -> {}.
+std::vector<std::string> split_lines(std::string_view text);
+
+}  // namespace sandbox::wasi

@@ -1,0 +1,129 @@
+#include "wasi/output_capture.h"
+
+#include <gtest/gtest.h>
+
+#include "wasi_test_util.h"
+#include "wasm/host_call.h"
+
+namespace sandbox {
+namespace {
+
+using testing_wasi::FakeGuest;
+using testing_wasi::trap_of;
+using wasi::OutputCapture;
+using wasi::split_lines;
+
+TEST(SplitLines, DropsOneTrailingEmptyLine) {
+  EXPECT_EQ(split_lines("a\nb\n"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(split_lines("a\nb"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(split_lines(""), std::vector<std::string>{});
+  EXPECT_EQ(split_lines("\n"), (std::vector<std::string>{""}));
+  EXPECT_EQ(split_lines("a\n\n"), (std::vector<std::string>{"a", ""}));
+  EXPECT_EQ(split_lines("a\n\nb\r\n"), (std::vector<std::string>{"a", "", "b\r"}));
+}
+
+TEST(OutputCapture, ConcatenatesPiecesPerStream) {
+  OutputCapture c(100, 10);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "hel"));
+  EXPECT_TRUE(c.append(OutputStream::kStderr, "oops\n"));
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "lo\nworld\n"));
+  const Logs logs = c.logs();
+  EXPECT_EQ(logs.stdout_lines, (std::vector<std::string>{"hello", "world"}));
+  EXPECT_EQ(logs.stderr_lines, (std::vector<std::string>{"oops"}));
+}
+
+TEST(OutputCapture, RefusesThePieceThatCrossesTheByteLimitWithoutTruncating) {
+  OutputCapture c(10, 200);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "12345"));
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "67890"));  // exactly 10: allowed
+  EXPECT_FALSE(c.exceeded());
+  EXPECT_FALSE(c.append(OutputStream::kStdout, "x"));
+  EXPECT_TRUE(c.exceeded());
+  EXPECT_EQ(c.logs().stdout_lines, (std::vector<std::string>{"1234567890"}));
+}
+
+TEST(OutputCapture, RefusesThePieceAfterTheChunkLimit) {
+  OutputCapture c(1'000'000, 3);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "a"));
+  EXPECT_TRUE(c.append(OutputStream::kStderr, "b"));
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "c"));
+  EXPECT_TRUE(c.append(OutputStream::kStdout, ""));  // empty pieces are ignored
+  EXPECT_FALSE(c.append(OutputStream::kStdout, "d"));
+  EXPECT_EQ(c.logs().stdout_lines, (std::vector<std::string>{"ac"}));
+}
+
+TEST(OutputCapture, CountsDecodedBytesAndReplacesInvalidUtf8) {
+  OutputCapture c(3, 200);
+  // One invalid byte decodes to U+FFFD (3 bytes).
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "\xff"));
+  EXPECT_EQ(c.logs().stdout_lines, (std::vector<std::string>{"\xef\xbf\xbd"}));
+  EXPECT_FALSE(c.append(OutputStream::kStdout, "a"));
+}
+
+TEST(OutputCapture, ResetForgetsOutputAndCounters) {
+  OutputCapture c(4, 1);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "abcd"));
+  EXPECT_FALSE(c.append(OutputStream::kStdout, "e"));
+  c.reset();
+  EXPECT_FALSE(c.exceeded());
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "efgh"));
+  EXPECT_EQ(c.logs().stdout_lines, (std::vector<std::string>{"efgh"}));
+}
+
+TEST(WasiOutput, FdWriteCapturesEachIovecAsAPiece) {
+  FakeGuest g(WasiOptions{.output_limit_chunks = 3});
+  auto [err, n] = g.write(1, {"one\n", "two\n"});
+  EXPECT_EQ(err, 0u);
+  EXPECT_EQ(n, 8u);
+  EXPECT_EQ(g.write(2, {"warn\n"}).first, 0u);
+  EXPECT_EQ(g.host().logs().stdout_lines, (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(g.host().logs().stderr_lines, (std::vector<std::string>{"warn"}));
+  // The fourth piece is over the chunk limit: the guest traps, nothing of it is kept.
+  const auto trap = trap_of([&] { g.write(1, {"three\n"}); });
+  ASSERT_TRUE(trap.has_value());
+  EXPECT_EQ(*trap, static_cast<std::uint32_t>(SANDBOX_TRAP_OUTPUT_LIMIT));
+  EXPECT_TRUE(g.host().output_limit_exceeded());
+  EXPECT_EQ(g.host().logs().stdout_lines, (std::vector<std::string>{"one", "two"}));
+}
+
+TEST(WasiOutput, AFloodTrapsAtTheByteLimit) {
+  FakeGuest g(WasiOptions{});
+  const std::string line(1000, 'x');
+  int written = 0;
+  const auto trap = trap_of([&] {
+    for (int i = 0; i < 100; ++i) {
+      g.write(1, {line});
+      ++written;
+    }
+  });
+  ASSERT_TRUE(trap.has_value());
+  EXPECT_EQ(*trap, static_cast<std::uint32_t>(SANDBOX_TRAP_OUTPUT_LIMIT));
+  EXPECT_EQ(written, 32);  // 32 * 1000 <= 32768 < 33 * 1000
+  EXPECT_EQ(g.host().logs().stdout_lines.at(0).size(), 32'000u);
+}
+
+TEST(WasiOutput, CaptureFromADriverThrowsTheLimitError) {
+  FakeGuest g(WasiOptions{.output_limit_bytes = 5});
+  g.host().capture(OutputStream::kStdout, "abc");
+  try {
+    g.host().capture(OutputStream::kStderr, "def");
+    FAIL() << "expected ExecutionLimitError";
+  } catch (const ExecutionLimitError& e) {
+    EXPECT_STREQ(e.what(), "Output limit exceeded");
+  }
+  g.host().reset_logs();
+  EXPECT_TRUE(g.host().logs().stdout_lines.empty());
+  g.host().capture(OutputStream::kStdout, "12345");
+}
+
+TEST(WasiOutput, WritesToStdinAreRefused) {
+  FakeGuest g(WasiOptions{});
+  EXPECT_EQ(g.write(0, {"x"}).first, wasi::kEBadf);
+  auto [err, text] = g.read(0);
+  EXPECT_EQ(err, 0u);
+  EXPECT_EQ(text, "");
+  EXPECT_EQ(g.read(1).first, wasi::kEBadf);
+}
+
+}  // namespace
+}  // namespace sandbox
