@@ -1,0 +1,133 @@
+#include <sandbox/client.h>
+#include <sandbox/clock.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "client/http_client.h"
+
+namespace sandbox {
+namespace {
+
+ErrorResponse transport_error(const std::string& message) {
+  ErrorResponse e;
+  e.code = ErrorCode::kInternalError;
+  e.message = message;
+  e.http_status = 0;
+  e.timestamp = iso8601_ms(SystemClock().now_ms());
+  return e;
+}
+
+}  // namespace
+
+void throw_sandbox_error(ErrorResponse r) {
+  switch (r.code) {
+    case ErrorCode::kFileNotFound: throw FileNotFoundError(std::move(r));
+    case ErrorCode::kFileExists: throw FileExistsError(std::move(r));
+    case ErrorCode::kFileTooLarge: throw FileTooLargeError(std::move(r));
+    case ErrorCode::kPermissionDenied: throw PermissionDeniedError(std::move(r));
+    case ErrorCode::kNoSpace:
+    case ErrorCode::kIsDirectory:
+    case ErrorCode::kNotDirectory:
+    case ErrorCode::kFilesystemError: throw FileSystemError(std::move(r));
+    case ErrorCode::kContextNotFound: throw ContextNotFoundError(std::move(r));
+    case ErrorCode::kValidationFailed: throw ValidationFailedError(std::move(r));
+    case ErrorCode::kCodeExecutionError: throw CodeExecutionError(std::move(r));
+    case ErrorCode::kNotSupported: throw NotSupportedError(std::move(r));
+    case ErrorCode::kInternalError: break;
+  }
+  throw SandboxError(std::move(r));
+}
+
+// Turns a response into its JSON body, throwing the typed error for a non-2xx answer (§10.4).
+boost::json::value checked_json(const HttpResponse& response) {
+  if (response.status == 204) return boost::json::object{};
+  boost::system::error_code ec;
+  boost::json::value body = boost::json::parse(response.body, ec);
+  if (ec) {
+    throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) +
+                                        ": response is not JSON"));
+  }
+  if (response.status < 200 || response.status >= 300) {
+    auto e = error_response_from_json(body);
+    if (!e) {
+      throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) +
+                                          ": " + response.body.substr(0, 200)));
+    }
+    if (e->timestamp.empty()) e->timestamp = iso8601_ms(SystemClock().now_ms());
+    throw_sandbox_error(std::move(*e));
+  }
+  return body;
+}
+
+HttpResponse send_or_throw(HttpClient& client, const std::string& method, const std::string& path,
+                           const std::string& body) {
+  try {
+    if (method == "POST") return client.post_json(path, body);
+    return client.request(method, path, body);
+  } catch (const TransportError& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
+}
+
+ExecutionResult run_code(const std::string& runtime_url, const std::string& code,
+                         const RunOptions& options) {
+  std::unique_ptr<HttpClient> client;
+  try {
+    client = std::make_unique<HttpClient>(runtime_url, options.timeout);
+  } catch (const std::invalid_argument& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
+  boost::json::object body{{"code", code}};
+  boost::json::object env;
+  for (const auto& [k, v] : options.env_vars) {
+    if (v) env[k] = *v;
+  }
+  if (!env.empty()) body["envVars"] = std::move(env);
+  const auto response = send_or_throw(*client, "POST", "/execute", boost::json::serialize(body));
+  const auto json = checked_json(response);
+  if (!json.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
+  return execution_result_from_json(json.get_object());
+}
+
+InterpreterInfo probe_runtime(const std::string& runtime_url) {
+  auto not_runtime = [&] {
+    ErrorResponse e = ApiError(400, "'" + runtime_url + "' is not a sandbox-workers runtime")
+                          .to_response(SystemClock().now_ms());
+    throw_sandbox_error(std::move(e));
+  };
+  std::unique_ptr<HttpClient> client;
+  try {
+    client = std::make_unique<HttpClient>(runtime_url, std::chrono::seconds(30));
+  } catch (const std::invalid_argument& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
+  const auto response = send_or_throw(*client, "GET", "/interpreter", "");
+  boost::system::error_code ec;
+  const auto v = boost::json::parse(response.body, ec);
+  if (ec || !v.is_object()) not_runtime();
+  const auto& o = v.get_object();
+  const auto* language = o.if_contains("language");
+  const auto* engine = o.if_contains("engine");
+  const auto* contexts = o.if_contains("contexts");
+  const auto* protocol = o.if_contains("protocol");
+  if (!language || !language->is_string() || !engine || !engine->is_string() || !contexts ||
+      !contexts->is_bool() || (protocol && !protocol->is_number())) {
+    not_runtime();
+  }
+  InterpreterInfo info{std::string(language->get_string()), std::string(engine->get_string()),
+                       contexts->get_bool(),
+                       protocol ? static_cast<int>(protocol->to_number<double>()) : 1};
+  if (info.protocol != kInterpreterProtocolVersion) {
+    throw_sandbox_error(ApiError(400, "'" + runtime_url + "' speaks interpreter protocol " +
+                                          std::to_string(info.protocol) +
+                                          "; this caller supports " +
+                                          std::to_string(kInterpreterProtocolVersion))
+                            .to_response(SystemClock().now_ms()));
+  }
+  return info;
+}
+
+}  // namespace sandbox
