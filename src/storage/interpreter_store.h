@@ -1,0 +1,101 @@
+// InterpreterStore: durable state of the runtime side, per interpreter key (storage format 4 of
+// upstream-protocol.md §7.2-§7.5 and §7.9, with the key added so one database serves every key).
+//
+// Per key it holds: the interpreter meta (one JSON object, §7.3), the context rows (JSON, §7.4,
+// each embedding its SnapshotRecord), the snapshot chunks of each context (chunk index -> bytes,
+// stored exactly as given: the caller encodes them and records the codec in the snapshot
+// record), and an optional idle-expiry deadline.
+//
+// Durability invariants (each write method is one transaction):
+//  1. write_snapshot() replaces a context's snapshot atomically: after a crash or failure at any
+//     point, the stored chunks and the context row are either all old or all new.
+//  2. drop_snapshot() and delete_context() remove chunks and rewrite/delete the row atomically.
+//  3. wipe() removes everything of one key atomically; other keys are untouched.
+//  4. A method that throws StorageError had no effect.
+//
+// Thread-safety: implementations are safe to call from several threads; calls on one key are
+// expected to come from that key's owner one at a time (the InterpreterServer actor), so there
+// is no cross-call locking for read-modify-write sequences.
+//
+// Errors: StorageError for any backend failure or a stored JSON value that does not parse as an
+// object.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+namespace sandbox {
+
+// The storage format this layout implements; meta rows whose JSON `format` is a number below it
+// are wiped at open (§7.2).
+inline constexpr int kInterpreterStorageFormat = 4;
+
+// Chunk index -> stored bytes.
+using StoredChunks = std::map<std::uint32_t, std::vector<std::uint8_t>>;
+
+// A JSON row and its id.
+struct StoredRow {
+  std::string id;
+  boost::json::object value;
+};
+
+struct ChunkWrite {
+  std::uint32_t chunk = 0;
+  std::vector<std::uint8_t> data;
+};
+
+// One snapshot write (§7.8 step 8): delete `removed`, upsert `upserts`, write the context row.
+struct SnapshotWrite {
+  std::vector<std::uint32_t> removed;
+  std::vector<ChunkWrite> upserts;
+  boost::json::object context_row;
+};
+
+class InterpreterStore {
+ public:
+  virtual ~InterpreterStore() = default;
+
+  // Interpreter meta (§7.3), rewritten whole.
+  virtual std::optional<boost::json::object> get_meta(std::string_view key) = 0;
+  virtual void put_meta(std::string_view key, const boost::json::object& meta) = 0;
+
+  // Context rows, in creation order (an update keeps the position).
+  virtual std::vector<StoredRow> list_contexts(std::string_view key) = 0;
+  virtual std::optional<boost::json::object> get_context(std::string_view key,
+                                                         std::string_view id) = 0;
+  virtual void put_context(std::string_view key, std::string_view id,
+                           const boost::json::object& row) = 0;
+  // Deletes the context's chunks and its row in one transaction. Returns whether a row existed.
+  virtual bool delete_context(std::string_view key, std::string_view id) = 0;
+
+  // Every stored chunk of a context (empty when it has none).
+  virtual StoredChunks read_chunks(std::string_view key, std::string_view context_id) = 0;
+  // Invariant 1. `write.context_row` is stored as the row of `context_id`.
+  virtual void write_snapshot(std::string_view key, std::string_view context_id,
+                              const SnapshotWrite& write) = 0;
+  // Deletes every chunk of the context and, when `row` is given, rewrites its row, in one
+  // transaction (§7.9; also the build-mismatch discard of §7.6 step 5, with no row).
+  virtual void drop_snapshot(std::string_view key, std::string_view context_id,
+                             const std::optional<boost::json::object>& row) = 0;
+
+  // Removes everything of `key`: meta, contexts, chunks, alarm.
+  virtual void wipe(std::string_view key) = 0;
+  // Keys that have any stored state, sorted.
+  virtual std::vector<std::string> list_keys() = 0;
+
+  // The idle-expiry deadline of `key` (epoch ms), if armed (§7.10's storage alarm).
+  virtual std::optional<std::int64_t> get_alarm(std::string_view key) = 0;
+  // Arms (a value) or clears (nullopt) the deadline.
+  virtual void set_alarm(std::string_view key, std::optional<std::int64_t> deadline_ms) = 0;
+  // Every armed deadline, soonest first (for re-arming timers at start-up).
+  virtual std::vector<std::pair<std::string, std::int64_t>> list_alarms() = 0;
+};
+
+}  // namespace sandbox

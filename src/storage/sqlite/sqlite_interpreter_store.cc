@@ -1,0 +1,201 @@
+#include "storage/sqlite/sqlite_json.h"
+#include "storage/sqlite/sqlite_stores.h"
+#include "storage/storage_error.h"
+
+namespace sandbox {
+namespace {
+
+using Tx = SqliteDatabase::Transaction;
+
+void upsert_context(SqliteDatabase& db, std::string_view key, std::string_view id,
+                    const boost::json::object& row) {
+  const std::string text = json_text(row);
+  StatementScope st(
+      db.statement("INSERT INTO contexts (key, id, value) VALUES (?1, ?2, ?3) "
+                   "ON CONFLICT (key, id) DO UPDATE SET value = excluded.value"));
+  st->bind(1, key);
+  st->bind(2, id);
+  st->bind(3, text);
+  db.write(*st);
+}
+
+void delete_chunks(SqliteDatabase& db, std::string_view key, std::string_view context_id) {
+  StatementScope st(db.statement("DELETE FROM chunks WHERE key = ?1 AND context_id = ?2"));
+  st->bind(1, key);
+  st->bind(2, context_id);
+  db.write(*st);
+}
+
+}  // namespace
+
+std::optional<boost::json::object> SqliteInterpreterStore::get_meta(std::string_view key) {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT value FROM meta WHERE key = ?1"));
+  st->bind(1, key);
+  if (!st->step()) return std::nullopt;
+  return parse_json_row(st->column_text(0), "interpreter meta");
+}
+
+void SqliteInterpreterStore::put_meta(std::string_view key, const boost::json::object& meta) {
+  const std::string text = json_text(meta);
+  const auto lock = db_.lock();
+  StatementScope st(
+      db_.statement("INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
+  st->bind(1, key);
+  st->bind(2, text);
+  db_.write(*st);
+}
+
+std::vector<StoredRow> SqliteInterpreterStore::list_contexts(std::string_view key) {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT id, value FROM contexts WHERE key = ?1 ORDER BY rowid"));
+  st->bind(1, key);
+  std::vector<StoredRow> rows;
+  while (st->step()) {
+    rows.push_back({st->column_text(0), parse_json_row(st->column_text(1), "context row")});
+  }
+  return rows;
+}
+
+std::optional<boost::json::object> SqliteInterpreterStore::get_context(std::string_view key,
+                                                                       std::string_view id) {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT value FROM contexts WHERE key = ?1 AND id = ?2"));
+  st->bind(1, key);
+  st->bind(2, id);
+  if (!st->step()) return std::nullopt;
+  return parse_json_row(st->column_text(0), "context row");
+}
+
+void SqliteInterpreterStore::put_context(std::string_view key, std::string_view id,
+                                         const boost::json::object& row) {
+  const auto lock = db_.lock();
+  upsert_context(db_, key, id, row);
+}
+
+bool SqliteInterpreterStore::delete_context(std::string_view key, std::string_view id) {
+  const auto lock = db_.lock();
+  Tx tx(db_);
+  delete_chunks(db_, key, id);
+  std::int64_t deleted = 0;
+  {
+    StatementScope st(db_.statement("DELETE FROM contexts WHERE key = ?1 AND id = ?2"));
+    st->bind(1, key);
+    st->bind(2, id);
+    deleted = db_.write(*st);
+  }
+  tx.commit();
+  return deleted > 0;
+}
+
+StoredChunks SqliteInterpreterStore::read_chunks(std::string_view key,
+                                                 std::string_view context_id) {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement(
+      "SELECT chunk, data FROM chunks WHERE key = ?1 AND context_id = ?2 ORDER BY chunk"));
+  st->bind(1, key);
+  st->bind(2, context_id);
+  StoredChunks chunks;
+  while (st->step()) {
+    const std::int64_t index = st->column_int(0);
+    if (index < 0 || index > static_cast<std::int64_t>(UINT32_MAX)) {
+      throw StorageError("stored chunk index " + std::to_string(index) + " is out of range");
+    }
+    chunks.emplace(static_cast<std::uint32_t>(index), st->column_blob(1));
+  }
+  return chunks;
+}
+
+void SqliteInterpreterStore::write_snapshot(std::string_view key, std::string_view context_id,
+                                            const SnapshotWrite& write) {
+  const auto lock = db_.lock();
+  Tx tx(db_);
+  for (const auto chunk : write.removed) {
+    StatementScope st(
+        db_.statement("DELETE FROM chunks WHERE key = ?1 AND context_id = ?2 AND chunk = ?3"));
+    st->bind(1, key);
+    st->bind(2, context_id);
+    st->bind(3, static_cast<std::int64_t>(chunk));
+    db_.write(*st);
+  }
+  for (const auto& c : write.upserts) {
+    StatementScope st(
+        db_.statement("INSERT INTO chunks (key, context_id, chunk, data) VALUES (?1, ?2, ?3, ?4) "
+                      "ON CONFLICT (key, context_id, chunk) DO UPDATE SET data = excluded.data"));
+    st->bind(1, key);
+    st->bind(2, context_id);
+    st->bind(3, static_cast<std::int64_t>(c.chunk));
+    st->bind_blob(4, c.data);
+    db_.write(*st);
+  }
+  upsert_context(db_, key, context_id, write.context_row);
+  tx.commit();
+}
+
+void SqliteInterpreterStore::drop_snapshot(std::string_view key, std::string_view context_id,
+                                           const std::optional<boost::json::object>& row) {
+  const auto lock = db_.lock();
+  Tx tx(db_);
+  delete_chunks(db_, key, context_id);
+  if (row) upsert_context(db_, key, context_id, *row);
+  tx.commit();
+}
+
+void SqliteInterpreterStore::wipe(std::string_view key) {
+  const auto lock = db_.lock();
+  Tx tx(db_);
+  for (const char* sql :
+       {"DELETE FROM chunks WHERE key = ?1", "DELETE FROM contexts WHERE key = ?1",
+        "DELETE FROM meta WHERE key = ?1", "DELETE FROM alarms WHERE key = ?1"}) {
+    StatementScope st(db_.statement(sql));
+    st->bind(1, key);
+    db_.write(*st);
+  }
+  tx.commit();
+}
+
+std::vector<std::string> SqliteInterpreterStore::list_keys() {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement(
+      "SELECT key FROM meta UNION SELECT key FROM contexts UNION SELECT key FROM chunks "
+      "UNION SELECT key FROM alarms ORDER BY 1"));
+  std::vector<std::string> keys;
+  while (st->step()) keys.push_back(st->column_text(0));
+  return keys;
+}
+
+std::optional<std::int64_t> SqliteInterpreterStore::get_alarm(std::string_view key) {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT deadline FROM alarms WHERE key = ?1"));
+  st->bind(1, key);
+  if (!st->step()) return std::nullopt;
+  return st->column_int(0);
+}
+
+void SqliteInterpreterStore::set_alarm(std::string_view key,
+                                       std::optional<std::int64_t> deadline_ms) {
+  const auto lock = db_.lock();
+  if (!deadline_ms) {
+    StatementScope st(db_.statement("DELETE FROM alarms WHERE key = ?1"));
+    st->bind(1, key);
+    db_.write(*st);
+    return;
+  }
+  StatementScope st(
+      db_.statement("INSERT INTO alarms (key, deadline) VALUES (?1, ?2) "
+                    "ON CONFLICT (key) DO UPDATE SET deadline = excluded.deadline"));
+  st->bind(1, key);
+  st->bind(2, *deadline_ms);
+  db_.write(*st);
+}
+
+std::vector<std::pair<std::string, std::int64_t>> SqliteInterpreterStore::list_alarms() {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT key, deadline FROM alarms ORDER BY deadline, key"));
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  while (st->step()) out.emplace_back(st->column_text(0), st->column_int(1));
+  return out;
+}
+
+}  // namespace sandbox
