@@ -1,0 +1,30 @@
+# The two commands of the README:
+#   make run    installs what is missing, builds, and starts the server
+#   make test   installs what is missing, builds, and runs every test
+JOBS ?= $(shell nproc)
+PRESET ?= default
+BUILD := build/$(PRESET)
+LISTEN ?= 127.0.0.1:8787
+
+.PHONY: all bootstrap build run test bench clean
+
+all: build
+
+bootstrap:
+	@./scripts/bootstrap.sh
+
+build: bootstrap
+	@cmake --preset $(PRESET) >/dev/null
+	@cmake --build --preset $(PRESET) -j $(JOBS)
+
+run: build
+	$(BUILD)/tools/sandbox-runtime/sandbox-runtime --engine calc --listen $(LISTEN)
+
+test: build
+	ctest --preset $(PRESET) -j $(JOBS)
+
+bench: build
+	bench/stateless_http/run.sh $(BUILD)
+
+clean:
+	rm -rf build

@@ -1,0 +1,29 @@
+// The engines built into this tree, by name. Used by sandbox-runtime and sandboxd.
+//
+// Thread-safety: read-only after static initialization; make() may be called from any thread.
+#pragma once
+
+#include <sandbox/engine.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sandbox::engines {
+
+struct EngineEntry {
+  std::string name;  // the engine's language name: "calc", "lua", ...
+  std::function<Engine()> make;
+};
+
+// Every engine this build includes, in a fixed order.
+const std::vector<EngineEntry>& builtin_engines();
+
+// The entry named `name` (case-insensitive), or nullptr.
+const EngineEntry* find_engine(std::string_view name);
+
+// "calc, kv, lua, ..." for messages.
+std::string builtin_engine_names();
+
+}  // namespace sandbox::engines
