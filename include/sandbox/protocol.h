@@ -29,8 +29,6 @@ inline constexpr std::uint64_t kOutputLimitBytes = 32'768;
 inline constexpr std::size_t kOutputLimitChunks = 200;
 inline constexpr std::uint64_t kResultLimitBytes = 65'536;
 inline constexpr std::size_t kErrorMessageLimit = 2'048;
-inline constexpr std::uint32_t kChunkPages = 16;
-inline constexpr std::uint32_t kChunkBytes = 1'048'576;
 inline constexpr std::size_t kMaxContextIdLength = 128;
 
 inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
