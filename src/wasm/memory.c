@@ -1,0 +1,154 @@
+/* Linear memories: 8 GiB PROT_NONE reservations (MAP_NORESERVE) whose used pages are made
+ * read-write; freed memories are unmapped in full (wabt 1.0.32's runtime unmapped only `size`
+ * bytes and leaked the rest of the address space) or handed back to a pool. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "wasm/runtime.h"
+#include "wasm/thread_state.h"
+
+struct sandbox_wasm_pool {
+  pthread_mutex_t mu;
+  size_t max_cached;
+  size_t count;
+  void** items;
+};
+
+static uint64_t g_live;
+static SANDBOX_WASM_TLS const sandbox_wasm_alloc_context* tl_alloc;
+
+void sandbox_wasm_set_alloc_context(const sandbox_wasm_alloc_context* context) {
+  tl_alloc = context;
+}
+
+uint64_t sandbox_wasm_live_reservations(void) {
+  return __atomic_load_n(&g_live, __ATOMIC_RELAXED);
+}
+
+static void* reserve(void) {
+  void* p = mmap(NULL, SANDBOX_WASM_RESERVATION, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  __atomic_add_fetch(&g_live, 1, __ATOMIC_RELAXED);
+  return p;
+}
+
+static void unreserve(void* p) {
+  munmap(p, SANDBOX_WASM_RESERVATION);
+  __atomic_sub_fetch(&g_live, 1, __ATOMIC_RELAXED);
+}
+
+static void* pool_take(sandbox_wasm_pool* pool) {
+  void* p = NULL;
+  pthread_mutex_lock(&pool->mu);
+  if (pool->count > 0) p = pool->items[--pool->count];
+  pthread_mutex_unlock(&pool->mu);
+  return p;
+}
+
+/* Zeroes and re-protects the used pages, then keeps the reservation if there is room. */
+static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
+  size_t used = (size_t)pages * SANDBOX_WASM_PAGE_SIZE;
+  if (used > 0 && (madvise(p, used, MADV_DONTNEED) != 0 || mprotect(p, used, PROT_NONE) != 0)) {
+    return 0;
+  }
+  int kept = 0;
+  pthread_mutex_lock(&pool->mu);
+  if (pool->count < pool->max_cached) {
+    pool->items[pool->count++] = p;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&pool->mu);
+  return kept;
+}
+
+sandbox_wasm_pool* sandbox_wasm_pool_create(size_t max_cached) {
+  sandbox_wasm_pool* pool = calloc(1, sizeof *pool);
+  if (pool == NULL) return NULL;
+  pool->items = calloc(max_cached ? max_cached : 1, sizeof(void*));
+  if (pool->items == NULL) {
+    free(pool);
+    return NULL;
+  }
+  pthread_mutex_init(&pool->mu, NULL);
+  pool->max_cached = max_cached;
+  return pool;
+}
+
+void sandbox_wasm_pool_destroy(sandbox_wasm_pool* pool) {
+  if (pool == NULL) return;
+  for (size_t i = 0; i < pool->count; i++) unreserve(pool->items[i]);
+  pthread_mutex_destroy(&pool->mu);
+  free(pool->items);
+  free(pool);
+}
+
+size_t sandbox_wasm_pool_cached(sandbox_wasm_pool* pool) {
+  pthread_mutex_lock(&pool->mu);
+  size_t n = pool->count;
+  pthread_mutex_unlock(&pool->mu);
+  return n;
+}
+
+/* Called by Z_<mod>_instantiate inside a (host) frame, so failures trap instead of aborting. */
+void wasm_rt_allocate_memory(wasm_rt_memory_t* memory, uint32_t initial_pages, uint32_t max_pages) {
+  const sandbox_wasm_alloc_context* ctx = tl_alloc;
+  memory->data = NULL;
+  memory->pages = 0;
+  memory->size = 0;
+  memory->max_pages = 0;
+  if (max_pages > SANDBOX_WASM_MAX_PAGES) max_pages = SANDBOX_WASM_MAX_PAGES;
+  if (ctx != NULL && ctx->cap_pages != 0 && max_pages > ctx->cap_pages) max_pages = ctx->cap_pages;
+  if (initial_pages > max_pages) {
+    sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR,
+                                   "initial linear memory exceeds the memory limit");
+  }
+  void* p = ctx != NULL && ctx->pool != NULL ? pool_take(ctx->pool) : NULL;
+  if (p == NULL) p = reserve();
+  if (p == NULL) {
+    sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR,
+                                   "cannot reserve address space for a linear memory");
+  }
+  size_t bytes = (size_t)initial_pages * SANDBOX_WASM_PAGE_SIZE;
+  if (bytes > 0 && mprotect(p, bytes, PROT_READ | PROT_WRITE) != 0) {
+    unreserve(p);
+    sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR, "cannot commit linear memory");
+  }
+  memory->data = p;
+  memory->pages = initial_pages;
+  memory->max_pages = max_pages;
+  memory->size = (uint32_t)bytes;
+}
+
+uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta) {
+  uint32_t old = memory->pages;
+  uint64_t pages = (uint64_t)old + delta;
+  if (pages > memory->max_pages || pages > SANDBOX_WASM_MAX_PAGES) return UINT32_MAX;
+  if (delta == 0) return old;
+  if (mprotect(memory->data + (size_t)old * SANDBOX_WASM_PAGE_SIZE,
+               (size_t)delta * SANDBOX_WASM_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0) {
+    return UINT32_MAX;
+  }
+  memory->pages = (uint32_t)pages;
+  memory->size = (uint32_t)(pages * SANDBOX_WASM_PAGE_SIZE);
+  return old;
+}
+
+uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t delta) {
+  return sandbox_wasm_grow(memory, delta);
+}
+
+void wasm_rt_free_memory(wasm_rt_memory_t* memory) {
+  if (memory->data == NULL) return;
+  const sandbox_wasm_alloc_context* ctx = tl_alloc;
+  if (ctx == NULL || ctx->pool == NULL || !pool_put(ctx->pool, memory->data, memory->pages)) {
+    unreserve(memory->data);
+  }
+  memory->data = NULL;
+  memory->pages = 0;
+  memory->size = 0;
+}

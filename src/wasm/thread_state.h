@@ -1,0 +1,27 @@
+/* Thread-local state shared by call.c (guest call frames) and signals.c (the handlers that
+ * trap out of guest code). See runtime.h for the invariants. initial-exec TLS: the runtime is
+ * linked into the executable, and these are read from signal handlers. */
+#ifndef SANDBOX_WASM_THREAD_STATE_H_
+#define SANDBOX_WASM_THREAD_STATE_H_
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "wasm/runtime.h"
+
+#define SANDBOX_WASM_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+
+extern SANDBOX_WASM_TLS sandbox_wasm_frame* volatile sandbox_wasm_tl_frame;
+extern SANDBOX_WASM_TLS volatile uint32_t sandbox_wasm_tl_in_host;
+extern SANDBOX_WASM_TLS volatile sig_atomic_t sandbox_wasm_tl_pending;
+
+/* Unwinds to the innermost ready frame with `code` (also from signal handlers). */
+__attribute__((noreturn)) void sandbox_wasm_trap_from_signal(uint32_t code);
+
+/* Whether `frame` or an enclosing frame is the target of a deadline interrupt. */
+int sandbox_wasm_chain_interrupted(const sandbox_wasm_frame* frame);
+
+/* A compiler barrier that orders these variables against a signal on the same thread. */
+#define SANDBOX_WASM_SIGNAL_FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+#endif /* SANDBOX_WASM_THREAD_STATE_H_ */

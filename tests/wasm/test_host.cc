@@ -1,0 +1,71 @@
+#include "test_host.h"
+
+#include <thread>
+
+#include "wasm/host_call.h"
+
+// The import context type of the guest's `env` module is ours to define.
+struct Z_env_instance_t;
+
+using sandbox::wasm::Instance;
+using sandbox::wasm::testing::CallbackMode;
+using sandbox::wasm::testing::TestEnv;
+
+namespace {
+
+// Runs the callback's C++ work in its own frame, so nothing with a destructor is alive when
+// the import traps (it never does here, but the rule is the rule: style guide 8).
+std::uint32_t callback(TestEnv& env, std::uint32_t x) {
+  ++env.calls;
+  Instance* self = Instance::current();
+  env.seen_instance = self;
+  env.seen_memory = sandbox_wasm_current_memory();
+  switch (env.mode) {
+    case CallbackMode::kIdentity:
+      return x;
+    case CallbackMode::kAddOneSame: {
+      auto r = self->call<std::uint32_t(std::uint32_t)>("add_one", x);
+      return r.ok() ? r.value : 0;
+    }
+    case CallbackMode::kAddOneOther: {
+      auto r = env.other->call<std::uint32_t(std::uint32_t)>("add_one", x);
+      return r.ok() ? r.value : 0;
+    }
+    case CallbackMode::kRecurse: {
+      if (x == 0) return 0;
+      auto r = self->call<std::uint32_t(std::uint32_t)>("call_host", x - 1);
+      return r.ok() ? r.value : 0;
+    }
+    case CallbackMode::kTrapInside: {
+      auto r = self->call<void()>("trap_unreachable");
+      env.inner_trap = r.trap;
+      return 7;
+    }
+    case CallbackMode::kSleep:
+      std::this_thread::sleep_for(env.sleep);
+      env.sleep_finished = true;
+      return x;
+    case CallbackMode::kRendezvous: {
+      env.arrived->fetch_add(1);
+      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (env.arrived->load() < env.expected && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      env.rendezvous_ok = env.arrived->load() >= env.expected;
+      return x;
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+extern "C" std::uint32_t Z_envZ_host_callback(Z_env_instance_t* ctx, std::uint32_t x) {
+  return callback(*reinterpret_cast<TestEnv*>(ctx), x);
+}
+
+// A host bug: writes through a bad pointer. The runtime must not turn this into a guest trap.
+extern "C" void Z_envZ_host_crash(Z_env_instance_t*) {
+  volatile std::uintptr_t address = 16;
+  *reinterpret_cast<volatile int*>(address) = 1;
+}

@@ -1,0 +1,300 @@
+#include "c_splitter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <fstream>
+#include <regex>
+
+#include "wasm2c_header.h"
+
+namespace sandbox::wasmc {
+namespace {
+
+constexpr std::string_view kHidden = "__attribute__((visibility(\"hidden\"))) ";
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  out.reserve(text.size() / 32);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    out.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+// `static RET w2c_NAME(` where RET is a wasm2c value type or a multi-value struct.
+bool is_function_start(std::string_view line) {
+  if (!starts_with(line, "static ")) return false;
+  std::size_t paren = line.find('(');
+  if (paren == std::string_view::npos) return false;
+  std::size_t sym = paren;
+  while (sym > 0 && is_ident(line[sym - 1])) --sym;
+  if (!starts_with(line.substr(sym), "w2c_")) return false;
+  std::string_view ret = line.substr(7, sym - 7);
+  while (!ret.empty() && ret.back() == ' ') ret.remove_suffix(1);
+  return ret == "u32" || ret == "u64" || ret == "f32" || ret == "f64" || ret == "void" ||
+         ret == "wasm_rt_funcref_t" || ret == "wasm_rt_externref_t" ||
+         starts_with(ret, "struct wasm_multi_");
+}
+
+// A top-level `static` object (no parameter list before any initializer).
+bool is_static_object(std::string_view line) {
+  if (!starts_with(line, "static ")) return false;
+  std::size_t eq = line.find(" = ");
+  std::string_view head = eq == std::string_view::npos ? line : line.substr(0, eq);
+  return head.find('(') == std::string_view::npos && line != "static bool s_module_initialized = false;";
+}
+
+class Renamer {
+ public:
+  explicit Renamer(const std::unordered_map<std::string, std::string>& renames)
+      : renames_(renames) {}
+
+  // Appends `line` to `out` with renamed tokens.
+  void append(std::string& out, std::string_view line) const {
+    if (renames_.empty() || line.find("Z_") == std::string_view::npos) {
+      out.append(line);
+      return;
+    }
+    std::size_t i = 0;
+    while (i < line.size()) {
+      if (is_ident(line[i]) && (i == 0 || !is_ident(line[i - 1]))) {
+        std::size_t j = i;
+        while (j < line.size() && is_ident(line[j])) ++j;
+        std::string_view token = line.substr(i, j - i);
+        auto it = token.size() > 2 && token[0] == 'Z' ? renames_.find(std::string(token))
+                                                        : renames_.end();
+        if (it != renames_.end()) {
+          out.append(it->second);
+        } else {
+          out.append(token);
+        }
+        i = j;
+      } else {
+        out.push_back(line[i++]);
+      }
+    }
+  }
+
+ private:
+  const std::unordered_map<std::string, std::string>& renames_;
+};
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Appends the bytes of `0x12, 0x34, ...` lines to `blob`.
+void parse_hex_bytes(std::string_view line, std::vector<std::uint8_t>& blob) {
+  std::size_t i = 0;
+  while ((i = line.find("0x", i)) != std::string_view::npos) {
+    if (i + 3 >= line.size() + 1) break;
+    int hi = i + 2 < line.size() ? hex_value(line[i + 2]) : -1;
+    int lo = i + 3 < line.size() ? hex_value(line[i + 3]) : -1;
+    if (hi < 0 || lo < 0) throw Wasm2cOutputError("unexpected data segment byte: " + std::string(line));
+    blob.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
+    i += 4;
+  }
+}
+
+std::uint64_t fnv1a64(const std::vector<std::uint8_t>& bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::uint8_t b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+void write_file(const std::filesystem::path& path, std::string_view content,
+                std::vector<std::filesystem::path>& files) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+  files.push_back(path);
+}
+
+std::string asm_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options) {
+  if (options.parts == 0) throw std::invalid_argument("parts must be at least 1");
+  const std::string& mod = options.name;
+  const std::string blob_symbol = mod + "_data_blob";
+  Renamer renamer(options.renames);
+  std::vector<std::string_view> lines = lines_of(source);
+
+  auto init = std::find_if(lines.begin(), lines.end(), [](std::string_view l) {
+    return starts_with(l, "static bool s_module_initialized");
+  });
+  if (init == lines.end()) {
+    throw Wasm2cOutputError("no 's_module_initialized' in the wasm2c output (wabt 1.0.32 expected)");
+  }
+  std::size_t prelude_end = static_cast<std::size_t>(init - lines.begin());
+
+  std::string decls;       // hidden declarations for the common header
+  std::string main_body;   // <mod>_main.c after its #include
+  std::vector<std::pair<std::size_t, std::size_t>> functions;  // [begin, end) line ranges
+  std::vector<std::uint8_t> blob;
+  SplitResult result;
+
+  std::size_t i = prelude_end;
+  const std::size_t n = lines.size();
+  while (i < n) {
+    std::string_view line = lines[i];
+    if (is_function_start(line)) {
+      // The signature may wrap over several lines; it ends in ");" (prototype) or ") {".
+      std::size_t k = i;
+      while (k < n && !ends_with(lines[k], ");") && !ends_with(lines[k], ") {")) ++k;
+      if (k == n) throw Wasm2cOutputError("unterminated function signature: " + std::string(line));
+      if (ends_with(lines[k], ");")) {
+        decls.append(kHidden);
+        for (std::size_t j = i; j <= k; ++j) {
+          renamer.append(decls, j == i ? lines[j].substr(7) : lines[j]);
+          decls.push_back('\n');
+        }
+        i = k + 1;
+        continue;
+      }
+      std::size_t end = k + 1;
+      while (end < n && lines[end] != "}") ++end;
+      if (end == n) throw Wasm2cOutputError("unterminated function: " + std::string(line));
+      functions.emplace_back(i, end + 1);
+      i = end + 1;
+      continue;
+    }
+    if (is_static_object(line)) {
+      std::size_t end = i;
+      if (ends_with(line, "{")) {
+        while (end < n && lines[end] != "};") ++end;
+        if (end == n) throw Wasm2cOutputError("unterminated initializer: " + std::string(line));
+      }
+      std::string_view rest = line.substr(7);  // after "static "
+      static const std::regex kSegment(R"(^const u8 (data_segment_data_\w+)\[\] = \{$)");
+      std::match_results<std::string_view::const_iterator> match;
+      if (std::regex_match(rest.begin(), rest.end(), match, kSegment)) {
+        std::size_t offset = blob.size();
+        for (std::size_t j = i + 1; j < end; ++j) parse_hex_bytes(lines[j], blob);
+        decls += "#define " + match[1].str() + " (" + blob_symbol + " + " +
+                 std::to_string(offset) + "u)\n";
+        ++result.data_segments;
+      } else {
+        // A shared object (func_types, element segments): defined hidden in main, declared in
+        // the common header.
+        std::size_t eq = rest.find(" = ");
+        std::string_view declarator = eq == std::string_view::npos ? rest : rest.substr(0, eq);
+        if (ends_with(declarator, ";")) declarator.remove_suffix(1);
+        decls.append(kHidden);
+        decls.append("extern ");
+        renamer.append(decls, declarator);
+        decls.append(";\n");
+        main_body.append(kHidden);
+        for (std::size_t j = i; j <= end; ++j) {
+          renamer.append(main_body, j == i ? rest : lines[j]);
+          main_body.push_back('\n');
+        }
+      }
+      i = end + 1;
+      continue;
+    }
+    renamer.append(main_body, line);
+    main_body.push_back('\n');
+    ++i;
+  }
+  result.functions = functions.size();
+  result.data_bytes = blob.size();
+
+  std::string common = "/* Generated by sandbox-wasmc from wasm2c output: do not edit. */\n";
+  common += "#ifndef SANDBOX_WASMC_" + mod + "_COMMON_H_\n#define SANDBOX_WASMC_" + mod +
+            "_COMMON_H_\n";
+  for (std::size_t j = 0; j < prelude_end; ++j) {
+    renamer.append(common, lines[j]);
+    common.push_back('\n');
+  }
+  common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
+  common += options.extra_common;
+  common += decls;
+  common += "#endif\n";
+
+  const std::filesystem::path& dir = options.out_dir;
+  write_file(dir / (mod + "_common.h"), common, result.files);
+  write_file(dir / (mod + "_main.c"), "#include \"" + mod + "_common.h\"\n" + main_body,
+             result.files);
+
+  // Parts, balanced by bytes of C.
+  std::vector<std::size_t> sizes;
+  std::size_t total = 0;
+  for (auto [b, e] : functions) {
+    std::size_t s = 0;
+    for (std::size_t j = b; j < e; ++j) s += lines[j].size() + 1;
+    sizes.push_back(s);
+    total += s;
+  }
+  std::vector<std::string> parts(options.parts, "#include \"" + mod + "_common.h\"\n");
+  result.part_bytes.assign(options.parts, 0);
+  std::size_t part = 0;
+  std::size_t done = 0;
+  for (std::size_t f = 0; f < functions.size(); ++f) {
+    while (part + 1 < options.parts &&
+           done >= static_cast<std::size_t>((static_cast<double>(total) * (part + 1)) / options.parts)) {
+      ++part;
+    }
+    auto [b, e] = functions[f];
+    std::string& out = parts[part];
+    out.append(kHidden);
+    renamer.append(out, lines[b].substr(7));
+    out.push_back('\n');
+    for (std::size_t j = b + 1; j < e; ++j) {
+      renamer.append(out, lines[j]);
+      out.push_back('\n');
+    }
+    out.push_back('\n');
+    result.part_bytes[part] += sizes[f];
+    done += sizes[f];
+  }
+  for (unsigned p = 0; p < options.parts; ++p) {
+    write_file(dir / (mod + "_part" + std::to_string(p) + ".c"), parts[p], result.files);
+  }
+
+  // The data blob and its assembly wrapper.
+  std::filesystem::path bin = std::filesystem::absolute(dir / (mod + "_data.bin"));
+  write_file(bin, std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()),
+             result.files);
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a64(blob)));
+  std::string s = "/* Generated by sandbox-wasmc: the data segments of " + mod + ". */\n";
+  s += "  .section .rodata\n  .balign 16\n  .globl " + blob_symbol + "\n  .hidden " + blob_symbol +
+       "\n  .type " + blob_symbol + ", @object\n";
+  s += "  .set " + mod + "_data_fnv_" + hash + ", " + std::to_string(blob.size()) + "\n";
+  s += blob_symbol + ":\n  .incbin " + asm_string(bin.string()) + "\n  .byte 0\n";
+  s += "  .size " + blob_symbol + ", " + std::to_string(blob.size() + 1) + "\n";
+  s += "  .section .note.GNU-stack,\"\",@progbits\n";
+  write_file(dir / (mod + "_data.S"), s, result.files);
+  return result;
+}
+
+}  // namespace sandbox::wasmc

@@ -1,0 +1,52 @@
+// Splits the single C file wasm2c 1.0.32 writes into compilation units that compile in
+// parallel with bounded memory, and moves data segments out of C arrays into a binary blob
+// pulled in with `.incbin` (gcc otherwise spends most of its time and memory on multi-MB hex
+// arrays).
+//
+// Output, in `out_dir`:
+//   <name>_common.h   the generated prelude (macros, helpers, the wasm2c header), hidden
+//                     declarations of every function and shared static object, the data
+//                     segment addresses, and `extra_common` (the caller's import wrappers)
+//   <name>_main.c     everything that is not a function body: init, tables, exports
+//   <name>_partK.c    the function bodies, K = 0..parts-1, balanced by size
+//   <name>_data.bin   all data segments, concatenated
+//   <name>_data.S     `.incbin` of the blob, with its hash in a symbol so compiler caches that
+//                     hash the preprocessed assembly see a change of the blob
+// Functions and shared objects become non-static with hidden visibility; after compiling,
+// `ld -r` of all objects plus `objcopy --localize-hidden` turns them into one object whose only
+// global symbols are the ones declared with default visibility.
+//
+// `renames` replaces identifiers (whole tokens) in the generated code, e.g. an import symbol by
+// its wrapper.
+//
+// Throws Wasm2cOutputError when the C file does not have the expected shape.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace sandbox::wasmc {
+
+struct SplitOptions {
+  std::string name;
+  std::filesystem::path out_dir;
+  unsigned parts = 1;
+  std::string extra_common;
+  std::unordered_map<std::string, std::string> renames;
+};
+
+struct SplitResult {
+  std::size_t functions = 0;
+  std::size_t data_segments = 0;
+  std::size_t data_bytes = 0;
+  std::vector<std::size_t> part_bytes;  // bytes of C per part
+  std::vector<std::filesystem::path> files;
+};
+
+SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options);
+
+}  // namespace sandbox::wasmc

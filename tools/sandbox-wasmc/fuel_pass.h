@@ -1,0 +1,38 @@
+// The fuel transform, through binaryen's C API (Debian `binaryen`, version 108).
+//
+// Adds an exported mutable i64 global `fuel` (initially INT64_MAX) and an imported function
+// `sandbox.fuel_exhausted: [] -> []`. binaryen's `log-execution` pass instruments every function
+// entry, every function exit (each `return` and the end of the body) and every loop header with
+// a call to a logger; the logger becomes an internal function
+//     fuel -= 1; if (fuel < 0) sandbox.fuel_exhausted();
+// which wasm2c + gcc inline. The host sets `fuel` before a call and reads it afterwards.
+//
+// Throws FuelPassError when binaryen cannot read or validate the module, or when the module is
+// already metered (it has a `fuel` export, a `log_execution` function or a sandbox.fuel_exhausted
+// import).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+namespace sandbox::wasmc {
+
+class FuelPassError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr const char* kFuelGlobal = "fuel";
+inline constexpr const char* kFuelImportModule = "sandbox";
+inline constexpr const char* kFuelImportName = "fuel_exhausted";
+
+struct FuelPassResult {
+  std::vector<std::uint8_t> wasm;
+};
+
+// `keep_names`: write a name section (binaryen drops it otherwise).
+FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_names);
+
+}  // namespace sandbox::wasmc

@@ -1,0 +1,189 @@
+// sandbox-wasmc: compiles a .wasm into C that links into the program (see README in
+// cmake/SandboxWasm.cmake for the build integration).
+//
+//   sandbox-wasmc INPUT.wasm --name NAME --out-dir DIR [--fuel] [--max-pages N] [--split N]
+//                 [--provide MODULE[.NAME]]... [--wasm2c PATH]
+//
+// Steps: check the module is supported; (--fuel) add fuel metering with binaryen; (--max-pages)
+// cap the memory maximum; write DIR/NAME.wasm; run wasm2c; split its C into N units with the
+// data segments in a blob; write the import wrappers/stubs, the descriptor and NAME.h.
+// Exit status 0 on success, 1 with a message on stderr otherwise.
+#include <openssl/evp.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "c_splitter.h"
+#include "descriptor_writer.h"
+#include "fuel_pass.h"
+#include "wasm2c_header.h"
+#include "wasm_binary.h"
+
+extern char** environ;
+
+namespace sandbox::wasmc {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::uint8_t> read_binary(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, const void* data, std::size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string sha256_hex(const std::vector<std::uint8_t>& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("sha256 failed");
+  }
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    char buf[3];
+    std::snprintf(buf, sizeof buf, "%02x", digest[i]);
+    out += buf;
+  }
+  return out;
+}
+
+void run(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
+  if (rc != 0) throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(rc));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error(argv[0] + " failed (status " + std::to_string(status) + ")");
+  }
+}
+
+bool valid_name(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+int main_impl(int argc, char** argv) {
+  CLI::App app{"Compile a .wasm into C for the sandbox Wasm runtime (fuel pass + wasm2c + split)"};
+  std::string input;
+  std::string name;
+  std::string out_dir;
+  bool fuel = false;
+  std::uint64_t max_pages = 0;
+  unsigned split = 1;
+  std::vector<std::string> provide;
+  std::string wasm2c = "wasm2c";
+  app.add_option("input", input, "input .wasm")->required();
+  app.add_option("--name", name, "module name (a C identifier; symbols are prefixed with it)")
+      ->required();
+  app.add_option("--out-dir", out_dir, "output directory")->required();
+  app.add_flag("--fuel", fuel, "add fuel metering (exported i64 global `fuel`)");
+  app.add_option("--max-pages", max_pages, "cap the memory maximum at N 64 KiB pages");
+  app.add_option("--split", split, "number of C compilation units for the function bodies")
+      ->check(CLI::Range(1u, 256u));
+  app.add_option("--provide", provide,
+                 "import module or module.name the host provides (in addition to "
+                 "wasi_snapshot_preview1 and sandbox); others become trapping stubs");
+  app.add_option("--wasm2c", wasm2c, "the wasm2c program");
+  CLI11_PARSE(app, argc, argv);
+
+  if (!valid_name(name)) {
+    std::cerr << "sandbox-wasmc: --name must be a C identifier, got '" << name << "'\n";
+    return 1;
+  }
+  auto start = std::chrono::steady_clock::now();
+  fs::path dir(out_dir);
+  fs::create_directories(dir);
+
+  std::vector<std::uint8_t> wasm = read_binary(input);
+  WasmModule original = read_wasm_module(wasm);
+  check_supported(original);
+  if (fuel) wasm = add_fuel_metering(wasm, original.has_name_section).wasm;
+  if (max_pages > 0) wasm = cap_memory_maximum(wasm, max_pages);
+  WasmModule module = read_wasm_module(wasm);
+
+  fs::path final_wasm = dir / (name + ".wasm");
+  write_file(final_wasm, wasm.data(), wasm.size());
+  fs::path c_file = dir / (name + "_w2c.c");
+  run({wasm2c, final_wasm.string(), "-n", name, "-o", c_file.string()});
+  Wasm2cHeader header = parse_wasm2c_header(read_text(dir / (name + "_w2c.h")));
+
+  ModulePlan plan;
+  plan.name = name;
+  plan.wasm_sha256 = sha256_hex(wasm);
+  plan.provided = {"wasi_snapshot_preview1", kRuntimeImportModule};
+  plan.provided.insert(provide.begin(), provide.end());
+  GeneratedGlue glue = generate_glue(plan, module, header);
+
+  SplitOptions options;
+  options.name = name;
+  options.out_dir = dir;
+  options.parts = split;
+  options.extra_common = glue.common_extra;
+  options.renames = glue.renames;
+  SplitResult result;
+  {
+    std::string source = read_text(c_file);
+    result = split_wasm2c_source(source, options);
+  }
+  fs::remove(c_file);  // the parts hold all of it; it can be hundreds of MB
+
+  write_file(dir / (name + "_descriptor.c"), glue.descriptor_c.data(), glue.descriptor_c.size());
+  write_file(dir / (name + "_stubs.c"), glue.stubs_c.data(), glue.stubs_c.size());
+  write_file(dir / (name + ".h"), glue.public_header.data(), glue.public_header.size());
+
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "sandbox-wasmc: %s: %zu bytes%s, %zu functions in %u parts, %zu data bytes, %u provided "
+      "and %u stubbed imports, %.1f s\n",
+      name.c_str(), wasm.size(), glue.metered ? " (metered)" : "", result.functions, split,
+      result.data_bytes, glue.provided_imports, glue.stubbed_imports, seconds);
+  return 0;
+}
+
+}  // namespace
+}  // namespace sandbox::wasmc
+
+int main(int argc, char** argv) {
+  try {
+    return sandbox::wasmc::main_impl(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "sandbox-wasmc: " << e.what() << "\n";
+    return 1;
+  }
+}
