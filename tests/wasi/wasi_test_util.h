@@ -15,6 +15,7 @@
 
 #include "wasi/abi.h"
 #include "wasi/imports.h"
+#include "wasi_zip_util.h"
 
 namespace sandbox::testing_wasi {
 
@@ -163,9 +164,5 @@ class FakeGuest {
   WasiHost host_;
   std::uint32_t next_ = 1024;
 };
-
-// A stored (uncompressed) ZIP archive of `entries`, for StdlibTree tests.
-std::vector<std::uint8_t> make_stored_zip(
-    const std::vector<std::pair<std::string, std::string>>& entries, std::uint16_t method = 0);
 
 }  // namespace sandbox::testing_wasi
