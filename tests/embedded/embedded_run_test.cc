@@ -1,0 +1,236 @@
+// The stateless path of an embedded engine (Engine::run).
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include <boost/json/serialize.hpp>
+
+#include "embedded/guest_abi.h"
+#include "embedded_test_util.h"
+#include "guest_abi_broken.h"
+#include "guest_wasi_probe.h"
+
+namespace sandbox {
+namespace {
+
+using namespace testing_embedded;
+
+template <class F>
+std::string limit_message(F&& f) {
+  try {
+    f();
+  } catch (const ExecutionLimitError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("not a limit: ") + e.what();
+  }
+  return "no exception";
+}
+
+template <class F>
+std::string failure_message(F&& f) {
+  try {
+    f();
+  } catch (const ExecutionLimitError& e) {
+    return std::string("limit: ") + e.what();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+TEST(EmbeddedEngine, DescribesItself) {
+  const Engine engine = probe_engine();
+  EXPECT_EQ(engine.language, "probe");
+  EXPECT_EQ(engine.engine_name, "ABI probe 1.0");
+  EXPECT_EQ(engine.build, probe_module().wasm_sha256());
+  EXPECT_EQ(engine.build.size(), 64u);
+  EXPECT_EQ(engine.limits.fuel, kProbeFuel);
+  EXPECT_TRUE(engine.sessions.has_value());
+
+  EmbeddedLanguage lang = probe_language();
+  lang.build = "custom-build";
+  lang.limits.memory_bytes = 0;
+  const Engine custom = probe_engine(lang);
+  EXPECT_EQ(custom.build, "custom-build");
+  EXPECT_EQ(custom.limits.memory_bytes, std::uint64_t{probe_module().max_pages()} * 65'536);
+}
+
+TEST(EmbeddedEngine, RefusesModulesWithoutTheAbi) {
+  const wasm::Module not_abi(*sandbox_wasm_module_guest_wasi_probe());
+  EXPECT_THROW(make_embedded_engine(not_abi, probe_language()), wasm::WasmError);
+  EmbeddedLanguage nameless = probe_language();
+  nameless.language.clear();
+  EXPECT_THROW(make_embedded_engine(probe_module(), nameless), std::invalid_argument);
+}
+
+TEST(EmbeddedEngine, RunReturnsLogsResultsAndUsage) {
+  const Engine engine = probe_engine();
+  const EngineOutcome o = engine.run(req("print hello\neprint careful\nprint world\ntext done"));
+  EXPECT_FALSE(o.error);
+  EXPECT_EQ(o.logs.stdout_lines, (std::vector<std::string>{"hello", "world"}));
+  EXPECT_EQ(o.logs.stderr_lines, std::vector<std::string>{"careful"});
+  EXPECT_EQ(text_of(o), "done");
+  ASSERT_TRUE(o.usage);
+  EXPECT_GT(o.usage->fuel_consumed, 0u);
+  EXPECT_LT(o.usage->fuel_consumed, kProbeFuel);
+  EXPECT_EQ(o.usage->fuel_limit, kProbeFuel);
+  EXPECT_GT(o.usage->memory_bytes, 0u);
+  EXPECT_EQ(o.usage->memory_bytes % 65'536, 0u);
+}
+
+TEST(EmbeddedEngine, JsonResults) {
+  const EngineOutcome o = probe_engine().run(req("json {\"a\":[1,2,3]}"));
+  ASSERT_EQ(o.results.size(), 1u);
+  ASSERT_TRUE(o.results[0].json);
+  EXPECT_EQ(boost::json::serialize(*o.results[0].json), "{\"a\":[1,2,3]}");
+}
+
+TEST(EmbeddedEngine, GuestErrorsAreOutcomesNotExceptions) {
+  const EngineOutcome o = probe_engine().run(req("print before\nfail ValueError broken\nprint after"));
+  ASSERT_TRUE(o.error);
+  EXPECT_EQ(o.error->name, "ValueError");
+  EXPECT_EQ(o.error->message, "broken");
+  EXPECT_EQ(o.error->traceback, std::vector<std::string>{"broken"});
+  EXPECT_EQ(o.logs.stdout_lines, std::vector<std::string>{"before"});
+  EXPECT_TRUE(o.results.empty());
+}
+
+TEST(EmbeddedEngine, EnvVarsReachTheGuestAndHostEnvDoesNot) {
+  ::setenv("SANDBOX_EMBEDDED_HOST_ONLY", "secret", 1);
+  const Engine engine = probe_engine();
+  EXPECT_EQ(text_of(engine.run(req("env GREETING", {{"GREETING", "hello there"}}))),
+            "hello there");
+  EXPECT_EQ(text_of(engine.run(req("env SANDBOX_EMBEDDED_HOST_ONLY"))), "<unset>");
+}
+
+TEST(EmbeddedEngine, EachRunIsAFreshInstance) {
+  const Engine engine = probe_engine();
+  EXPECT_FALSE(engine.run(req("set x 1")).error);
+  const EngineOutcome o = engine.run(req("get x"));
+  ASSERT_TRUE(o.error);
+  EXPECT_EQ(o.error->name, "KeyError");
+}
+
+TEST(EmbeddedEngine, LimitsAreThrownAsExecutionLimitError) {
+  const Engine engine = probe_engine();
+  EXPECT_EQ(limit_message([&] { engine.run(req("spin")); }), "Execution fuel exhausted");
+  EXPECT_EQ(limit_message([&] { engine.run(req("big 70000")); }), "Result limit exceeded");
+  EXPECT_EQ(text_of(engine.run(req("big 60000"))).size(), 60'000u);
+  std::string flood;
+  for (int i = 0; i < 40; ++i) flood += "print " + std::string(1000, 'y') + "\n";
+  EXPECT_EQ(limit_message([&] { engine.run(req(flood)); }), "Output limit exceeded");
+}
+
+TEST(EmbeddedEngine, TheDeadlineStopsAnUnmeteredLoop) {
+  EmbeddedLanguage lang = probe_language();
+  lang.limits.fuel = 0;
+  lang.call_timeout = std::chrono::milliseconds(200);
+  const Engine engine = probe_engine(lang);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(limit_message([&] { engine.run(req("spin")); }), "Execution time limit exceeded");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  const EngineOutcome ok = engine.run(req("text fine"));
+  EXPECT_EQ(text_of(ok), "fine");
+  ASSERT_TRUE(ok.usage);
+  EXPECT_EQ(ok.usage->fuel_limit, 0u);
+}
+
+TEST(EmbeddedEngine, TrapsAndInternalErrorsAreThrown) {
+  const Engine engine = probe_engine();
+  EXPECT_EQ(failure_message([&] { engine.run(req("exit 3")); }), "exit with exit code 3");
+  EXPECT_NE(failure_message([&] { engine.run(req("trap")); }).find("nreachable"),
+            std::string::npos);
+  EXPECT_EQ(failure_message([&] { engine.run(req("status 2 the interpreter broke")); }),
+            "the interpreter broke");
+  EXPECT_EQ(failure_message([&] { engine.run(req("status 7 what")); }),
+            "Interpreter returned unknown status 7");
+  EXPECT_NE(failure_message([&] { engine.run(req("reply not json")); })
+                .find("Malformed interpreter response"),
+            std::string::npos);
+  EXPECT_NE(failure_message([&] {
+              engine.run(req("reply {\"results\":[{\"text\":\"a\"},{\"text\":\"b\"}]}"));
+            }).find("more than one result"),
+            std::string::npos);
+}
+
+TEST(EmbeddedEngine, MemoryExhaustionIsAGuestError) {
+  const EngineOutcome o = probe_engine().run(req("alloc 100"));
+  ASSERT_TRUE(o.error);
+  EXPECT_EQ(o.error->name, "MemoryError");
+  ASSERT_TRUE(o.usage);
+  EXPECT_LE(o.usage->memory_bytes, 32u << 20);
+}
+
+TEST(EmbeddedEngine, AFailingSessionInitFailsTheRun) {
+  const wasm::Module broken(*sandbox_wasm_module_guest_abi_broken());
+  const Engine engine = make_embedded_engine(broken, probe_language());
+  EXPECT_EQ(failure_message([&] { engine.run(req("text x")); }),
+            "Interpreter initialization failed: probe refuses to start");
+}
+
+TEST(EmbeddedEngine, HooksRunAfterInitAndOnOutcomes) {
+  EmbeddedLanguage lang = probe_language();
+  lang.after_init = [](EmbeddedGuest& guest) {
+    const GuestReply r = guest.eval("set prelude loaded");
+    if (r.status != 0) throw std::runtime_error("prelude failed");
+  };
+  lang.post_process = [](EngineOutcome& o) { o.logs.stdout_lines.push_back("post-processed"); };
+  const EngineOutcome o = probe_engine(lang).run(req("get prelude"));
+  EXPECT_EQ(text_of(o), "loaded");
+  EXPECT_EQ(o.logs.stdout_lines, std::vector<std::string>{"post-processed"});
+}
+
+TEST(EmbeddedEngine, RunsConcurrently) {
+  const Engine engine = probe_engine();
+  std::vector<std::thread> threads;
+  std::vector<std::string> got(4);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        got[t] = text_of(engine.run(req("set v " + std::to_string(t) + "\nget v")));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(got[t], std::to_string(t));
+}
+
+TEST(GuestAbi, EncodesRequestRecords) {
+  const auto bytes = embedded::encode_request("ab", "/workspace", {{"K", "v"}});
+  const std::vector<std::uint8_t> expected = {
+      'c', 2, 0, 0, 0, 'a', 'b',                                                  //
+      'w', 10, 0, 0, 0, '/', 'w', 'o', 'r', 'k', 's', 'p', 'a', 'c', 'e',         //
+      'e', 3, 0, 0, 0, 'K', '=', 'v'};
+  EXPECT_EQ(bytes, expected);
+}
+
+TEST(GuestAbi, ParsesEnvelopes) {
+  const GuestReply r = embedded::parse_reply(
+      1, R"({"results":[],"error":{"name":"E","message":"m","traceback":["a","b"],"lineNumber":3},"cwd":"/workspace/x"})");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->name, "E");
+  EXPECT_EQ(r.error->traceback, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(r.error->line_number, 3);
+  EXPECT_EQ(r.cwd, "/workspace/x");
+  const GuestReply bare = embedded::parse_reply(1, "{}");
+  ASSERT_TRUE(bare.error);
+  EXPECT_EQ(bare.error->name, "Error");
+  const GuestReply utf8 = embedded::parse_reply(0, "{\"results\":[{\"text\":\"\xff\"}]}");
+  EXPECT_EQ(*utf8.results.at(0).text, "\xef\xbf\xbd");
+  for (const char* bad : {"[]", R"({"results":{}})", R"({"results":[1]})", R"({"results":[{}]})",
+                          R"({"error":"x"})", R"({"error":{"traceback":[1]}})", R"({"cwd":1})"}) {
+    EXPECT_THROW(embedded::parse_reply(0, bad), std::runtime_error) << bad;
+  }
+}
+
+TEST(GuestAbi, TheResultLimitCountsSerializedJson) {
+  std::vector<ResultEntry> results{ResultEntry::of_text(std::string(65'536 - 13, 'x'))};
+  EXPECT_EQ(embedded::results_json_bytes(results), 65'536u);  // [{"text":"..."}]
+  EXPECT_NO_THROW(embedded::check_result_limit(results));
+  results[0].text->push_back('x');
+  EXPECT_THROW(embedded::check_result_limit(results), ExecutionLimitError);
+}
+
+}  // namespace
+}  // namespace sandbox
