@@ -11,12 +11,22 @@
 #include "wasm/runtime.h"
 #include "wasm/thread_state.h"
 
+/* A pooled reservation: pages [0, rw_pages) are read-write and zero, the rest PROT_NONE. */
+typedef struct {
+  void* data;
+  uint32_t rw_pages;
+} pooled_memory;
+
 struct sandbox_wasm_pool {
   pthread_mutex_t mu;
   size_t max_cached;
   size_t count;
-  void** items;
+  pooled_memory* items;
 };
+
+/* Memories up to this size are zeroed with memset and stay mapped read-write in the pool (no
+ * system call and no page fault when reused); larger ones are dropped with MADV_DONTNEED. */
+#define POOL_MEMSET_LIMIT (1u << 20)
 
 static uint64_t g_live;
 static SANDBOX_WASM_TLS const sandbox_wasm_alloc_context* tl_alloc;
@@ -42,24 +52,32 @@ static void unreserve(void* p) {
   __atomic_sub_fetch(&g_live, 1, __ATOMIC_RELAXED);
 }
 
-static void* pool_take(sandbox_wasm_pool* pool) {
-  void* p = NULL;
+static int pool_take(sandbox_wasm_pool* pool, pooled_memory* out) {
+  int found = 0;
   pthread_mutex_lock(&pool->mu);
-  if (pool->count > 0) p = pool->items[--pool->count];
+  if (pool->count > 0) {
+    *out = pool->items[--pool->count];
+    found = 1;
+  }
   pthread_mutex_unlock(&pool->mu);
-  return p;
+  return found;
 }
 
-/* Zeroes and re-protects the used pages, then keeps the reservation if there is room. */
+/* Zeroes the used pages (small memories stay read-write, large ones are dropped and
+ * re-protected), then keeps the reservation if there is room. */
 static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
   size_t used = (size_t)pages * SANDBOX_WASM_PAGE_SIZE;
-  if (used > 0 && (madvise(p, used, MADV_DONTNEED) != 0 || mprotect(p, used, PROT_NONE) != 0)) {
-    return 0;
+  pooled_memory item = {p, pages};
+  if (used <= POOL_MEMSET_LIMIT) {
+    memset(p, 0, used);
+  } else {
+    if (madvise(p, used, MADV_DONTNEED) != 0 || mprotect(p, used, PROT_NONE) != 0) return 0;
+    item.rw_pages = 0;
   }
   int kept = 0;
   pthread_mutex_lock(&pool->mu);
   if (pool->count < pool->max_cached) {
-    pool->items[pool->count++] = p;
+    pool->items[pool->count++] = item;
     kept = 1;
   }
   pthread_mutex_unlock(&pool->mu);
@@ -69,7 +87,7 @@ static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
 sandbox_wasm_pool* sandbox_wasm_pool_create(size_t max_cached) {
   sandbox_wasm_pool* pool = calloc(1, sizeof *pool);
   if (pool == NULL) return NULL;
-  pool->items = calloc(max_cached ? max_cached : 1, sizeof(void*));
+  pool->items = calloc(max_cached ? max_cached : 1, sizeof(pooled_memory));
   if (pool->items == NULL) {
     free(pool);
     return NULL;
@@ -81,7 +99,7 @@ sandbox_wasm_pool* sandbox_wasm_pool_create(size_t max_cached) {
 
 void sandbox_wasm_pool_destroy(sandbox_wasm_pool* pool) {
   if (pool == NULL) return;
-  for (size_t i = 0; i < pool->count; i++) unreserve(pool->items[i]);
+  for (size_t i = 0; i < pool->count; i++) unreserve(pool->items[i].data);
   pthread_mutex_destroy(&pool->mu);
   free(pool->items);
   free(pool);
@@ -107,14 +125,23 @@ void wasm_rt_allocate_memory(wasm_rt_memory_t* memory, uint32_t initial_pages, u
     sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR,
                                    "initial linear memory exceeds the memory limit");
   }
-  void* p = ctx != NULL && ctx->pool != NULL ? pool_take(ctx->pool) : NULL;
-  if (p == NULL) p = reserve();
+  pooled_memory pooled = {NULL, 0};
+  if (ctx != NULL && ctx->pool != NULL) pool_take(ctx->pool, &pooled);
+  void* p = pooled.data != NULL ? pooled.data : reserve();
   if (p == NULL) {
     sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR,
                                    "cannot reserve address space for a linear memory");
   }
+  /* Exactly [0, initial) read-write: a pooled memory may have more or fewer such pages. */
   size_t bytes = (size_t)initial_pages * SANDBOX_WASM_PAGE_SIZE;
-  if (bytes > 0 && mprotect(p, bytes, PROT_READ | PROT_WRITE) != 0) {
+  size_t rw = (size_t)pooled.rw_pages * SANDBOX_WASM_PAGE_SIZE;
+  int failed = 0;
+  if (bytes > rw) {
+    failed = mprotect((uint8_t*)p + rw, bytes - rw, PROT_READ | PROT_WRITE) != 0;
+  } else if (bytes < rw) {
+    failed = mprotect((uint8_t*)p + bytes, rw - bytes, PROT_NONE) != 0;
+  }
+  if (failed) {
     unreserve(p);
     sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR, "cannot commit linear memory");
   }

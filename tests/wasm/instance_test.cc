@@ -282,6 +282,22 @@ TEST(AddressSpace, PooledMemoriesAreReusedZeroedAndUnmappedWithThePool) {
     auto again = make_instance(m, env, {.pool = &pool});
     EXPECT_EQ((again->call<std::uint32_t(std::uint32_t)>("grow", 2).value), pages);
     EXPECT_EQ((again->call<std::uint32_t(std::uint32_t)>("load", (pages + 2) * 65536u - 4).value), 0u);
+    // A memory over 1 MiB goes back through MADV_DONTNEED and re-protection instead of memset.
+    again->call<std::uint32_t(std::uint32_t)>("grow", 40);
+    std::uint32_t last = again->memory_pages() * 65536u - 4;
+    again->call<void(std::uint32_t, std::uint32_t)>("store", last, 99);
+    again.reset();
+    inst.reset();
+    EXPECT_EQ(pool.cached(), 2u);
+    auto big1 = make_instance(m, env, {.pool = &pool});
+    auto big2 = make_instance(m, env, {.pool = &pool});
+    EXPECT_EQ(pool.cached(), 0u);
+    for (Instance* i : {big1.get(), big2.get()}) {
+      EXPECT_EQ(i->memory_pages(), pages);
+      EXPECT_EQ((i->call<std::uint32_t(std::uint32_t)>("grow", 42).value), pages);
+      EXPECT_EQ((i->call<std::uint32_t(std::uint32_t)>("load", last).value), 0u);
+      EXPECT_EQ((i->call<std::uint32_t(std::uint32_t)>("load", 1024).value), 0u);
+    }
   }
   EXPECT_EQ(live_memory_reservations(), before);
 }

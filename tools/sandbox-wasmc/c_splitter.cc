@@ -49,6 +49,14 @@ bool is_function_start(std::string_view line) {
          starts_with(ret, "struct wasm_multi_");
 }
 
+// The w2c_ symbol of a function start line.
+std::string function_symbol(std::string_view line) {
+  std::size_t paren = line.find('(');
+  std::size_t sym = paren;
+  while (sym > 0 && is_ident(line[sym - 1])) --sym;
+  return std::string(line.substr(sym, paren - sym));
+}
+
 // A top-level `static` object (no parameter list before any initializer).
 bool is_static_object(std::string_view line) {
   if (!starts_with(line, "static ")) return false;
@@ -158,6 +166,7 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
 
   std::string decls;       // hidden declarations for the common header
   std::string main_body;   // <mod>_main.c after its #include
+  std::string inline_defs; // static inline functions for the common header
   std::vector<std::pair<std::size_t, std::size_t>> functions;  // [begin, end) line ranges
   std::vector<std::uint8_t> blob;
   SplitResult result;
@@ -171,7 +180,12 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
       std::size_t k = i;
       while (k < n && !ends_with(lines[k], ");") && !ends_with(lines[k], ") {")) ++k;
       if (k == n) throw Wasm2cOutputError("unterminated function signature: " + std::string(line));
+      bool inlined = options.inline_functions.count(function_symbol(line)) != 0;
       if (ends_with(lines[k], ");")) {
+        if (inlined) {  // defined static inline below instead
+          i = k + 1;
+          continue;
+        }
         decls.append(kHidden);
         for (std::size_t j = i; j <= k; ++j) {
           renamer.append(decls, j == i ? lines[j].substr(7) : lines[j]);
@@ -183,6 +197,15 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
       std::size_t end = k + 1;
       while (end < n && lines[end] != "}") ++end;
       if (end == n) throw Wasm2cOutputError("unterminated function: " + std::string(line));
+      if (inlined) {
+        inline_defs.append("static inline ");
+        for (std::size_t j = i; j <= end; ++j) {
+          renamer.append(inline_defs, j == i ? lines[j].substr(7) : lines[j]);
+          inline_defs.push_back('\n');
+        }
+        i = end + 1;
+        continue;
+      }
       functions.emplace_back(i, end + 1);
       i = end + 1;
       continue;
@@ -238,6 +261,7 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
   common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
   common += options.extra_common;
   common += decls;
+  common += inline_defs;
   common += "#endif\n";
 
   const std::filesystem::path& dir = options.out_dir;

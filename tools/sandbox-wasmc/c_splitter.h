@@ -16,6 +16,9 @@
 // `ld -r` of all objects plus `objcopy --localize-hidden` turns them into one object whose only
 // global symbols are the ones declared with default visibility.
 //
+// `inline_functions` are small functions every unit should inline: they are defined static inline
+// in the common header.
+//
 // `renames` replaces identifiers (whole tokens) in the generated code, e.g. an import symbol by
 // its wrapper.
 //
@@ -24,6 +27,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -37,6 +41,9 @@ struct SplitOptions {
   unsigned parts = 1;
   std::string extra_common;
   std::unordered_map<std::string, std::string> renames;
+  // Functions (C names) defined `static inline` in the common header instead of in a part, so
+  // every unit can inline them (the fuel tick).
+  std::set<std::string> inline_functions;
 };
 
 struct SplitResult {

@@ -18,6 +18,37 @@ using ModulePtr = std::unique_ptr<std::remove_pointer_t<BinaryenModuleRef>, Modu
 constexpr const char* kLogger = "log_execution";  // the internal name log-execution uses
 constexpr const char* kFuelImport = "sandbox_fuel_exhausted";
 
+// A `(block (call $log_execution (i32.const N)) X)` that log-execution made.
+bool is_tick_sequence(BinaryenExpressionRef e) {
+  if (BinaryenExpressionGetId(e) != BinaryenBlockId() || BinaryenBlockGetName(e) != nullptr ||
+      BinaryenBlockGetNumChildren(e) != 2) {
+    return false;
+  }
+  BinaryenExpressionRef first = BinaryenBlockGetChildAt(e, 0);
+  return BinaryenExpressionGetId(first) == BinaryenCallId() &&
+         std::string(BinaryenCallGetTarget(first)) == kLogger;
+}
+
+// log-execution ticks at function entry and again before the last expression of the body; the
+// second tick only counts the way out. Remove it, so a call costs one unit (entry) plus its loop
+// iterations. (Ticks before explicit `return`s stay: finding them needs a full walk.)
+void drop_exit_ticks(BinaryenModuleRef m) {
+  for (BinaryenIndex i = 0; i < BinaryenGetNumFunctions(m); ++i) {
+    BinaryenFunctionRef f = BinaryenGetFunctionByIndex(m, i);
+    if (BinaryenFunctionImportGetModule(f) != nullptr) continue;
+    BinaryenExpressionRef body = BinaryenFunctionGetBody(f);
+    if (body == nullptr || !is_tick_sequence(body)) continue;
+    BinaryenExpressionRef original = BinaryenBlockGetChildAt(body, 1);
+    if (BinaryenExpressionGetId(original) != BinaryenBlockId()) continue;
+    BinaryenIndex n = BinaryenBlockGetNumChildren(original);
+    if (n == 0) continue;
+    BinaryenExpressionRef last = BinaryenBlockGetChildAt(original, n - 1);
+    if (is_tick_sequence(last)) {
+      BinaryenBlockSetChildAt(original, n - 1, BinaryenBlockGetChildAt(last, 1));
+    }
+  }
+}
+
 }  // namespace
 
 FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_names) {
@@ -44,6 +75,7 @@ FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_n
   if (BinaryenGetFunction(m, kLogger) == nullptr) {
     throw FuelPassError("binaryen's log-execution pass did not add its logger");
   }
+  drop_exit_ticks(m);
   BinaryenRemoveFunction(m, kLogger);
 
   BinaryenAddGlobal(m, kFuelGlobal, BinaryenTypeInt64(), true,
@@ -71,7 +103,10 @@ FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_n
   if (!BinaryenModuleValidate(m)) {
     throw FuelPassError("the metered module does not validate (binaryen printed why above)");
   }
-  BinaryenSetDebugInfo(keep_names);
+  // Names are always written: the splitter finds the tick function by its name
+  // (w2c_log_execution) to inline it into every compilation unit.
+  (void)keep_names;
+  BinaryenSetDebugInfo(true);
   BinaryenModuleAllocateAndWriteResult written = BinaryenModuleAllocateAndWrite(m, nullptr);
   FuelPassResult result;
   const auto* begin = static_cast<const std::uint8_t*>(written.binary);

@@ -2,10 +2,12 @@
 //
 // Adds an exported mutable i64 global `fuel` (initially INT64_MAX) and an imported function
 // `sandbox.fuel_exhausted: [] -> []`. binaryen's `log-execution` pass instruments every function
-// entry, every function exit (each `return` and the end of the body) and every loop header with
-// a call to a logger; the logger becomes an internal function
+// entry, every loop header and every explicit `return` with a call to a logger (its tick before
+// the end of each function body is removed again); the logger becomes an internal function
+// `log_execution`
 //     fuel -= 1; if (fuel < 0) sandbox.fuel_exhausted();
-// which wasm2c + gcc inline. The host sets `fuel` before a call and reads it afterwards.
+// which the splitter makes `static inline` in every unit. The host sets `fuel` before a call
+// and reads it afterwards. The output always has a name section.
 //
 // Throws FuelPassError when binaryen cannot read or validate the module, or when the module is
 // already metered (it has a `fuel` export, a `log_execution` function or a sandbox.fuel_exhausted
@@ -27,6 +29,8 @@ class FuelPassError : public std::runtime_error {
 inline constexpr const char* kFuelGlobal = "fuel";
 inline constexpr const char* kFuelImportModule = "sandbox";
 inline constexpr const char* kFuelImportName = "fuel_exhausted";
+// The C name wasm2c gives the tick function.
+inline constexpr const char* kFuelTickFunction = "w2c_log_execution";
 
 struct FuelPassResult {
   std::vector<std::uint8_t> wasm;

@@ -155,6 +155,7 @@ int main_impl(int argc, char** argv) {
   options.parts = split;
   options.extra_common = glue.common_extra;
   options.renames = glue.renames;
+  if (glue.metered) options.inline_functions = {kFuelTickFunction};
   SplitResult result;
   {
     std::string source = read_text(c_file);
