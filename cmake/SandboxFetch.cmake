@@ -8,8 +8,10 @@
 #
 #   sandbox_fetch_debian_source(NAME <pkg> VERSION <debian version> DSC_SHA256 <hex>
 #                               SOURCE_DIR <dir> STAMP_VAR <var> [SKIP_PATCHES]
+#                               [POST_UNPACK <command...>] [POST_UNPACK_DEPENDS <files>...]
 #                               [BYPRODUCTS <paths relative to SOURCE_DIR>...])
 #     Unpacks <pkg>_<version>.dsc into SOURCE_DIR (Debian patches applied unless SKIP_PATCHES).
+#     POST_UNPACK runs after every unpack, in the same step, so it always sees a fresh tree.
 #   sandbox_fetch_npm_package(SPEC <name@version> INTEGRITY <sha512-...>
 #                             SOURCE_DIR <dir> STAMP_VAR <var> [BYPRODUCTS <relative paths>...])
 #     Unpacks the tarball into SOURCE_DIR (its files are under SOURCE_DIR/package/).
@@ -28,8 +30,11 @@ endif()
 set(SANDBOX_CACHE_DIR "${_sandbox_cache_default}" CACHE PATH
     "Download cache for engine sources (outside the build tree; shared between builds)")
 
-set(_sandbox_fetch_scripts "${CMAKE_CURRENT_LIST_DIR}/../scripts/fetch")
-cmake_path(NORMAL_PATH _sandbox_fetch_scripts)
+# The fetch scripts, found relative to this file (functions run in their caller's scope).
+macro(_sandbox_fetch_scripts_dir out_var)
+  set(${out_var} "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../scripts/fetch")
+  cmake_path(NORMAL_PATH ${out_var})
+endmacro()
 
 function(_sandbox_prefix_paths out_var base)
   set(result "")
@@ -40,8 +45,9 @@ function(_sandbox_prefix_paths out_var base)
 endfunction()
 
 function(sandbox_fetch_debian_source)
+  _sandbox_fetch_scripts_dir(_sandbox_fetch_scripts)
   cmake_parse_arguments(ARG "SKIP_PATCHES" "NAME;VERSION;DSC_SHA256;SOURCE_DIR;STAMP_VAR"
-                        "BYPRODUCTS" ${ARGN})
+                        "BYPRODUCTS;POST_UNPACK;POST_UNPACK_DEPENDS" ${ARGN})
   foreach(req NAME VERSION DSC_SHA256 SOURCE_DIR STAMP_VAR)
     if(NOT ARG_${req})
       message(FATAL_ERROR "sandbox_fetch_debian_source: ${req} is required")
@@ -53,13 +59,21 @@ function(sandbox_fetch_debian_source)
     set(extra --skip-patches)
   endif()
   _sandbox_prefix_paths(byproducts "${ARG_SOURCE_DIR}" ${ARG_BYPRODUCTS})
+  set(post "")
+  if(ARG_POST_UNPACK)
+    set(post COMMAND ${ARG_POST_UNPACK})
+  endif()
+  # The stamp is written last (after POST_UNPACK), so a failed step runs again next time.
   add_custom_command(
     OUTPUT "${stamp}"
     BYPRODUCTS ${byproducts}
+    COMMAND ${CMAKE_COMMAND} -E rm -f "${stamp}"
     COMMAND "${_sandbox_fetch_scripts}/debian-source.sh"
             --name "${ARG_NAME}" --version "${ARG_VERSION}" --dsc-sha256 "${ARG_DSC_SHA256}"
-            --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_SOURCE_DIR}" --stamp "${stamp}" ${extra}
-    DEPENDS "${_sandbox_fetch_scripts}/debian-source.sh"
+            --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_SOURCE_DIR}" ${extra}
+    ${post}
+    COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
+    DEPENDS "${_sandbox_fetch_scripts}/debian-source.sh" ${ARG_POST_UNPACK_DEPENDS}
     COMMENT "Fetching and unpacking Debian source ${ARG_NAME} ${ARG_VERSION}"
     USES_TERMINAL
     VERBATIM)
@@ -67,6 +81,7 @@ function(sandbox_fetch_debian_source)
 endfunction()
 
 function(sandbox_fetch_npm_package)
+  _sandbox_fetch_scripts_dir(_sandbox_fetch_scripts)
   cmake_parse_arguments(ARG "" "SPEC;INTEGRITY;SOURCE_DIR;STAMP_VAR" "BYPRODUCTS" ${ARGN})
   foreach(req SPEC INTEGRITY SOURCE_DIR STAMP_VAR)
     if(NOT ARG_${req})
@@ -89,6 +104,7 @@ function(sandbox_fetch_npm_package)
 endfunction()
 
 function(sandbox_npm_ci)
+  _sandbox_fetch_scripts_dir(_sandbox_fetch_scripts)
   cmake_parse_arguments(ARG "" "PROJECT_DIR;DEST;STAMP_VAR" "" ${ARGN})
   foreach(req PROJECT_DIR DEST STAMP_VAR)
     if(NOT ARG_${req})

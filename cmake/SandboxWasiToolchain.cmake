@@ -52,7 +52,9 @@ if(_wasi_missing)
           "Run scripts/bootstrap.sh (as root), or configure with -DSANDBOX_BUILD_ENGINES=OFF.")
 endif()
 
-set(SANDBOX_WASI_SYSROOT "${CMAKE_BINARY_DIR}/wasi-sysroot")
+# CACHE INTERNAL: the settings are global, while include_guard() runs this file only in the first
+# directory that includes it.
+set(SANDBOX_WASI_SYSROOT "${CMAKE_BINARY_DIR}/wasi-sysroot" CACHE INTERNAL "")
 file(MAKE_DIRECTORY "${SANDBOX_WASI_SYSROOT}/include" "${SANDBOX_WASI_SYSROOT}/lib")
 if(NOT EXISTS "${SANDBOX_WASI_SYSROOT}/include/wasm32-wasi")
   file(CREATE_LINK /usr/include/wasm32-wasi "${SANDBOX_WASI_SYSROOT}/include/wasm32-wasi" SYMBOLIC)
@@ -63,12 +65,9 @@ endif()
 
 set(SANDBOX_WASI_CFLAGS
   --target=wasm32-wasi "--sysroot=${SANDBOX_WASI_SYSROOT}" -O2
-  "-ffile-prefix-map=${CMAKE_BINARY_DIR}=/build" "-ffile-prefix-map=${CMAKE_SOURCE_DIR}=/src")
-
-set(_wasi_launcher "")
-if(CCACHE_PROGRAM)
-  set(_wasi_launcher "${CCACHE_PROGRAM}")
-endif()
+  "-ffile-prefix-map=${CMAKE_BINARY_DIR}=/build" "-ffile-prefix-map=${CMAKE_SOURCE_DIR}=/src"
+  CACHE INTERNAL "")
+set(SANDBOX_WASI_LAUNCHER "${CCACHE_PROGRAM}" CACHE INTERNAL "")
 
 function(sandbox_wasi_compile objects_var)
   cmake_parse_arguments(ARG "" "OBJECT_DIR" "SOURCES;FLAGS;DEPENDS" ${ARGN})
@@ -82,7 +81,7 @@ function(sandbox_wasi_compile objects_var)
     file(RELATIVE_PATH rel "${CMAKE_BINARY_DIR}" "${obj}")
     add_custom_command(
       OUTPUT "${obj}"
-      COMMAND ${_wasi_launcher} "${SANDBOX_WASI_CC}" ${SANDBOX_WASI_CFLAGS} ${ARG_FLAGS}
+      COMMAND ${SANDBOX_WASI_LAUNCHER} "${SANDBOX_WASI_CC}" ${SANDBOX_WASI_CFLAGS} ${ARG_FLAGS}
               -MD -MF "${obj}.d" -c "${src}" -o "${obj}"
       DEPENDS "${src}" ${ARG_DEPENDS}
       DEPFILE "${obj}.d"
