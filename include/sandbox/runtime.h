@@ -12,25 +12,60 @@
 // in parallel.
 #pragma once
 
+#include <sandbox/clock.h>
 #include <sandbox/engine.h>
 #include <sandbox/http.h>
+#include <sandbox/interpreter.h>
 
 #include <memory>
+#include <string>
 
 namespace sandbox {
+
+class InterpreterStore;
+
+struct RuntimeOptions {
+  // Where code contexts are stored: an SQLite database `interpreters.db` in this directory
+  // (created if missing). Empty: an in-memory database, so contexts do not survive a restart.
+  std::string data_dir;
+  // Wall-clock time for timestamps and idle expiry; nullptr = the system clock. Must outlive
+  // the runtime.
+  const Clock* clock = nullptr;
+  // INTERPRETER_IDLE_TTL_MS; negative = read it from the environment (default 24 h, 0 = never).
+  std::int64_t idle_ttl_ms = -1;
+  // Resident session instances across all interpreter keys.
+  std::size_t max_resident_instances = 16;
+  // Run idle expiry on a background thread (tests drive it by hand instead).
+  bool background_expiry = true;
+};
 
 class InterpreterRuntime : public HttpHandler {
  public:
   virtual const Engine& engine() const = 0;
-  // Whether GET /interpreter reports contexts: true.
+  // Whether GET /interpreter reports contexts: true (the engine has sessions).
   virtual bool contexts() const = 0;
+  // Execute in a code context in process, with the pull callback (upstream-protocol.md §5.2:
+  // 400 for an invalid key or an engine without sessions, then InterpreterServer's rules).
+  virtual InterpreterExecuteResult execute_in_context(const std::string& key,
+                                                      const InterpreterExecuteArgs& args,
+                                                      const GetWorkspaceFiles& get_files) = 0;
+  // The code-context server, or nullptr for an engine without sessions.
+  virtual InterpreterServer* interpreter() = 0;
   // Serves HTTP until SIGINT/SIGTERM; `on_listening` gets the bound port (useful with port 0).
   void serve(const ServeOptions& options,
              const std::function<void(std::uint16_t)>& on_listening = {});
 };
 
 // Builds the runtime for `engine`. Throws std::invalid_argument when the engine is incomplete
-// (empty language, engine name or build, or no `run`).
-std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine);
+// (empty language, engine name or build, or no `run`), and std::runtime_error when the context
+// database cannot be opened.
+std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
+                                                               RuntimeOptions options = {});
+
+// Same, over a store owned by the caller (sandboxd shares one database among its runtimes).
+// `store` must outlive the runtime.
+std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
+                                                               InterpreterStore& store,
+                                                               RuntimeOptions options = {});
 
 }  // namespace sandbox

@@ -58,13 +58,16 @@ struct HttpClient::Impl {
     beast::error_code ec;
     stream->expires_after(timeout);
     http::write(*stream, req, ec);
-    if (ec) {
-      if (!fresh) return false;
-      throw TransportError("sending the request failed: " + ec.message());
-    }
+    const beast::error_code write_ec = ec;
+    // Even when sending failed, the server may have answered early (a 413 before the body was
+    // read) and closed: read what it said.
     http::response_parser<http::string_body> parser;
     parser.body_limit(256ull << 20);
     http::read(*stream, buffer, parser, ec);
+    if (ec && write_ec) {
+      if (!fresh) return false;
+      throw TransportError("sending the request failed: " + write_ec.message());
+    }
     if (ec) {
       if (!fresh && (ec == http::error::end_of_stream || ec == asio::error::connection_reset ||
                      ec == asio::error::eof)) {

@@ -12,6 +12,7 @@
 #include <sandbox/http.h>
 
 #include <atomic>
+#include <limits>
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -173,6 +174,9 @@ struct HttpServer::Impl {
       if (stopping.load()) break;
       http::request_parser<http::string_body> parser;
       parser.header_limit(kHeaderLimit);
+      // Beast checks content-length against the body limit while parsing the head; the real
+      // limit of the route is set once the handler has seen the head.
+      parser.body_limit(std::numeric_limits<std::uint64_t>::max());
       c.stream.expires_after(std::chrono::seconds(options.keep_alive_seconds));
       auto [ec, n] = co_await http::async_read_header(c.stream, buffer, parser,
                                                       asio::as_tuple(asio::use_awaitable));
@@ -258,7 +262,8 @@ struct HttpServer::Impl {
     std::lock_guard lock(mu);
     for (const auto& conn : connections) {
       asio::post(conn->stream.get_executor(), [conn] {
-        if (!conn->busy) conn->stream.socket().cancel();
+        boost::system::error_code ignored;
+        if (!conn->busy) conn->stream.socket().cancel(ignored);
       });
     }
     cv.notify_all();

@@ -4,12 +4,18 @@
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include <boost/json/serialize.hpp>
 
 #include "protocol/execute_request.h"
+#include "storage/sqlite/sqlite_stores.h"
 
 namespace sandbox {
 namespace {
@@ -43,20 +49,96 @@ bool match_interpreters(std::string_view path, std::string& key, std::string& re
   return true;
 }
 
-class StatelessRuntime final : public InterpreterRuntime {
+// Runs InterpreterServer::run_due_alarms() when the earliest deadline comes (at least once a
+// minute, in case another process armed one).
+class ExpiryThread {
  public:
-  explicit StatelessRuntime(Engine engine) : engine_(std::move(engine)) {}
+  ExpiryThread(InterpreterServer& server, const Clock& clock) : server_(server), clock_(clock) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~ExpiryThread() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(mu_);
+    while (!stop_) {
+      std::int64_t wait_ms = 60'000;
+      try {
+        if (const auto next = server_.next_alarm()) {
+          wait_ms = std::clamp<std::int64_t>(*next - clock_.now_ms(), 0, 60'000);
+        }
+      } catch (const std::exception&) {
+      }
+      if (cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] { return stop_; })) break;
+      lock.unlock();
+      try {
+        server_.run_due_alarms();
+      } catch (const std::exception&) {
+      }
+      lock.lock();
+    }
+  }
+
+  InterpreterServer& server_;
+  const Clock& clock_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+class Runtime final : public InterpreterRuntime {
+ public:
+  // `owned` is set when the runtime opened its own database; `store` points into it or at the
+  // caller's store.
+  Runtime(Engine engine, std::unique_ptr<SqliteStorage> owned, InterpreterStore* store,
+          RuntimeOptions options)
+      : engine_(std::move(engine)),
+        clock_(options.clock ? options.clock : &system_clock_),
+        owned_storage_(std::move(owned)) {
+    if (engine_.sessions && store) {
+      InterpreterServerOptions server_options;
+      server_options.idle_ttl_ms = options.idle_ttl_ms >= 0
+                                       ? options.idle_ttl_ms
+                                       : parse_idle_ttl(std::getenv("INTERPRETER_IDLE_TTL_MS"));
+      server_options.max_resident_instances = options.max_resident_instances;
+      interpreter_ = std::make_unique<InterpreterServer>(engine_, *store, *clock_, server_options);
+      if (options.background_expiry) {
+        expiry_ = std::make_unique<ExpiryThread>(*interpreter_, *clock_);
+      }
+    }
+  }
+
+  ~Runtime() override {
+    expiry_.reset();
+    interpreter_.reset();
+  }
 
   const Engine& engine() const override { return engine_; }
-  bool contexts() const override { return false; }
+  bool contexts() const override { return interpreter_ != nullptr; }
+  InterpreterServer* interpreter() override { return interpreter_.get(); }
 
   HeadDecision on_head(const HttpRequest& head) override {
     HeadDecision d;
     d.body_limit = kMaxRequestBytes;
-    d.too_large = error_http(ApiError(413, "Request too large").to_response(clock_.now_ms()));
+    d.too_large = error_http(ApiError(413, "Request too large").to_response(clock_->now_ms()));
     const std::string_view path = head.path();
     std::string key, rest;
-    if (path == "/interpreter" || match_interpreters(path, key, rest)) return d;
+    if (path == "/interpreter") return d;
+    if (match_interpreters(path, key, rest)) {
+      if (rest == "/execute") d.body_limit = kMaxSyncRequestBytes;
+      if (const auto n = content_length(head); n && *n > d.body_limit) {
+        d.early_response = d.too_large;
+      }
+      return d;
+    }
     if (path != "/execute") {
       d.early_response = HttpResponse::text(404, "Not found");
       return d;
@@ -67,7 +149,7 @@ class StatelessRuntime final : public InterpreterRuntime {
     }
     if (!is_json_content_type(head.header("content-type").value_or(""))) {
       d.early_response = error_http(
-          ApiError(415, "Content-Type must be application/json").to_response(clock_.now_ms()));
+          ApiError(415, "Content-Type must be application/json").to_response(clock_->now_ms()));
       return d;
     }
     if (const auto n = content_length(head); n && *n > kMaxRequestBytes) {
@@ -82,19 +164,43 @@ class StatelessRuntime final : public InterpreterRuntime {
       if (path == "/interpreter") return probe();
       std::string key, rest;
       if (match_interpreters(path, key, rest)) {
-        if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
-        throw ApiError(400, "Code contexts are not supported for " + engine_.language);
+        check_context_call(key);
+        return interpreter_->handle(key, request.method, rest, request.body);
       }
       if (path != "/execute") return HttpResponse::text(404, "Not found");
       if (request.method != "POST") return HttpResponse::text(405, "Method not allowed");
       const ExecutionRequest exec = parse_execute_request(request.body, engine_.language);
       return HttpResponse::json(200, boost::json::serialize(to_json(execute(exec))));
     } catch (const std::exception& e) {
-      return error_http(error_response_for(e, clock_.now_ms()));
+      return error_http(error_response_for(e, clock_->now_ms()));
     }
   }
 
+  InterpreterExecuteResult execute_in_context(const std::string& key,
+                                              const InterpreterExecuteArgs& args,
+                                              const GetWorkspaceFiles& get_files) override {
+    try {
+      check_context_call(key);
+    } catch (const ApiError& e) {
+      const ErrorResponse body = e.to_response(clock_->now_ms());
+      return InterpreterCallError{body.http_status, body};
+    }
+    return interpreter_->execute_in_context(key, args, get_files);
+  }
+
  private:
+  // §4.3 / §5.2: the key, then session support.
+  void check_context_call(const std::string& key) const {
+    if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
+    if (!engine_.sessions) {
+      throw ApiError(400, "Code contexts are not supported for " + engine_.language);
+    }
+    if (!interpreter_) {
+      throw ApiError(400,
+                     "Code contexts are not supported: this runtime has no context storage");
+    }
+  }
+
   HttpResponse probe() const {
     const boost::json::object o{{"language", engine_.language},
                                 {"engine", engine_.engine_name},
@@ -120,8 +226,22 @@ class StatelessRuntime final : public InterpreterRuntime {
   }
 
   Engine engine_;
-  SystemClock clock_;
+  SystemClock system_clock_;
+  const Clock* clock_;
+  std::unique_ptr<SqliteStorage> owned_storage_;
+  std::unique_ptr<InterpreterServer> interpreter_;
+  std::unique_ptr<ExpiryThread> expiry_;
 };
+
+void check_engine(const Engine& engine) {
+  if (engine.language.empty()) throw std::invalid_argument("engine.language must not be empty");
+  if (engine.engine_name.empty()) throw std::invalid_argument("engine.engine_name must not be empty");
+  if (engine.build.empty()) throw std::invalid_argument("engine.build must not be empty");
+  if (!engine.run) throw std::invalid_argument("engine.run must be set");
+  if (engine.sessions && (!engine.sessions->boot || !engine.sessions->restore)) {
+    throw std::invalid_argument("engine.sessions needs both boot and restore");
+  }
+}
 
 }  // namespace
 
@@ -132,12 +252,33 @@ void InterpreterRuntime::serve(const ServeOptions& options,
   server.run();
 }
 
-std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine) {
-  if (engine.language.empty()) throw std::invalid_argument("engine.language must not be empty");
-  if (engine.engine_name.empty()) throw std::invalid_argument("engine.engine_name must not be empty");
-  if (engine.build.empty()) throw std::invalid_argument("engine.build must not be empty");
-  if (!engine.run) throw std::invalid_argument("engine.run must be set");
-  return std::make_unique<StatelessRuntime>(std::move(engine));
+std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
+                                                               RuntimeOptions options) {
+  check_engine(engine);
+  std::unique_ptr<SqliteStorage> storage;
+  if (engine.sessions) {
+    std::string path = ":memory:";
+    if (!options.data_dir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.data_dir, ec);
+      if (ec) {
+        throw std::runtime_error("cannot create data directory " + options.data_dir + ": " +
+                                 ec.message());
+      }
+      path = (std::filesystem::path(options.data_dir) / "interpreters.db").string();
+    }
+    storage = std::make_unique<SqliteStorage>(path);
+  }
+  InterpreterStore* store = storage ? &storage->interpreters() : nullptr;
+  return std::make_unique<Runtime>(std::move(engine), std::move(storage), store,
+                                   std::move(options));
+}
+
+std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
+                                                               InterpreterStore& store,
+                                                               RuntimeOptions options) {
+  check_engine(engine);
+  return std::make_unique<Runtime>(std::move(engine), nullptr, &store, std::move(options));
 }
 
 }  // namespace sandbox

@@ -1,4 +1,9 @@
+#include <sandbox/interpreter.h>
 #include <sandbox/testing.h>
+
+#include <boost/json/parse.hpp>
+
+#include "storage/sqlite/sqlite_stores.h"
 
 
 namespace sandbox::testing {
@@ -51,6 +56,124 @@ void run_stateless_steps(const Engine& engine, const ConformancePrograms& progra
   check(engine.limits.request_bytes > 0, 3, "limits.request_bytes must be > 0");
 }
 
+// A caller-side workspace for the session steps: the interpreter pulls from it.
+struct FakeCaller {
+  SystemClock clock;
+  Workspace workspace{clock};
+
+  WorkspaceManifestArgs manifest() const {
+    const Manifest m = workspace.manifest();
+    return {m.dirs, m.files, false};
+  }
+  GetWorkspaceFiles get_files() {
+    return [this](const std::vector<std::string>& paths) {
+      std::vector<WorkspaceFileEntry> out;
+      for (const auto& p : paths) {
+        if (!workspace.exists(p)) continue;
+        auto [data, updated] = workspace.read_bytes(p);
+        out.push_back({p, std::move(data), updated});
+      }
+      return out;
+    };
+  }
+};
+
+int status_of(const HttpResponse& r) { return r.status; }
+
+std::string message_of(const HttpResponse& r) {
+  boost::system::error_code ec;
+  const auto v = boost::json::parse(r.body, ec);
+  if (ec || !v.is_object()) return r.body;
+  const auto* m = v.get_object().if_contains("message");
+  return m && m->is_string() ? std::string(m->get_string()) : r.body;
+}
+
+void create_context(InterpreterServer& server, const std::string& key, const std::string& id,
+                    int step) {
+  const HttpResponse r = server.handle(key, "POST", "/contexts", "{\"id\":\"" + id + "\"}");
+  check(status_of(r) == 201, step,
+        "POST /contexts {id: " + id + "} must answer 201, got " + std::to_string(r.status) + " " +
+            message_of(r));
+  const auto v = boost::json::parse(r.body);
+  check(v.at("id") == id.c_str(), step, "POST /contexts must echo id " + id);
+}
+
+InterpreterExecuteResponse execute_ok(InterpreterServer& server, const std::string& key,
+                                      FakeCaller& caller, const std::string& code, int step) {
+  InterpreterExecuteResult r;
+  try {
+    r = server.execute_in_context(key, {"ctx-1", code, {}, caller.manifest()}, caller.get_files());
+  } catch (const std::exception& e) {
+    throw ConformanceFailure(step, "execute_in_context threw for `" + code + "`: " + e.what());
+  }
+  if (auto* e = std::get_if<InterpreterCallError>(&r)) {
+    throw ConformanceFailure(step, "execute_in_context(`" + code + "`) must succeed, got " +
+                                       std::to_string(e->status) + " " + e->body.message);
+  }
+  return std::get<InterpreterExecuteResponse>(std::move(r));
+}
+
+std::string result_text(const InterpreterExecuteResponse& r) {
+  if (r.result.outcome.results.empty() || !r.result.outcome.results[0].text) return "<no text>";
+  return *r.result.outcome.results[0].text;
+}
+
+// Steps 5-12 of §9.3: contexts, state across calls and across a simulated eviction (a second
+// InterpreterServer over the same database), rollback on a guest error, deletion, wipe.
+void run_session_steps(const Engine& engine, const ConformanceOptions& options) {
+  const StatefulProgram& stateful = *options.programs.stateful;
+  const std::string& key = options.key;
+  SqliteStorage storage(":memory:");
+  SystemClock clock;
+  FakeCaller caller;
+  const InterpreterServerOptions server_options{.idle_ttl_ms = 0, .max_resident_instances = 1};
+
+  auto server1 = std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock,
+                                                     server_options);
+  create_context(*server1, key, "ctx-1", 6);
+
+  const auto define = execute_ok(*server1, key, caller, stateful.define, 7);
+  check(!define.result.outcome.error, 7,
+        "`" + stateful.define + "` must run without error, got " +
+            (define.result.outcome.error ? describe(*define.result.outcome.error) : ""));
+
+  const auto use = execute_ok(*server1, key, caller, stateful.use, 8);
+  check(!use.result.outcome.error, 8, "`" + stateful.use + "` must run without error");
+  check(result_text(use) == stateful.expect_result_text, 8,
+        "`" + stateful.use + "` must yield '" + stateful.expect_result_text + "', got '" +
+            result_text(use) + "'");
+  check(use.context.snapshot.has_value(), 8, "a clean round must leave a snapshot");
+  check(use.context.snapshot->build == engine.build, 8,
+        "the snapshot's build must be the engine's build");
+
+  server1.reset();  // simulated eviction: no resident instance, an empty workspace mirror
+  auto server2 = std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock,
+                                                     server_options);
+  const auto restored = execute_ok(*server2, key, caller, stateful.use, 9);
+  check(result_text(restored) == stateful.expect_result_text, 9,
+        "after an eviction `" + stateful.use + "` must still yield '" +
+            stateful.expect_result_text + "', got '" + result_text(restored) + "'" +
+            (restored.result.outcome.error ? " (" + describe(*restored.result.outcome.error) + ")"
+                                           : ""));
+
+  const auto failed = execute_ok(*server2, key, caller, options.programs.error.code, 10);
+  check(failed.result.outcome.error.has_value(), 10,
+        "`" + options.programs.error.code + "` must report a guest error in a context");
+  check(failed.files.empty() && failed.deleted.empty(), 10,
+        "a guest error must roll the workspace back and report no file changes");
+
+  check(status_of(server2->handle(key, "DELETE", "/contexts/ctx-1", "")) == 200, 11,
+        "DELETE /contexts/ctx-1 must answer 200");
+  check(status_of(server2->handle(key, "DELETE", "/contexts/ctx-1", "")) == 404, 11,
+        "a second DELETE /contexts/ctx-1 must answer 404");
+
+  create_context(*server2, key, "ctx-2", 12);
+  check(status_of(server2->handle(key, "DELETE", "/", "")) == 200, 12,
+        "DELETE / (wipe) must answer 200");
+  check(status_of(server2->handle(key, "DELETE", "/contexts/ctx-2", "")) == 404, 12,
+        "after a wipe DELETE /contexts/ctx-2 must answer 404");
+}
+
 }  // namespace
 
 void run_engine_conformance(const Engine& engine, const ConformanceOptions& options) {
@@ -60,8 +183,7 @@ void run_engine_conformance(const Engine& engine, const ConformanceOptions& opti
         "an engine with sessions needs programs.stateful");
   check(static_cast<bool>(engine.sessions->boot) && static_cast<bool>(engine.sessions->restore), 5,
         "sessions.boot and sessions.restore must both be set");
-  throw ConformanceFailure(5, "the code-context steps need the InterpreterServer, which this "
-                              "build does not include yet");
+  run_session_steps(engine, options);
 }
 
 }  // namespace sandbox::testing

@@ -1,0 +1,171 @@
+// InterpreterServer: durable code contexts for one engine (`upstream-protocol.md` §4.4, §5, §7;
+// `upstream-engine-host.md` §2.9). It is the runtime-side owner of every interpreter key: per
+// key, a set of at most 8 code contexts (rows in storage), an in-memory mirror of the caller's
+// /workspace, and at most one resident session instance, whose linear memory is snapshotted to
+// storage after each clean execution and restored from there after an eviction or a restart.
+//
+// Concurrency: calls on one key (HTTP routes, execute_in_context, idle expiry) run one at a time
+// in arrival order; calls on different keys run in parallel on their callers' threads. A global
+// cap bounds the number of resident instances across all keys: the least recently used idle key
+// loses its instance (and its workspace mirror) and later restores from its snapshot.
+//
+// Lifecycle of a context's instance (functions named at each transition):
+//
+//            boot (no snapshot, or build mismatch)        execute: clean round, can_snapshot()
+//   [none] -----------------------------------------> [resident] ----------------------------+
+//     ^   \--- restore (snapshot of this build) ---->    |  ^                                  |
+//     |                                                  |  +----- snapshot written, stale=false
+//     |   invalid() / execute threw / evicted (LRU) /    |
+//     +---- another context of the key ran / deleted ----+
+//
+//   Stored snapshot record: [null] --first snapshot--> [fresh] --round with can_snapshot()
+//   false--> [stale] (memory ahead of disk) --next clean snapshot--> [fresh]; a build mismatch
+//   resets it to [null]; limit rounds and dropped instances leave it untouched.
+//
+// Invariants:
+//  1. A round whose outcome is an ExecutionLimitError is never snapshotted (rule 4 of engine.h).
+//  2. Any guest error rolls the workspace mirror back to its state before the round and reports
+//     no file changes.
+//  3. `invalid()` (or an exception from execute) drops the resident instance; the next call
+//     restores the last good snapshot.
+//  4. A snapshot write (changed chunks, deleted chunks, the context row) is one transaction; a
+//     failed write leaves the previous snapshot and row in place and drops the resident, so
+//     memory and disk never silently disagree.
+//  5. Chunks are written compressed (zstd) and the codec is recorded in the snapshot record.
+//
+// Thread-safety: all public methods may be called from any thread.
+#pragma once
+
+#include <sandbox/clock.h>
+#include <sandbox/engine.h>
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace sandbox {
+
+class InterpreterStore;
+
+// The shape of the caller's /workspace: no contents, only the directory list and file hashes.
+struct WorkspaceManifestArgs {
+  std::vector<std::string> dirs;
+  FileHashes manifest;
+  bool disabled = false;  // the caller's File API is off: every guest file access is EACCES
+};
+
+struct InterpreterExecuteArgs {
+  std::string context_id;
+  std::string code;
+  std::map<std::string, std::string> env_vars;
+  WorkspaceManifestArgs workspace;
+};
+
+// One file the caller hands over (raw bytes).
+struct WorkspaceFileEntry {
+  std::string path;
+  std::vector<std::uint8_t> data;
+  std::int64_t updated_at = 0;
+};
+
+// Answers a pull for `paths` with the entries the caller has (unknown paths omitted). Called at
+// most once per execution, on the executing thread.
+using GetWorkspaceFiles =
+    std::function<std::vector<WorkspaceFileEntry>(const std::vector<std::string>& paths)>;
+
+// SnapshotInfo of §5.5.
+struct SnapshotSummary {
+  std::string build;
+  std::uint32_t pages = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t stored_bytes = 0;
+  std::int64_t taken_at = 0;
+  bool stale = false;
+};
+
+struct ContextSummary {
+  std::string id;
+  std::string cwd;
+  std::uint64_t executions = 0;
+  std::optional<double> snapshot_ms;
+  std::optional<SnapshotSummary> snapshot;
+};
+
+// InterpreterExecuteResponse of §5.5.
+struct InterpreterExecuteResponse {
+  ExecutionResult result;  // durationMs: wall time of the engine call
+  std::uint64_t execution_count = 0;
+  ContextSummary context;
+  std::vector<std::string> dirs;           // every mirror directory after the run, sorted
+  std::vector<WorkspaceFileEntry> files;   // created then updated files (none after an error)
+  std::vector<std::string> deleted;        // file paths gone since reconciliation
+};
+
+// A failed call: the status and ErrorResponse the equivalent HTTP error would carry.
+struct InterpreterCallError {
+  int status = 500;
+  ErrorResponse body;
+};
+
+using InterpreterExecuteResult = std::variant<InterpreterExecuteResponse, InterpreterCallError>;
+
+boost::json::object to_json(const SnapshotSummary& s);
+// The response as JSON. `base64_files`: file data as base64 strings (the HTTP transport) rather
+// than arrays of bytes.
+boost::json::object to_json(const InterpreterExecuteResponse& r, bool base64_files = true);
+
+struct InterpreterServerOptions {
+  // INTERPRETER_IDLE_TTL_MS: an idle key is wiped after it (0 disables expiry).
+  std::int64_t idle_ttl_ms = kDefaultIdleTtlMs;
+  // Resident instances across all keys.
+  std::size_t max_resident_instances = 16;
+};
+
+// Parses INTERPRETER_IDLE_TTL_MS as §7.10 says: unset/empty/invalid/negative -> 24 h; a finite
+// number >= 0 (fractions allowed, rounded down) otherwise.
+std::int64_t parse_idle_ttl(const char* value);
+
+class InterpreterServer {
+ public:
+  // `engine` must have sessions. `store` and `clock` must outlive the server.
+  InterpreterServer(const Engine& engine, InterpreterStore& store, const Clock& clock,
+                    InterpreterServerOptions options = {});
+  ~InterpreterServer();
+  InterpreterServer(const InterpreterServer&) = delete;
+  InterpreterServer& operator=(const InterpreterServer&) = delete;
+
+  // The routes of §4.4 for `key` (`path` is the remainder after /interpreters/:key, "/" when
+  // empty; `body` is the raw request body). Also serves POST /execute, the HTTP transport of an
+  // execution with the resync handshake of §5.8. Always returns a response (never throws).
+  HttpResponse handle(const std::string& key, const std::string& method, const std::string& path,
+                      const std::string& body);
+
+  // Execute in a context with the pull callback (§5.3-5.5).
+  InterpreterExecuteResult execute_in_context(const std::string& key,
+                                              const InterpreterExecuteArgs& args,
+                                              const GetWorkspaceFiles& get_files);
+
+  // Runs the idle-expiry handler (§7.10) of every key whose deadline has passed by the clock.
+  // Returns how many keys were wiped. The runtime calls this from a timer; tests call it after
+  // moving a ManualClock.
+  int run_due_alarms();
+  // The earliest armed deadline, if any (epoch ms).
+  std::optional<std::int64_t> next_alarm() const;
+
+  // How many keys have a resident instance now.
+  std::size_t resident_count() const;
+
+  const Engine& engine() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sandbox

@@ -1,0 +1,44 @@
+#include "interpreter/context_row.h"
+
+#include <stdexcept>
+
+namespace sandbox {
+
+boost::json::object to_json(const ContextRow& row) {
+  boost::json::object o;
+  o["id"] = row.id;
+  o["cwd"] = row.cwd;
+  o["createdAt"] = row.created_at;
+  o["lastUsed"] = row.last_used;
+  o["executions"] = row.executions;
+  if (row.snapshot) {
+    o["snapshot"] = to_json(*row.snapshot);
+  } else {
+    o["snapshot"] = nullptr;
+  }
+  return o;
+}
+
+ContextRow parse_context_row(const boost::json::object& o) {
+  ContextRow row;
+  const auto* id = o.if_contains("id");
+  if (!id || !id->is_string()) throw std::invalid_argument("context row without an id");
+  row.id = std::string(id->get_string());
+  auto str = [&](std::string_view key, std::string fallback) {
+    const auto* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->get_string()) : fallback;
+  };
+  row.cwd = str("cwd", "/workspace");
+  row.created_at = str("createdAt", "");
+  row.last_used = str("lastUsed", row.created_at);
+  if (const auto* e = o.if_contains("executions"); e && e->is_number()) {
+    const double d = e->to_number<double>();
+    row.executions = d > 0 ? static_cast<std::uint64_t>(d) : 0;
+  }
+  if (const auto* s = o.if_contains("snapshot"); s && s->is_object()) {
+    row.snapshot = parse_snapshot_record(*s);
+  }
+  return row;
+}
+
+}  // namespace sandbox

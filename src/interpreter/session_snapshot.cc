@@ -1,0 +1,80 @@
+#include <chrono>
+
+#include "interpreter/session_state.h"
+#include "snapshot/chunk_codec.h"
+#include "snapshot/chunks.h"
+#include "storage/interpreter_store.h"
+
+namespace sandbox {
+
+SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& key,
+                                   const std::string& build, Resident& resident, ContextRow& row,
+                                   std::int64_t now_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  const SessionSnapshot snap = resident.instance->snapshot();
+  const std::span<const std::uint8_t> memory = snap.memory;
+
+  PageHashes hashes = hash_memory(memory);
+  const ChunkPlan plan = plan_chunks(diff_pages(resident.prev_hashes, hashes), hashes);
+  std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
+  apply_chunk_plan(chunk_ids, plan);
+
+  ChunkCodec codec(Codec::kZstd);
+  SnapshotWrite write;
+  write.removed = plan.remove;
+  write.upserts.reserve(plan.upsert.size());
+  for (const std::uint32_t c : plan.upsert) {
+    write.upserts.push_back(ChunkWrite{c, codec.encode(extract_chunk(memory, c))});
+  }
+
+  SnapshotRecord record;
+  record.build = build;
+  record.memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  record.page_count = static_cast<std::uint32_t>(hashes.size());
+  record.bytes = static_cast<std::uint64_t>(hashes.size()) * kSnapshotPageBytes;
+  record.chunk_count = static_cast<std::uint32_t>(chunk_ids.size());
+  record.handle = snap.handle;
+  record.extra = snap.extra;
+  record.taken_at = now_ms;
+  record.stale = false;
+  record.codec = codec.codec();
+
+  ContextRow updated = row;
+  updated.snapshot = record;
+  write.context_row = to_json(updated);
+  store.write_snapshot(key, row.id, write);  // throws: nothing changed
+
+  row.snapshot = std::move(record);
+  resident.prev_hashes = std::move(hashes);
+  resident.chunk_ids = std::move(chunk_ids);
+  return {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count()};
+}
+
+Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
+                          const ContextRow& row, const SessionOptions& options) {
+  const SnapshotRecord& record = *row.snapshot;
+  const StoredChunks stored = store.read_chunks(key, row.id);
+  ChunkCodec codec(record.codec);
+  ChunkMap chunks;
+  std::set<std::uint32_t> chunk_ids;
+  for (const auto& [index, data] : stored) {
+    chunks.emplace(index, codec.decode(record.codec, data, kChunkBytes));
+    chunk_ids.insert(index);
+  }
+  SnapshotSource source;
+  source.handle = record.handle;
+  source.extra = record.extra;
+  source.memory_pages = record.memory_pages;
+  source.read_page = [&chunks](std::uint32_t page) { return read_page(chunks, page); };
+
+  Resident resident;
+  resident.context_id = row.id;
+  resident.instance = engine.sessions->restore(options, source);
+  // Hash what was actually restored: the next snapshot diffs against it.
+  resident.prev_hashes = hash_memory(resident.instance->snapshot().memory);
+  resident.chunk_ids = std::move(chunk_ids);
+  return resident;
+}
+
+}  // namespace sandbox

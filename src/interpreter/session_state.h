@@ -1,0 +1,63 @@
+// Per-key state of the InterpreterServer and the snapshot/restore steps that act on it.
+//
+// A KeyState is the actor of one interpreter key: its FifoLock serializes every call on the key,
+// and everything else in it is touched only while that lock is held.
+#pragma once
+
+#include <sandbox/engine.h>
+#include <sandbox/workspace.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "interpreter/context_row.h"
+#include "interpreter/fifo_lock.h"
+#include "snapshot/page_hash.h"
+
+namespace sandbox {
+
+class InterpreterStore;
+
+// The live instance of one context, with what the next snapshot diffs against.
+struct Resident {
+  std::string context_id;
+  std::unique_ptr<SessionInstance> instance;
+  PageHashes prev_hashes;           // hashes of the memory as last stored
+  std::set<std::uint32_t> chunk_ids;  // chunk rows stored for the context
+};
+
+struct KeyState {
+  explicit KeyState(const Clock& clock) : mirror(std::make_unique<Workspace>(clock)) {}
+
+  FifoLock lock;
+  std::unique_ptr<Workspace> mirror;  // memory only; re-synced from the caller on every execute
+  std::optional<Resident> resident;
+  std::optional<std::int64_t> alarm_cache;
+  bool meta_ensured = false;
+  // The row of the execution in progress: the target of the instance's cwd-change callback.
+  ContextRow* current_row = nullptr;
+  std::atomic<std::uint64_t> last_used{0};  // LRU tick of the resident
+};
+
+// The outcome of writing one snapshot.
+struct SnapshotWriteResult {
+  double elapsed_ms = 0;
+};
+
+// Takes a snapshot of `resident` (which must belong to `row`) and writes changed chunks, deleted
+// chunks and the row (with the new record) in one transaction (§7.8). On success updates the
+// resident's hashes and chunk set and `row.snapshot`; on failure throws and changes nothing.
+SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& key,
+                                   const std::string& build, Resident& resident, ContextRow& row,
+                                   std::int64_t now_ms);
+
+// Restores `row`'s instance from its stored snapshot (§7.6 step 4). Requires row.snapshot with
+// the engine's build. Throws when the chunks are unreadable or the engine's restore fails.
+Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
+                          const ContextRow& row, const SessionOptions& options);
+
+}  // namespace sandbox
