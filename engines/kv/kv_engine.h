@@ -1,0 +1,20 @@
+// The `kv` test engine: a tiny line-oriented language (set/get/incr/print/fail/spin/alloc/
+// open/close/write/read; see kv_guest.c) compiled to a metered wasm32-wasi reactor and served by
+// the embedded-interpreter host (<sandbox/embedded.h>). It exists to exercise the Wasm host end
+// to end — sessions, snapshots, fuel, memory caps, output limits, the workspace — with a guest
+// small enough to reason about.
+//
+// Limits: 10,000,000 fuel per execution, 64 MiB of linear memory, 10 s per guest call.
+// Thread-safety: the Engine's run() may be called from any thread.
+#pragma once
+
+#include <sandbox/engine.h>
+
+namespace sandbox::engines {
+
+inline constexpr std::uint64_t kKvFuel = 10'000'000;
+inline constexpr std::uint64_t kKvMemoryBytes = 64ull << 20;
+
+Engine make_kv_engine();
+
+}  // namespace sandbox::engines
