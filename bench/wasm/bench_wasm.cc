@@ -115,6 +115,17 @@ int main(int argc, char** argv) {
   MemoryPool pool(16);
   double inst_pooled = per_instance(&pool);
 
+  // Host -> guest call overhead (a trivial export, through a checked Function handle).
+  auto tiny_instance = Instance::create(tiny, {});
+  auto add = tiny.function<std::uint32_t(std::uint32_t, std::uint32_t)>("add");
+  constexpr int kCalls = 1'000'000;
+  std::uint32_t sum = 0;
+  double per_call = min_of(runs, [&] {
+                      for (int i = 0; i < kCalls; ++i) sum += add(*tiny_instance, i, 1).value;
+                    }) /
+                    kCalls;
+  if (sum == 0) std::printf("(unlikely)\n");
+
   double ratio = with_fuel / native;
   double overhead = with_fuel / without_fuel - 1.0;
   std::printf("bench_wasm (scale %u, min of %d runs)\n", scale, runs);
@@ -124,6 +135,7 @@ int main(int argc, char** argv) {
   std::printf("  cpu_bench wasm2c, no fuel       %8.3f s\n", without_fuel);
   std::printf("  instantiate+free (mmap/munmap)  %8.1f us\n", inst_plain * 1e6);
   std::printf("  instantiate+free (pooled)       %8.1f us\n", inst_pooled * 1e6);
+  std::printf("  guest call overhead             %8.1f ns\n", per_call * 1e9);
   std::printf("  per kernel (native / fuel / no fuel, seconds):\n");
   for (int k = 0; k < 4; ++k) {
     std::printf("    %-12s %7.3f %7.3f %7.3f   ratio %.2f, fuel %+.1f%%\n", kKernels[k],

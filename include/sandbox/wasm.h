@@ -31,11 +31,12 @@
 // bracketed with sandbox_wasm_host_enter()/leave() by the generated code, so an asynchronous
 // deadline never unwinds through host code (it is deferred to the import's return). An import
 // that needs to stop the guest calls sandbox_wasm_trap() (src/wasm/host_call.h) with no live C++
-// objects in its frame.
+// objects in its frame. Imports must not let a C++ exception escape (it would unwind through
+// generated code and the runtime's call frames); catch it and trap with kHostError instead.
 //
 // Limits, and when each is checked:
 //  * Fuel (modules built with FUEL ON): an exported mutable i64 global `fuel`, decremented at
-//    every function entry, function exit and loop iteration of the compiled Wasm; when it goes
+//    every function entry, loop iteration and explicit `return` of the compiled Wasm; when it goes
 //    negative the guest calls `sandbox.fuel_exhausted`, which traps with kOutOfFuel (unless a
 //    refill handler gives more). Deterministic: the same call with the same budget consumes the
 //    same fuel. The budget is set by set_fuel() before a call; fuel_consumed() is exact after
@@ -348,7 +349,9 @@ class Instance {
   // it like any export). Throws WasmError on a missing import context, a memory cap below the
   // module's initial pages, or a trap during instantiation (e.g. a data segment out of range).
   static std::unique_ptr<Instance> create(const Module& module, const InstanceOptions& options);
-  ~Instance();  // frees memory (unmapped, or returned to the pool) and tables
+  // Frees memory (unmapped, or returned to the pool) and tables. Must not run while the
+  // instance is kRunning (e.g. from one of its own imports).
+  ~Instance();
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 

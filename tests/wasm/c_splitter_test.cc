@@ -137,3 +137,37 @@ TEST_F(Splitter, RejectsOtherInput) {
 
 }  // namespace
 }  // namespace sandbox::wasmc
+
+namespace sandbox::wasmc {
+namespace {
+
+TEST_F(Splitter, ManyDataSegmentsLoadFromATable) {
+  // 20 segments: the LOAD_DATA run in init_memories becomes a table and one loop.
+  std::string source = "#include \"t.h\"\nstatic bool s_module_initialized = false;\n";
+  for (int k = 0; k < 20; ++k) {
+    source += "static const u8 data_segment_data_w2c_d" + std::to_string(k) + "[] = {\n  0x" +
+              (k < 16 ? "0" : "1") + "0123456789abcdef"[k % 16] + ",\n};\n";
+  }
+  source += "static void init_memories(Z_t_instance_t* instance) {\n";
+  for (int k = 0; k < 20; ++k) {
+    source += "  LOAD_DATA(instance->w2c_memory, " + std::to_string(1024 + 8 * k) +
+              "u, data_segment_data_w2c_d" + std::to_string(k) + ", 1);\n";
+  }
+  source += "}\n";
+  SplitOptions options{.name = "t", .out_dir = dir_, .parts = 1};
+  SplitResult r = split_wasm2c_source(source, options);
+  EXPECT_EQ(r.data_segments, 20u);
+  std::string main = slurp(dir_ / "t_main.c");
+  EXPECT_EQ(main.find("LOAD_DATA(instance->w2c_memory, 1024u"), std::string::npos);
+  EXPECT_NE(main.find("{1024u, 0u, 1u},"), std::string::npos);
+  EXPECT_NE(main.find("{1176u, 19u, 1u},"), std::string::npos);
+  EXPECT_NE(main.find("LOAD_DATA(instance->w2c_memory, segments[k].dest, t_data_blob + "
+                      "segments[k].src, segments[k].size);"),
+            std::string::npos);
+  std::string blob = slurp(dir_ / "t_data.bin");
+  ASSERT_EQ(blob.size(), 20u);
+  EXPECT_EQ(static_cast<unsigned char>(blob[19]), 0x13);
+}
+
+}  // namespace
+}  // namespace sandbox::wasmc

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <regex>
 
 #include "wasm2c_header.h"
@@ -147,6 +148,52 @@ std::string asm_string(const std::string& s) {
   return out + "\"";
 }
 
+// `  LOAD_DATA(instance->w2c_memory, 4194304u, data_segment_data_w2c_d0, 197393);` with a
+// literal offset and a segment we moved into the blob.
+struct LoadData {
+  std::string memory;
+  std::string dest;
+  std::size_t src;
+  std::string size;
+};
+std::optional<LoadData> parse_load_data(std::string_view line,
+                                        const std::unordered_map<std::string, std::size_t>& segs) {
+  static const std::regex kLoad(
+      R"(^  LOAD_DATA\((instance->w2c_\w+), (\d+u), (data_segment_data_\w+), (\d+)\);$)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_match(line.begin(), line.end(), m, kLoad)) return std::nullopt;
+  auto it = segs.find(m[3].str());
+  if (it == segs.end()) return std::nullopt;
+  return LoadData{m[1].str(), m[2].str(), it->second, m[4].str()};
+}
+
+// A module with thousands of data segments gets thousands of LOAD_DATA lines in one function,
+// which takes gcc minutes; a run of at least kMinRun of them (same memory) becomes a table and
+// a loop with the same checks. Returns the number of lines consumed (0: not such a run).
+std::size_t load_data_run(const std::vector<std::string_view>& lines, std::size_t i,
+                          const std::unordered_map<std::string, std::size_t>& segs,
+                          const std::string& blob_symbol, std::string& out) {
+  constexpr std::size_t kMinRun = 16;
+  if (lines[i].find("LOAD_DATA(") == std::string_view::npos) return 0;
+  std::vector<LoadData> run;
+  std::size_t j = i;
+  while (j < lines.size()) {
+    auto load = parse_load_data(lines[j], segs);
+    if (!load || (!run.empty() && load->memory != run.front().memory)) break;
+    run.push_back(std::move(*load));
+    ++j;
+  }
+  if (run.size() < kMinRun) return 0;
+  out += "  {\n    static const struct { u32 dest, src, size; } segments[] = {\n";
+  for (const LoadData& l : run) {
+    out += "      {" + l.dest + ", " + std::to_string(l.src) + "u, " + l.size + "u},\n";
+  }
+  out += "    };\n    for (size_t k = 0; k < sizeof segments / sizeof segments[0]; k++) {\n";
+  out += "      LOAD_DATA(" + run.front().memory + ", segments[k].dest, " + blob_symbol +
+         " + segments[k].src, segments[k].size);\n    }\n  }\n";
+  return run.size();
+}
+
 }  // namespace
 
 SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options) {
@@ -169,6 +216,7 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
   std::string inline_defs; // static inline functions for the common header
   std::vector<std::pair<std::size_t, std::size_t>> functions;  // [begin, end) line ranges
   std::vector<std::uint8_t> blob;
+  std::unordered_map<std::string, std::size_t> segment_offsets;  // in the blob
   SplitResult result;
 
   std::size_t i = prelude_end;
@@ -222,6 +270,7 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
       if (std::regex_match(rest.begin(), rest.end(), match, kSegment)) {
         std::size_t offset = blob.size();
         for (std::size_t j = i + 1; j < end; ++j) parse_hex_bytes(lines[j], blob);
+        segment_offsets[match[1].str()] = offset;
         decls += "#define " + match[1].str() + " (" + blob_symbol + " + " +
                  std::to_string(offset) + "u)\n";
         ++result.data_segments;
@@ -242,6 +291,10 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
         }
       }
       i = end + 1;
+      continue;
+    }
+    if (std::size_t run = load_data_run(lines, i, segment_offsets, blob_symbol, main_body); run > 0) {
+      i += run;
       continue;
     }
     renamer.append(main_body, line);

@@ -1,5 +1,5 @@
-// sandbox-wasmc: compiles a .wasm into C that links into the program (see README in
-// cmake/SandboxWasm.cmake for the build integration).
+// sandbox-wasmc: compiles a .wasm into C that links into the program (the build integration,
+// sandbox_add_wasm_module, is described in cmake/SandboxWasm.cmake).
 //
 //   sandbox-wasmc INPUT.wasm --name NAME --out-dir DIR [--fuel] [--max-pages N] [--split N]
 //                 [--provide MODULE[.NAME]]... [--wasm2c PATH]
