@@ -145,10 +145,17 @@ struct SnapshotSource {
 // What snapshot() returns: an engine-defined root handle and extra restore data (both stored in
 // the snapshot record), and a view of the live linear memory, valid until the instance is next
 // used or destroyed.
+//
+// `dirty_pages` is optional write tracking: when set, it lists (in any order) every page whose
+// bytes may differ from what they were at the previous snapshot() call on this instance (or,
+// for the first call, from the image the instance was restored from or booted with), including
+// pages added by memory growth. The server then re-hashes only those pages, which makes the
+// snapshot cost proportional to what the step changed. Leave it unset when unknown.
 struct SessionSnapshot {
   std::uint64_t handle = 0;
   boost::json::object extra;
   std::span<const std::uint8_t> memory;
+  std::optional<std::vector<std::uint32_t>> dirty_pages;
 };
 
 // A live, stateful interpreter for one code context. Used by one thread at a time.

@@ -14,7 +14,24 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   const SessionSnapshot snap = resident.instance->snapshot();
   const std::span<const std::uint8_t> memory = snap.memory;
 
-  PageHashes hashes = hash_memory(memory);
+  PageHashes hashes;
+  if (snap.dirty_pages && resident.hashes_valid) {
+    // Write tracking: only the dirty pages can differ from what was last stored.
+    hashes = resident.prev_hashes;
+    const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+    for (const std::uint32_t p : *snap.dirty_pages) {
+      if (p >= pages) continue;
+      const auto page = memory.subspan(std::size_t{p} * kSnapshotPageBytes)
+                            .first<kSnapshotPageBytes>();
+      if (const auto h = hash_page(page)) {
+        hashes[p] = *h;
+      } else {
+        hashes.erase(p);
+      }
+    }
+  } else {
+    hashes = hash_memory(memory);
+  }
   const ChunkPlan plan = plan_chunks(diff_pages(resident.prev_hashes, hashes), hashes);
   std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
   apply_chunk_plan(chunk_ids, plan);
@@ -46,6 +63,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
 
   row.snapshot = std::move(record);
   resident.prev_hashes = std::move(hashes);
+  resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
   return {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count()};
@@ -55,24 +73,38 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
                           const ContextRow& row, const SessionOptions& options) {
   const SnapshotRecord& record = *row.snapshot;
   const StoredChunks stored = store.read_chunks(key, row.id);
-  ChunkCodec codec(record.codec);
-  ChunkMap chunks;
   std::set<std::uint32_t> chunk_ids;
-  for (const auto& [index, data] : stored) {
-    chunks.emplace(index, codec.decode(record.codec, data, kChunkBytes));
-    chunk_ids.insert(index);
-  }
+  for (const auto& entry : stored) chunk_ids.insert(entry.first);
+
+  // Chunks are decoded lazily into one reused buffer: engines read pages in order, and fresh
+  // memory for every chunk would cost a page fault per 4 KiB.
+  ChunkCodec codec(record.codec);
+  std::vector<std::uint8_t> buffer(kChunkBytes);
+  std::optional<std::uint32_t> decoded;
   SnapshotSource source;
   source.handle = record.handle;
   source.extra = record.extra;
   source.memory_pages = record.memory_pages;
-  source.read_page = [&chunks](std::uint32_t page) { return read_page(chunks, page); };
+  source.read_page = [&](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
+    const std::uint32_t chunk = chunk_of_page(page);
+    const auto it = stored.find(chunk);
+    if (it == stored.end()) return std::nullopt;
+    if (decoded != chunk) {
+      decoded.reset();
+      codec.decode_into(record.codec, it->second, buffer);
+      decoded = chunk;
+    }
+    return std::span<const std::uint8_t>(buffer).subspan(
+        std::size_t{page % kChunkPages} * kSnapshotPageBytes, kSnapshotPageBytes);
+  };
 
   Resident resident;
   resident.context_id = row.id;
   resident.instance = engine.sessions->restore(options, source);
   // Hash what was actually restored: the next snapshot diffs against it.
+  // (This snapshot() call is also the baseline of the instance's write tracking.)
   resident.prev_hashes = hash_memory(resident.instance->snapshot().memory);
+  resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
   return resident;
 }

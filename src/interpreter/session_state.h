@@ -27,6 +27,10 @@ struct Resident {
   std::string context_id;
   std::unique_ptr<SessionInstance> instance;
   PageHashes prev_hashes;           // hashes of the memory as last stored
+  // prev_hashes describes the memory as of the instance's last snapshot() call: true after a
+  // restore or a written snapshot; false after a boot (nothing stored yet), so the first
+  // snapshot hashes everything even when the engine reports dirty pages.
+  bool hashes_valid = false;
   std::set<std::uint32_t> chunk_ids;  // chunk rows stored for the context
 };
 

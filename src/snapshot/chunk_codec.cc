@@ -1,5 +1,6 @@
 #include "snapshot/chunk_codec.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -65,12 +66,21 @@ std::vector<std::uint8_t> ChunkCodec::encode(std::span<const std::uint8_t> raw) 
 
 std::vector<std::uint8_t> ChunkCodec::decode(Codec codec, std::span<const std::uint8_t> stored,
                                              std::size_t expected_size) {
+  std::vector<std::uint8_t> out(expected_size);
+  decode_into(codec, stored, out);
+  return out;
+}
+
+void ChunkCodec::decode_into(Codec codec, std::span<const std::uint8_t> stored,
+                             std::span<std::uint8_t> out) {
+  const std::size_t expected_size = out.size();
   if (codec == Codec::kRaw) {
     if (stored.size() != expected_size) {
       throw SnapshotError("raw chunk holds " + std::to_string(stored.size()) + " bytes, expected " +
                           std::to_string(expected_size));
     }
-    return {stored.begin(), stored.end()};
+    std::copy(stored.begin(), stored.end(), out.begin());
+    return;
   }
   const unsigned long long declared = ZSTD_getFrameContentSize(stored.data(), stored.size());
   if (declared == ZSTD_CONTENTSIZE_ERROR) throw SnapshotError("chunk is not a zstd frame");
@@ -82,19 +92,22 @@ std::vector<std::uint8_t> ChunkCodec::decode(Codec codec, std::span<const std::u
     contexts_->dctx.reset(ZSTD_createDCtx());
     if (!contexts_->dctx) throw std::runtime_error("ZSTD_createDCtx failed");
   }
-  // One spare byte detects a frame that would decode to more than expected.
-  std::vector<std::uint8_t> out(expected_size + 1);
-  const std::size_t n = ZSTD_decompressDCtx(contexts_->dctx.get(), out.data(), out.size(),
-                                            stored.data(), stored.size());
-  if (ZSTD_isError(n)) {
-    throw SnapshotError(std::string("zstd chunk does not decode: ") + ZSTD_getErrorName(n));
+  // Decoding with a stream lets a frame that holds more than `out` be detected: the output
+  // buffer fills while input remains.
+  ZSTD_DCtx_reset(contexts_->dctx.get(), ZSTD_reset_session_only);
+  ZSTD_inBuffer in{stored.data(), stored.size(), 0};
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  std::size_t rc = 0;
+  do {
+    rc = ZSTD_decompressStream(contexts_->dctx.get(), &o, &in);
+    if (ZSTD_isError(rc)) {
+      throw SnapshotError(std::string("zstd chunk does not decode: ") + ZSTD_getErrorName(rc));
+    }
+  } while (rc != 0 && o.pos < o.size && in.pos < in.size);
+  if (rc != 0 || o.pos != expected_size || in.pos != in.size) {
+    throw SnapshotError("zstd chunk decodes to a size other than the expected " +
+                        std::to_string(expected_size) + " bytes");
   }
-  if (n != expected_size) {
-    throw SnapshotError("zstd chunk decodes to " + std::to_string(n) + " bytes, expected " +
-                        std::to_string(expected_size));
-  }
-  out.resize(n);
-  return out;
 }
 
 std::vector<std::uint8_t> encode_chunk(Codec codec, std::span<const std::uint8_t> raw, int level) {

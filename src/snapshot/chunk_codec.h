@@ -46,6 +46,9 @@ class ChunkCodec {
   // does not decode or has another size.
   std::vector<std::uint8_t> decode(Codec codec, std::span<const std::uint8_t> stored,
                                    std::size_t expected_size);
+  // Decodes into `out`, which must be exactly the expected size; same checks as decode(). Lets
+  // a caller reuse one buffer for many chunks (fresh memory costs a page fault per 4 KiB).
+  void decode_into(Codec codec, std::span<const std::uint8_t> stored, std::span<std::uint8_t> out);
 
  private:
   struct Contexts;

@@ -40,14 +40,16 @@ struct Caller {
   }
 };
 
-class InterpreterServerTest : public ::testing::Test {
+// Parameter: whether the engine reports dirty pages (write tracking) or not.
+class InterpreterServerTest : public ::testing::TestWithParam<bool> {
  protected:
   InterpreterServerTest()
       : dir_(std::filesystem::temp_directory_path() /
              ("interp-" + std::to_string(::getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+              std::to_string(GetParam()) + ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
+    stats_.track_dirty = GetParam();
     open();
   }
   ~InterpreterServerTest() override {
@@ -98,7 +100,7 @@ class InterpreterServerTest : public ::testing::Test {
   Caller caller_;
 };
 
-TEST_F(InterpreterServerTest, CreatesContextsWithTheSpecifiedRules) {
+TEST_P(InterpreterServerTest, CreatesContextsWithTheSpecifiedRules) {
   auto r = create("ctx-1");
   ASSERT_EQ(r.status, 201);
   auto o = json_of(r);
@@ -129,7 +131,7 @@ TEST_F(InterpreterServerTest, CreatesContextsWithTheSpecifiedRules) {
   EXPECT_EQ(json_of(r).at("message"), "Expected an object");
 }
 
-TEST_F(InterpreterServerTest, DeletesContextsAndWipesKeys) {
+TEST_P(InterpreterServerTest, DeletesContextsAndWipesKeys) {
   create("ctx-1");
   auto r = server_->handle("key-1", "DELETE", "/contexts/nope", "");
   EXPECT_EQ(r.status, 404);
@@ -151,7 +153,7 @@ TEST_F(InterpreterServerTest, DeletesContextsAndWipesKeys) {
   EXPECT_EQ(server_->handle("key-1", "DELETE", "/contexts/a%20b", "").status, 200);
 }
 
-TEST_F(InterpreterServerTest, RejectsBadKeysAndUnknownRoutes) {
+TEST_P(InterpreterServerTest, RejectsBadKeysAndUnknownRoutes) {
   auto r = server_->handle("bad key", "POST", "/contexts", R"({"id":"x"})");
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(json_of(r).at("message"), "Invalid interpreter key");
@@ -164,7 +166,7 @@ TEST_F(InterpreterServerTest, RejectsBadKeysAndUnknownRoutes) {
   EXPECT_EQ(json_of(r).at("code"), "VALIDATION_FAILED");
 }
 
-TEST_F(InterpreterServerTest, ExecuteValidatesArguments) {
+TEST_P(InterpreterServerTest, ExecuteValidatesArguments) {
   create("ctx-1");
   auto status_of = [&](InterpreterExecuteArgs a) {
     auto r = server_->execute_in_context("key-1", a, caller_.get_files());
@@ -181,7 +183,7 @@ TEST_F(InterpreterServerTest, ExecuteValidatesArguments) {
   EXPECT_EQ(err.body.context.at("contextId"), "nope");
 }
 
-TEST_F(InterpreterServerTest, SnapshotsAfterEachCleanRoundAndContinuesAfterEviction) {
+TEST_P(InterpreterServerTest, SnapshotsAfterEachCleanRoundAndContinuesAfterEviction) {
   create("ctx-1");
   auto r = ok("incr");
   EXPECT_EQ(text(r), "1");
@@ -204,7 +206,7 @@ TEST_F(InterpreterServerTest, SnapshotsAfterEachCleanRoundAndContinuesAfterEvict
   EXPECT_EQ(stats_.restores.load(), 1);
 }
 
-TEST_F(InterpreterServerTest, ReportsWorkspaceChangesAndRollsBackGuestErrors) {
+TEST_P(InterpreterServerTest, ReportsWorkspaceChangesAndRollsBackGuestErrors) {
   create("ctx-1");
   auto r = ok("write a.txt hello");
   ASSERT_EQ(r.files.size(), 1u);
@@ -220,7 +222,7 @@ TEST_F(InterpreterServerTest, ReportsWorkspaceChangesAndRollsBackGuestErrors) {
   EXPECT_TRUE(r.files.empty());  // b.txt was rolled back, not left in the mirror
 }
 
-TEST_F(InterpreterServerTest, PullsOnlyMissingFilesAndRejectsBadAnswers) {
+TEST_P(InterpreterServerTest, PullsOnlyMissingFilesAndRejectsBadAnswers) {
   create("ctx-1");
   caller_.workspace.mkdir("/workspace/d", false);
   caller_.workspace.write("/workspace/d/one.txt", "1");
@@ -251,7 +253,7 @@ TEST_F(InterpreterServerTest, PullsOnlyMissingFilesAndRejectsBadAnswers) {
             "Sandbox did not provide 1 workspace file(s)");
 }
 
-TEST_F(InterpreterServerTest, ABuildChangeBootsFreshAndRecordsTheNewBuild) {
+TEST_P(InterpreterServerTest, ABuildChangeBootsFreshAndRecordsTheNewBuild) {
   create("ctx-1");
   ok("incr");
   ok("incr");
@@ -263,7 +265,7 @@ TEST_F(InterpreterServerTest, ABuildChangeBootsFreshAndRecordsTheNewBuild) {
   EXPECT_EQ(r.context.snapshot->build, "fake-2");
 }
 
-TEST_F(InterpreterServerTest, LimitRoundsKeepTheInstanceButAreNeverSnapshotted) {
+TEST_P(InterpreterServerTest, LimitRoundsKeepTheInstanceButAreNeverSnapshotted) {
   create("ctx-1");
   const auto first = ok("incr");
   const auto limited = ok("limit");
@@ -277,7 +279,7 @@ TEST_F(InterpreterServerTest, LimitRoundsKeepTheInstanceButAreNeverSnapshotted) 
   EXPECT_EQ(text(ok("get")), "2");  // the clean round after it stored both rounds
 }
 
-TEST_F(InterpreterServerTest, InvalidInstancesAreDroppedAndRestoredFromTheLastGoodSnapshot) {
+TEST_P(InterpreterServerTest, InvalidInstancesAreDroppedAndRestoredFromTheLastGoodSnapshot) {
   create("ctx-1");
   ok("incr");
   const auto trapped = ok("trap");
@@ -288,7 +290,7 @@ TEST_F(InterpreterServerTest, InvalidInstancesAreDroppedAndRestoredFromTheLastGo
   EXPECT_EQ(stats_.restores.load(), 1);
 }
 
-TEST_F(InterpreterServerTest, AThrowingExecuteIsAnEngineErrorAndDropsTheInstance) {
+TEST_P(InterpreterServerTest, AThrowingExecuteIsAnEngineErrorAndDropsTheInstance) {
   create("ctx-1");
   ok("incr");
   const auto r = ok("throw");
@@ -299,7 +301,7 @@ TEST_F(InterpreterServerTest, AThrowingExecuteIsAnEngineErrorAndDropsTheInstance
   EXPECT_EQ(text(ok("get")), "1");
 }
 
-TEST_F(InterpreterServerTest, AnOpenFdMarksTheStoredSnapshotStale) {
+TEST_P(InterpreterServerTest, AnOpenFdMarksTheStoredSnapshotStale) {
   create("ctx-1");
   ok("incr");
   auto r = ok("open");
@@ -314,7 +316,7 @@ TEST_F(InterpreterServerTest, AnOpenFdMarksTheStoredSnapshotStale) {
   EXPECT_FALSE(r.context.snapshot->stale);
 }
 
-TEST_F(InterpreterServerTest, CwdChangesPersistInTheContextRow) {
+TEST_P(InterpreterServerTest, CwdChangesPersistInTheContextRow) {
   create("ctx-1");
   caller_.workspace.mkdir("/workspace/sub", false);
   auto r = ok("cd sub");
@@ -324,7 +326,7 @@ TEST_F(InterpreterServerTest, CwdChangesPersistInTheContextRow) {
   EXPECT_EQ(r.context.cwd, "/workspace/sub");
 }
 
-TEST_F(InterpreterServerTest, GrowingAndShrinkingPagesWritesOnlyTouchedChunks) {
+TEST_P(InterpreterServerTest, GrowingAndShrinkingPagesWritesOnlyTouchedChunks) {
   create("ctx-1");
   ok("incr");
   auto r = ok("grow 64");  // 4 MiB: chunks 1-3 gain non-zero pages
@@ -333,7 +335,7 @@ TEST_F(InterpreterServerTest, GrowingAndShrinkingPagesWritesOnlyTouchedChunks) {
   EXPECT_EQ(text(ok("get")), "1");
 }
 
-TEST_F(InterpreterServerTest, TheResidentCapEvictsTheLeastRecentlyUsedKey) {
+TEST_P(InterpreterServerTest, TheResidentCapEvictsTheLeastRecentlyUsedKey) {
   open("fake-1", InterpreterServerOptions{.idle_ttl_ms = 0, .max_resident_instances = 1});
   create("ctx-1", "", "key-a");
   create("ctx-1", "", "key-b");
@@ -346,7 +348,7 @@ TEST_F(InterpreterServerTest, TheResidentCapEvictsTheLeastRecentlyUsedKey) {
   EXPECT_EQ(server_->resident_count(), 1u);
 }
 
-TEST_F(InterpreterServerTest, SwitchingContextsOfAKeyRestoresEachTime) {
+TEST_P(InterpreterServerTest, SwitchingContextsOfAKeyRestoresEachTime) {
   create("ctx-1");
   create("ctx-2");
   ok("incr", "ctx-1");
@@ -357,7 +359,7 @@ TEST_F(InterpreterServerTest, SwitchingContextsOfAKeyRestoresEachTime) {
   EXPECT_EQ(stats_.restores.load(), 2);
 }
 
-TEST_F(InterpreterServerTest, IdleKeysExpireAfterTheirTtl) {
+TEST_P(InterpreterServerTest, IdleKeysExpireAfterTheirTtl) {
   open("fake-1", InterpreterServerOptions{.idle_ttl_ms = 10'000});
   create("ctx-1");
   ok("incr");
@@ -376,7 +378,7 @@ TEST_F(InterpreterServerTest, IdleKeysExpireAfterTheirTtl) {
   EXPECT_FALSE(server_->next_alarm());
 }
 
-TEST_F(InterpreterServerTest, ZeroTtlDisablesExpiry) {
+TEST_P(InterpreterServerTest, ZeroTtlDisablesExpiry) {
   open("fake-1", InterpreterServerOptions{.idle_ttl_ms = 0});
   create("ctx-1");
   ok("incr");
@@ -389,7 +391,7 @@ TEST_F(InterpreterServerTest, ZeroTtlDisablesExpiry) {
   EXPECT_EQ(parse_idle_ttl("soon"), kDefaultIdleTtlMs);
 }
 
-TEST_F(InterpreterServerTest, HttpExecuteAsksForAResyncThenRuns) {
+TEST_P(InterpreterServerTest, HttpExecuteAsksForAResyncThenRuns) {
   create("ctx-1");
   const std::string manifest = R"({"/workspace/a.txt":")" + content_hash(std::vector<std::uint8_t>{'h', 'i'}) + R"("})";
   auto r = server_->handle("key-1", "POST", "/execute",
@@ -423,7 +425,7 @@ TEST_F(InterpreterServerTest, HttpExecuteAsksForAResyncThenRuns) {
   EXPECT_EQ(json_of(r).at("message"), "workspace.disabled must be a boolean");
 }
 
-TEST_F(InterpreterServerTest, AWorkspaceOutsidePathIsPermissionDenied) {
+TEST_P(InterpreterServerTest, AWorkspaceOutsidePathIsPermissionDenied) {
   create("ctx-1");
   auto r = server_->execute_in_context("key-1", {"ctx-1", "get", {}, {{"/etc"}, {}, false}},
                                        caller_.get_files());
@@ -444,7 +446,7 @@ class FailNth final : public FaultInjector {
   int remaining_ = 0;
 };
 
-TEST_F(InterpreterServerTest, AFailedWriteAtAnyPointNeverTearsASnapshot) {
+TEST_P(InterpreterServerTest, AFailedWriteAtAnyPointNeverTearsASnapshot) {
   FailNth fault;
   sqlite_options_.fault_injector = &fault;
   int failures_seen = 0;
@@ -470,6 +472,9 @@ TEST_F(InterpreterServerTest, AFailedWriteAtAnyPointNeverTearsASnapshot) {
   }
   EXPECT_GT(failures_seen, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(WriteTracking, InterpreterServerTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "dirty_pages" : "full_hash"; });
 
 }  // namespace
 }  // namespace sandbox

@@ -17,11 +17,13 @@
 
 #include <atomic>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 namespace sandbox::test {
 
 struct FakeEngineStats {
+  bool track_dirty = false;  // report dirty pages from snapshot()
   std::atomic<int> boots{0};
   std::atomic<int> restores{0};
   std::atomic<int> closes{0};
@@ -46,7 +48,12 @@ class FakeInstance final : public SessionInstance {
     ++stats_.closes;
   }
   SessionSnapshot snapshot() override {
-    return SessionSnapshot{42, boost::json::object{{"fake", true}}, memory_};
+    SessionSnapshot snap{42, boost::json::object{{"fake", true}}, memory_, std::nullopt};
+    if (stats_.track_dirty) {
+      snap.dirty_pages = std::vector<std::uint32_t>(dirty_.begin(), dirty_.end());
+      dirty_.clear();
+    }
+    return snap;
   }
 
   std::vector<std::uint8_t>& memory() { return memory_; }
@@ -92,6 +99,7 @@ class FakeInstance final : public SessionInstance {
       const std::size_t old = memory_.size();
       memory_.resize(pages * kWasmPageBytes);
       for (std::size_t i = old; i < memory_.size(); i += 4096) memory_[i] = 1;
+      for (std::size_t p = old / kWasmPageBytes; p < pages; ++p) dirty_.insert(static_cast<std::uint32_t>(p));
     } else if (cmd == "cd") {
       std::string dir;
       in >> dir;
@@ -110,7 +118,10 @@ class FakeInstance final : public SessionInstance {
     std::memcpy(&v, memory_.data() + kCounterOffset, sizeof v);
     return v;
   }
-  void set_counter(std::uint64_t v) { std::memcpy(memory_.data() + kCounterOffset, &v, sizeof v); }
+  void set_counter(std::uint64_t v) {
+    std::memcpy(memory_.data() + kCounterOffset, &v, sizeof v);
+    dirty_.insert(kCounterOffset / kWasmPageBytes);
+  }
 
   SessionOptions options_;
   FakeEngineStats& stats_;
@@ -119,6 +130,7 @@ class FakeInstance final : public SessionInstance {
   bool invalid_ = false;
   bool closed_ = false;
   bool open_fd_ = false;
+  std::set<std::uint32_t> dirty_;
 };
 
 // The engine around FakeInstance; `stats` must outlive it.
