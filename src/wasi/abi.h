@@ -86,6 +86,8 @@ inline constexpr std::uint32_t kPrestatSize = 8;
 
 // Longest path the host accepts from a guest (wasi-libc's PATH_MAX).
 inline constexpr std::uint32_t kMaxPathBytes = 4096;
+// Most iovecs one call may pass (POSIX IOV_MAX; wasi-libc never passes more).
+inline constexpr std::uint32_t kMaxIovecs = 1024;
 // Open descriptors beyond the fixed ones.
 inline constexpr std::size_t kMaxOpenGuestFds = 1024;
 

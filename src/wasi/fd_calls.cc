@@ -17,6 +17,7 @@ struct Iovec {
 std::uint32_t load_iovecs(const GuestMemory& memory, std::uint32_t iovs, std::uint32_t count,
                           std::vector<Iovec>& out, std::uint64_t& total) {
   total = 0;
+  if (count > kMaxIovecs) return kEInval;
   if (!memory.contains(iovs, std::uint64_t{kIovecSize} * count)) return kEFault;
   out.resize(count);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -326,7 +327,6 @@ std::uint32_t HostState::fd_readdir(std::uint32_t fd, std::uint32_t buf, std::ui
   const WorkspaceNode& dir = *e->node;
   const std::uint64_t count = dir.children.size() + 2;
   std::vector<std::uint8_t> out;
-  out.reserve(len);
   for (std::uint64_t i = cookie; i < count && out.size() < len; ++i) {
     std::string_view name;
     const WorkspaceNode* node;

@@ -4,20 +4,58 @@
 
 namespace sandbox::wasi {
 
+namespace {
+
+// The length of the incomplete UTF-8 sequence at the end of `s`: 1-3 bytes that start a
+// multi-byte character (a lead byte and the continuation bytes so far) but do not finish it.
+std::size_t incomplete_tail(std::string_view s) {
+  const std::size_t n = s.size();
+  for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
+    const auto c = static_cast<unsigned char>(s[n - back]);
+    if ((c & 0xc0) == 0x80) continue;  // a continuation byte: look further back
+    std::size_t need = 0;
+    if (c >= 0xc2 && c <= 0xdf) need = 2;
+    else if (c >= 0xe0 && c <= 0xef) need = 3;
+    else if (c >= 0xf0 && c <= 0xf4) need = 4;
+    return need > back ? back : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
 bool OutputCapture::append(OutputStream stream, std::string_view bytes) {
-  const std::string text = sanitize_utf8(bytes);
+  std::string& tail = stream == OutputStream::kStdout ? stdout_tail_ : stderr_tail_;
+  std::string data = tail + std::string(bytes);
+  const std::size_t held = incomplete_tail(data);
+  const std::string_view complete = std::string_view(data).substr(0, data.size() - held);
+  // Decoding never shrinks text (an ill-formed byte becomes 3), so a piece whose raw size is
+  // already over the limit is refused without decoding it.
+  if (!complete.empty() && total_bytes_ + complete.size() > limit_bytes_) {
+    total_bytes_ += complete.size();
+    exceeded_ = true;
+    return false;
+  }
+  const std::string text = sanitize_utf8(complete);
   total_bytes_ += text.size();
-  if (text.empty()) return true;
+  if (text.empty()) {
+    tail = data.substr(data.size() - held);
+    return true;
+  }
   if (total_bytes_ > limit_bytes_ || chunks_ >= limit_chunks_) {
     exceeded_ = true;
     return false;
   }
   ++chunks_;
   (stream == OutputStream::kStdout ? stdout_ : stderr_) += text;
+  tail = data.substr(data.size() - held);
   return true;
 }
 
-Logs OutputCapture::logs() const { return Logs{split_lines(stdout_), split_lines(stderr_)}; }
+Logs OutputCapture::logs() const {
+  return Logs{split_lines(stdout_ + sanitize_utf8(stdout_tail_)),
+              split_lines(stderr_ + sanitize_utf8(stderr_tail_))};
+}
 
 void OutputCapture::reset() {
   total_bytes_ = 0;
@@ -25,6 +63,8 @@ void OutputCapture::reset() {
   exceeded_ = false;
   stdout_.clear();
   stderr_.clear();
+  stdout_tail_.clear();
+  stderr_tail_.clear();
 }
 
 std::vector<std::string> split_lines(std::string_view text) {

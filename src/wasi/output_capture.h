@@ -4,6 +4,11 @@
 // counter. A non-empty piece is refused — dropped, not truncated — when the counter then
 // exceeds the byte limit or when the limit on stored pieces (both streams together) is already
 // reached; once refused, the execution is over (the caller traps or throws).
+//
+// One deliberate difference from upstream: a character split between two pieces of the same
+// stream (a guest's stdio buffer boundary falling inside it) is joined, not turned into two
+// U+FFFD. The incomplete tail of a piece is held back and decoded with the next piece of that
+// stream (or, if none comes, as U+FFFD in logs()).
 #pragma once
 
 #include <sandbox/engine.h>
@@ -35,6 +40,8 @@ class OutputCapture {
   bool exceeded_ = false;
   std::string stdout_;
   std::string stderr_;
+  std::string stdout_tail_;  // an incomplete UTF-8 sequence held back
+  std::string stderr_tail_;
 };
 
 // Splits on '\n' and drops one trailing empty element: "a\nb\n" -> {"a", "b"}, "" -> {}.

@@ -60,6 +60,23 @@ TEST(OutputCapture, CountsDecodedBytesAndReplacesInvalidUtf8) {
   EXPECT_FALSE(c.append(OutputStream::kStdout, "a"));
 }
 
+TEST(OutputCapture, JoinsACharacterSplitBetweenPieces) {
+  OutputCapture c(100, 10);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "caf\xc3"));
+  EXPECT_TRUE(c.append(OutputStream::kStderr, "\xe2\x82"));  // other stream, own tail
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "\xa9!\n"));
+  EXPECT_TRUE(c.append(OutputStream::kStderr, "\xac\n"));
+  EXPECT_EQ(c.logs().stdout_lines, std::vector<std::string>{"caf\xc3\xa9!"});
+  EXPECT_EQ(c.logs().stderr_lines, std::vector<std::string>{"\xe2\x82\xac"});
+  // A tail that never completes shows as U+FFFD; a piece that is only a partial character
+  // stores nothing yet.
+  OutputCapture d(100, 1);
+  EXPECT_TRUE(d.append(OutputStream::kStdout, "\xf0\x9f"));
+  EXPECT_EQ(d.logs().stdout_lines, std::vector<std::string>{"\xef\xbf\xbd"});
+  EXPECT_TRUE(d.append(OutputStream::kStdout, "\x98\x80"));
+  EXPECT_EQ(d.logs().stdout_lines, std::vector<std::string>{"\xf0\x9f\x98\x80"});
+}
+
 TEST(OutputCapture, ResetForgetsOutputAndCounters) {
   OutputCapture c(4, 1);
   EXPECT_TRUE(c.append(OutputStream::kStdout, "abcd"));
