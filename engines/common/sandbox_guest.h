@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,16 @@ static inline char* sbx_strndup(const char* s, size_t n) {
   memcpy(p, s, n);
   p[n] = 0;
   return p;
+}
+
+/* Makes stdout and stderr fully buffered (call before any output): the host counts every write
+ * as one output piece (200 at most per call), so a driver writes in large pieces and flushes
+ * both streams once, before eval returns. */
+static inline void sbx_buffer_stdio(void) {
+  static char out_buffer[1 << 15];
+  static char err_buffer[1 << 15];
+  setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
+  setvbuf(stderr, err_buffer, _IOFBF, sizeof err_buffer);
 }
 
 /* Sets the response to a plain message (for status 2 and failed session_init). */

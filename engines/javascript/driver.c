@@ -340,6 +340,7 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
   if (!sbx_buf_reserve(&sbx_result, kResultReserve) || seed_random() != 0) {
     return SANDBOX_INTERNAL_ERROR;
   }
+  sbx_buffer_stdio();
   JSRuntime* rt = JS_NewRuntime2(&kAllocator, NULL);
   if (!rt) {
     sbx_result_message("cannot create the QuickJS runtime");

@@ -443,6 +443,7 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
   }
   /* The response must be writable even when the guest exhausted memory. */
   if (!sbx_buf_reserve(&sbx_result, kResultReserve)) return SANDBOX_INTERNAL_ERROR;
+  sbx_buffer_stdio();
   lua_State* L = luaL_newstate();
   if (!L) {
     sbx_result_message("cannot create the Lua state: not enough memory");

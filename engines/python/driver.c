@@ -55,6 +55,7 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
     return SANDBOX_OK;
   }
   if (!sbx_buf_reserve(&sbx_result, kResultReserve)) return SANDBOX_INTERNAL_ERROR;
+  sbx_buffer_stdio();
 
   /* UTF-8 everywhere (file names, open(), stdio): the WASI build's locale is plain C/ASCII. */
   PyPreConfig preconfig;

@@ -27,6 +27,10 @@ _FILENAME = '<input>'
 _WORKSPACE = '/workspace'
 _main_globals = _sys.modules['__main__'].__dict__
 
+# stderr is line-buffered by default; the host counts every write as one output piece (200 at
+# most per call), and execute() flushes both streams at the end anyway.
+_sys.stderr.reconfigure(line_buffering=False)
+
 
 def _prepare(cwd, env_pairs):
     environ = _os.environ

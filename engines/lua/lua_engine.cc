@@ -1,0 +1,21 @@
+#include "lua_engine.h"
+
+#include <sandbox/embedded.h>
+
+#include "lua_guest.h"
+
+namespace sandbox::engines {
+
+Engine make_lua_engine() {
+  static const wasm::Module module(*sandbox_wasm_module_lua_guest());
+  return make_embedded_engine(module, EmbeddedLanguage{
+                                          .language = "lua",
+                                          .engine_name = "Lua 5.4.4 / sandbox-workers",
+                                          .limits = {.fuel = kLuaFuel,
+                                                     .memory_bytes = kLuaMemoryBytes,
+                                                     .code_bytes = 65'536,
+                                                     .request_bytes = 98'304},
+                                      });
+}
+
+}  // namespace sandbox::engines
