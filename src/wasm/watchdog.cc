@@ -49,7 +49,8 @@ void Watchdog::Impl::loop() {
                                  [](const Entry& a, const Entry& b) { return a.fire < b.fire; });
     Clock::time_point now = Clock::now();
     if (next->fire > now) {
-      cv_.wait_until(lock, next->fire);
+      Clock::time_point fire = next->fire;  // entries_ may change while we wait
+      cv_.wait_until(lock, fire);
       continue;
     }
     for (Entry& e : entries_) {
