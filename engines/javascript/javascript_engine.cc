@@ -1,0 +1,33 @@
+#include "javascript_engine.h"
+
+#include <sandbox/embedded.h>
+#include <sandbox/wasi.h>
+
+#include <cstdint>
+#include <span>
+
+#include "javascript_guest.h"
+
+// The /stdlib archive (typescript.js), linked in by sandbox_engine_stdlib_archive().
+extern "C" const std::uint8_t sandbox_javascript_stdlib_start[];
+extern "C" const std::uint8_t sandbox_javascript_stdlib_end[];
+
+namespace sandbox::engines {
+
+Engine make_javascript_engine() {
+  static const wasm::Module module(*sandbox_wasm_module_javascript_guest());
+  static const std::shared_ptr<const StdlibTree> stdlib = StdlibTree::from_zip(
+      std::span<const std::uint8_t>(sandbox_javascript_stdlib_start, sandbox_javascript_stdlib_end));
+  return make_embedded_engine(module,
+                              EmbeddedLanguage{
+                                  .language = "javascript",
+                                  .engine_name = "QuickJS 2021-03-27 / sandbox-workers",
+                                  .limits = {.fuel = kJavaScriptFuel,
+                                             .memory_bytes = kJavaScriptMemoryBytes,
+                                             .code_bytes = 65'536,
+                                             .request_bytes = 98'304},
+                                  .stdlib = stdlib,
+                              });
+}
+
+}  // namespace sandbox::engines

@@ -1,0 +1,83 @@
+// The JavaScript engine: conformance, the program corpus (corpus.json) and snapshot/restore.
+#include "javascript_engine.h"
+
+#include <gtest/gtest.h>
+#include <sandbox/testing.h>
+
+#include <iostream>
+
+#include "engines/corpus/corpus_runner.h"
+#include "engines/corpus/session_snapshot.h"
+
+namespace sandbox {
+namespace {
+
+const Engine& javascript() {
+  static const Engine engine = engines::make_javascript_engine();
+  return engine;
+}
+
+TEST(JavaScriptEngine, Identity) {
+  EXPECT_EQ(javascript().language, "javascript");
+  EXPECT_EQ(javascript().engine_name, "QuickJS 2021-03-27 / sandbox-workers");
+  EXPECT_EQ(javascript().build.size(), 64u);  // sha256 of the instrumented module
+  EXPECT_EQ(javascript().limits.fuel, engines::kJavaScriptFuel);
+  EXPECT_EQ(javascript().limits.memory_bytes, 64u << 20);
+  EXPECT_TRUE(javascript().sessions.has_value());
+}
+
+TEST(JavaScriptEngine, Conformance) {
+  testing::run_engine_conformance(
+      javascript(),
+      {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
+                    .error = {.code = "throw new Error('boom')"},
+                    .stateful = testing::StatefulProgram{.define = "let counter = 1",
+                                                         .use = "counter + 1",
+                                                         .expect_result_text = "2"}}});
+}
+
+TEST(JavaScriptEngine, StateSurvivesSnapshotAndRestore) {
+  testing_corpus::SnapshotFixture f(javascript());
+  f.expect_text(*f.session, "let counter = 1; const double = (x) => 2 * x", "");
+  auto restored = f.restore();
+  f.expect_text(*restored, "double(counter + 1)", "4");
+  f.expect_text(*restored, "counter++", "1");
+  auto again = f.restore_from(*restored);
+  f.expect_text(*again, "counter + 1", "3");
+}
+
+TEST(JavaScriptEngine, TypeScriptWorksAfterARestore) {
+  testing_corpus::SnapshotFixture f(javascript());
+  f.expect_text(*f.session, "const typed: number = 1; typed", "1");  // loads sucrase
+  auto restored = f.restore();
+  f.expect_text(*restored, "let more: string = 'x'; more", "'x'");
+}
+
+TEST(JavaScriptEngine, RestoredCopiesDrawDifferentRandomNumbers) {
+  testing_corpus::SnapshotFixture f(javascript());
+  f.expect_text(*f.session, "let x = 1", "");
+  auto a = f.restore();
+  auto b = f.restore();
+  EXPECT_NE(f.text(*a, "Math.random()"), f.text(*b, "Math.random()"));
+}
+
+TEST(JavaScriptEngine, StartUpUsesLittleOfTheFuelBudget) {
+  const EngineOutcome run = javascript().run({"1 + 1", {}});
+  ASSERT_TRUE(run.usage);
+  testing_corpus::SnapshotFixture f(javascript());
+  const SessionOutcome step = f.session->execute({"1 + 1", {}});
+  ASSERT_TRUE(step.usage);
+  const SessionOutcome ts = f.session->execute({"const n: number = 1; n", {}});
+  ASSERT_TRUE(ts.usage);
+  std::cout << "fuel: stateless 1 + 1 " << run.usage->fuel_consumed << ", session step "
+            << step.usage->fuel_consumed << ", first TypeScript step " << ts.usage->fuel_consumed
+            << " of " << engines::kJavaScriptFuel << "\n";
+  EXPECT_LT(run.usage->fuel_consumed, engines::kJavaScriptFuel / 20);
+  EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);
+  EXPECT_LT(ts.usage->fuel_consumed, engines::kJavaScriptFuel / 2);
+}
+
+SANDBOX_LANGUAGE_CORPUS(JavaScriptCorpus, engines::make_javascript_engine(), JAVASCRIPT_CORPUS);
+
+}  // namespace
+}  // namespace sandbox
