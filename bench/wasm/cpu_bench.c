@@ -72,7 +72,7 @@ static uint32_t interp_kernel(uint32_t runs) {
       }
     }
   done:
-    result ^= stack[sp - 1];
+    result = result * 31u + stack[sp - 1];
   }
   return result;
 }

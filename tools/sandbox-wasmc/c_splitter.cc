@@ -194,6 +194,36 @@ std::size_t load_data_run(const std::vector<std::string_view>& lines, std::size_
   return run.size();
 }
 
+// Loads and stores through a base pointer held in a local (see SplitOptions::memory_field),
+// generated from the prelude's DEFINE_LOAD/DEFINE_STORE lines.
+std::string base_pointer_accessors(const std::vector<std::string_view>& prelude,
+                                   const std::string& memory_field) {
+  static const std::regex kLoad(R"(^DEFINE_LOAD\((\w+), (\w+), (\w+), (\w+)\)$)");
+  static const std::regex kStore(R"(^DEFINE_STORE\((\w+), (\w+), (\w+)\)$)");
+  std::string out =
+      "/* sandbox-wasmc: linear-memory accesses through a base address read once per function "
+      "*/\n#undef FUNC_PROLOGUE\n#define FUNC_PROLOGUE u8* const sandbox_wasmc_base = "
+      "instance->" + memory_field + ".data\n";
+  std::match_results<std::string_view::const_iterator> m;
+  for (std::string_view line : prelude) {
+    if (std::regex_match(line.begin(), line.end(), m, kLoad)) {
+      std::string name = m[1].str(), t1 = m[2].str(), t2 = m[3].str(), t3 = m[4].str();
+      out += "static inline " + t3 + " sandbox_wasmc_" + name + "(u8* base, u64 addr) { " + t1 +
+             " result; wasm_rt_memcpy(&result, base + addr, sizeof(" + t1 +
+             ")); wasm_asm(\"\" ::\"r\"(result)); return (" + t3 + ")(" + t2 + ")result; }\n";
+      out += "#define " + name + "(mem, addr) sandbox_wasmc_" + name + "(sandbox_wasmc_base, addr)\n";
+    } else if (std::regex_match(line.begin(), line.end(), m, kStore)) {
+      std::string name = m[1].str(), t1 = m[2].str(), t2 = m[3].str();
+      out += "static inline void sandbox_wasmc_" + name + "(u8* base, u64 addr, " + t2 +
+             " value) { " + t1 + " wrapped = (" + t1 +
+             ")value; wasm_rt_memcpy(base + addr, &wrapped, sizeof(" + t1 + ")); }\n";
+      out += "#define " + name + "(mem, addr, value) sandbox_wasmc_" + name +
+             "(sandbox_wasmc_base, addr, value)\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options) {
@@ -312,6 +342,10 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
     common.push_back('\n');
   }
   common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
+  if (!options.memory_field.empty()) {
+    std::vector<std::string_view> prelude(lines.begin(), lines.begin() + prelude_end);
+    common += base_pointer_accessors(prelude, options.memory_field);
+  }
   common += options.extra_common;
   common += decls;
   common += inline_defs;

@@ -44,6 +44,13 @@ struct SplitOptions {
   // Functions (C names) defined `static inline` in the common header instead of in a part, so
   // every unit can inline them (the fuel tick).
   std::set<std::string> inline_functions;
+  // The instance field of the module's (only) memory, e.g. "w2c_memory"; empty if none. When
+  // set, every function reads the memory's base address once, at entry, into a local, and the
+  // loads and stores use that local: stores into linear memory are char-typed and could alias
+  // `memory.data` as far as the compiler knows, which otherwise forces a reload of the base
+  // after every store. Valid because this runtime never moves a memory (grow only changes
+  // protections inside the 8 GiB reservation).
+  std::string memory_field;
 };
 
 struct SplitResult {

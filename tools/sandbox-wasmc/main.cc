@@ -156,6 +156,7 @@ int main_impl(int argc, char** argv) {
   options.extra_common = glue.common_extra;
   options.renames = glue.renames;
   if (glue.metered) options.inline_functions = {kFuelTickFunction};
+  if (const InstanceField* memory = header.memory_field()) options.memory_field = memory->name;
   SplitResult result;
   {
     std::string source = read_text(c_file);
