@@ -15,7 +15,7 @@
 #   entry point (exports must then be listed with EXPORTS or __attribute__((export_name))).
 #   Creates the custom target <name>; its property SANDBOX_WASM_FILE holds the .wasm path.
 #
-# sandbox_add_wasm_module(<name> WASM <file.wasm | guest target>
+# sandbox_add_wasm_module(<name> WASM <file.wasm (relative: to the current source dir) | guest target>
 #     [FUEL ON|OFF] [SPLIT <n>] [MAX_PAGES <n> | MAX_MEMORY <bytes>] [PROVIDE <module[.name]>...]
 #     [OPT <-O level>] [DEPENDS <files/targets>...])
 #   Runs sandbox-wasmc (fuel pass, memory cap, wasm2c, split into <n> units, data segments as a
@@ -130,6 +130,9 @@ function(sandbox_add_wasm_module name)
   endif()
   if(NOT ARG_OPT)
     set(ARG_OPT -O2)
+  endif()
+  if(NOT ARG_FUEL)
+    set(ARG_FUEL OFF)
   endif()
 
   set(depends ${ARG_DEPENDS})

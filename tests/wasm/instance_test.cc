@@ -219,6 +219,49 @@ TEST(Nesting, ATrapInANestedCallInvalidatesTheInstance) {
   EXPECT_EQ(inst->invalidating_trap().kind, TrapKind::kUnreachable);
 }
 
+TEST(ImportTraps, ExitIsACleanTrapWithItsCode) {
+  TestEnv env;
+  env.mode = CallbackMode::kTrap;
+  env.trap_code = SANDBOX_TRAP_EXIT;
+  env.exit_code = 3;
+  auto inst = make_instance(plain_module(), env);
+  auto r = inst->call<std::uint32_t(std::uint32_t)>("call_host", 1);
+  EXPECT_EQ(r.trap.kind, TrapKind::kExit);
+  EXPECT_EQ(r.trap.exit_code, 3u);
+  EXPECT_EQ(r.trap.message, "Guest exited with code 3");
+  EXPECT_FALSE(inst->invalid());
+  EXPECT_EQ(inst->state(), InstanceState::kReady);
+  env.mode = CallbackMode::kIdentity;
+  EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("call_host", 1).value), 1001u);
+}
+
+TEST(ImportTraps, CarryTheHostsMessageAndKind) {
+  struct Case {
+    std::uint32_t code;
+    const char* message;
+    TrapKind kind;
+    std::string expected;
+  };
+  for (const Case& c : {Case{SANDBOX_TRAP_HOST_ERROR, "WASI host out of memory", TrapKind::kHostError,
+                             "WASI host out of memory"},
+                        Case{SANDBOX_TRAP_OUTPUT_LIMIT, nullptr, TrapKind::kOutputLimit,
+                             "Output limit exceeded"},
+                        Case{SANDBOX_TRAP_UNSUPPORTED, nullptr, TrapKind::kUnsupportedImport,
+                             "Unsupported import called"},
+                        Case{77, nullptr, TrapKind::kUnknown, "Unknown trap (code 77)"}}) {
+    TestEnv env;
+    env.mode = CallbackMode::kTrap;
+    env.trap_code = c.code;
+    env.trap_message = c.message;
+    auto inst = make_instance(plain_module(), env);
+    auto r = inst->call<std::uint32_t(std::uint32_t)>("call_host", 1);
+    EXPECT_EQ(r.trap.kind, c.kind);
+    EXPECT_EQ(r.trap.message, c.expected);
+    EXPECT_TRUE(inst->invalid());
+    EXPECT_EQ(r.trap.is_limit(), c.kind == TrapKind::kOutputLimit);
+  }
+}
+
 TEST(Instance, ExposesItsMemory) {
   TestEnv env;
   auto inst = make_instance(plain_module(), env);

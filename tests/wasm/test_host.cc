@@ -45,6 +45,8 @@ std::uint32_t callback(TestEnv& env, std::uint32_t x) {
       std::this_thread::sleep_for(env.sleep);
       env.sleep_finished = true;
       return x;
+    case CallbackMode::kTrap:
+      return x;  // the trap itself is raised by the import below, with no C++ object alive
     case CallbackMode::kRendezvous: {
       env.arrived->fetch_add(1);
       auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -61,7 +63,14 @@ std::uint32_t callback(TestEnv& env, std::uint32_t x) {
 }  // namespace
 
 extern "C" std::uint32_t Z_envZ_host_callback(Z_env_instance_t* ctx, std::uint32_t x) {
-  return callback(*reinterpret_cast<TestEnv*>(ctx), x);
+  TestEnv& env = *reinterpret_cast<TestEnv*>(ctx);
+  std::uint32_t result = callback(env, x);
+  if (env.mode == CallbackMode::kTrap) {
+    if (env.trap_code == SANDBOX_TRAP_EXIT) sandbox_wasm_set_exit_code(env.exit_code);
+    if (env.trap_message != nullptr) sandbox_wasm_trap_with_message(env.trap_code, env.trap_message);
+    sandbox_wasm_trap(env.trap_code);
+  }
+  return result;
 }
 
 // A host bug: writes through a bad pointer. The runtime must not turn this into a guest trap.

@@ -26,6 +26,7 @@ enum class CallbackMode {
   kTrapInside,      // calls trap_unreachable on the calling instance; returns 7
   kSleep,           // sleeps `sleep` in host code, then returns x
   kRendezvous,      // increments `arrived` and waits (up to 10 s) until it reaches `expected`
+  kTrap,            // traps with `trap_code` (after `exit_code`, or with `trap_message`)
 };
 
 struct TestEnv {
@@ -34,6 +35,9 @@ struct TestEnv {
   std::chrono::milliseconds sleep{0};
   std::atomic<int>* arrived = nullptr;
   int expected = 0;
+  std::uint32_t trap_code = 0;
+  std::uint32_t exit_code = 0;
+  const char* trap_message = nullptr;
   // Filled in by the imports:
   int calls = 0;
   bool sleep_finished = false;
