@@ -1,5 +1,6 @@
 #include "embedded/session.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -48,10 +49,21 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(
   wasm::Instance& instance = guest->instance();
   instance.prepare_restore(source.memory_pages);
   const auto memory = instance.memory();
+  const std::uint32_t initial_pages = instance.module().initial_pages();
   if (source.read_page) {
     for (std::uint32_t page = 0; page < source.memory_pages; ++page) {
       const auto bytes = source.read_page(page);
-      if (!bytes) continue;
+      if (!bytes) {
+        // All zero when the snapshot was taken. Only pages of the initial memory can hold
+        // anything now (data segments, written at instantiation): clear those.
+        if (page < initial_pages) {
+          std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+          if (std::any_of(p, p + kWasmPageBytes, [](std::uint8_t b) { return b != 0; })) {
+            std::memset(p, 0, kWasmPageBytes);
+          }
+        }
+        continue;
+      }
       if (bytes->size() != kWasmPageBytes) {
         throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
                                  std::to_string(bytes->size()) + " bytes");

@@ -28,6 +28,18 @@ class EmbeddedSessions : public ::testing::Test {
   std::vector<std::string> cwd_changes_;
 };
 
+// A page that held data-segment bytes at instantiation but was all zero at snapshot time has no
+// stored bytes; restore must leave it zero, not put the data segment back.
+TEST_F(EmbeddedSessions, RestoreClearsDataSegmentPagesThatWereZeroAtSnapshotTime) {
+  auto a = boot(ws_);
+  EXPECT_NE(text_of(a->execute(req("datasum"))), "0");
+  ASSERT_FALSE(a->execute(req("zerodata")).error);
+  const StoredSnapshot snap = StoredSnapshot::of(*a);
+  Workspace fresh(clock_);
+  auto b = restore(fresh, snap);
+  EXPECT_EQ(text_of(b->execute(req("datasum"))), "0");
+}
+
 TEST_F(EmbeddedSessions, StateLastsAcrossExecutions) {
   auto s = boot(ws_);
   EXPECT_FALSE(s->invalid());

@@ -16,6 +16,7 @@
  *   spin / trap / exit N   endless loop, `unreachable`, exit(N)
  *   alloc MB               allocate and touch MB MiB (kept); failure is a MemoryError
  *   restores               the number of after_restore calls since session_init
+ *   zerodata / datasum     zero / sum a page-sized initialized array (from a data segment)
  *
  * Built twice: normally, and with -DPROBE_BROKEN_INIT (session_init fails with a message).
  */
@@ -37,6 +38,16 @@ static struct {
   char* value;
 } vars[kMaxVars];
 static int open_fds[kMaxOpen];
+/* One whole page of initialized (non-zero) data: a data segment writes it at instantiation. */
+#define DATA_WORDS (65536 / 4)
+#define FILL4(x) x, x, x, x
+#define FILL16(x) FILL4(x), FILL4(x), FILL4(x), FILL4(x)
+#define FILL64(x) FILL16(x), FILL16(x), FILL16(x), FILL16(x)
+#define FILL256(x) FILL64(x), FILL64(x), FILL64(x), FILL64(x)
+#define FILL1024(x) FILL256(x), FILL256(x), FILL256(x), FILL256(x)
+#define FILL4096(x) FILL1024(x), FILL1024(x), FILL1024(x), FILL1024(x)
+static unsigned data_words[DATA_WORDS] __attribute__((aligned(65536))) = {
+    FILL4096(0x01010101u), FILL4096(0x01010101u), FILL4096(0x01010101u), FILL4096(0x01010101u)};
 static int open_count;
 static int restore_count;
 /* `alloc` keeps its blocks here, so the compiler cannot elide them. */
@@ -170,6 +181,18 @@ static int run_line(outcome* o, char* line) {
       memset(p, 1, 1 << 20);
       blocks[block_count++] = p;
     }
+    return 0;
+  }
+  if (!strcmp(line, "zerodata")) {
+    for (size_t i = 0; i < DATA_WORDS; i++) data_words[i] = 0;
+    return 0;
+  }
+  if (!strcmp(line, "datasum")) {
+    unsigned long long sum = 0;
+    for (size_t i = 0; i < DATA_WORDS; i++) sum += data_words[i];
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", sum);
+    set_text(o, buf, strlen(buf));
     return 0;
   }
   if (!strcmp(line, "restores")) {
