@@ -39,10 +39,22 @@ uint64_t sandbox_wasm_live_reservations(void) {
   return __atomic_load_n(&g_live, __ATOMIC_RELAXED);
 }
 
+/* Reservations are aligned to 2 MiB and ask for transparent huge pages (THP is usually in
+ * "madvise" mode): on virtual machines every 4 KiB first-touch fault is expensive, and a guest
+ * image of tens of MiB costs 10-20x less to populate with 2 MiB pages. A huge page forms only
+ * where a whole aligned 2 MiB range is read-write, i.e. below the memory's current size. */
+#define HUGE_PAGE_SIZE ((size_t)2 << 20)
+
 static void* reserve(void) {
-  void* p = mmap(NULL, SANDBOX_WASM_RESERVATION, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) return NULL;
+  const size_t span = SANDBOX_WASM_RESERVATION + HUGE_PAGE_SIZE;
+  uint8_t* raw = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t* p = (uint8_t*)(((uintptr_t)raw + HUGE_PAGE_SIZE - 1) & ~(uintptr_t)(HUGE_PAGE_SIZE - 1));
+  if (p > raw) munmap(raw, (size_t)(p - raw));
+  const size_t tail = (size_t)(raw + span - (p + SANDBOX_WASM_RESERVATION));
+  if (tail > 0) munmap(p + SANDBOX_WASM_RESERVATION, tail);
+  /* Best effort: without THP support this fails and 4 KiB pages are used. */
+  (void)madvise(p, (size_t)SANDBOX_WASM_MAX_PAGES * SANDBOX_WASM_PAGE_SIZE, MADV_HUGEPAGE);
   __atomic_add_fetch(&g_live, 1, __ATOMIC_RELAXED);
   return p;
 }
