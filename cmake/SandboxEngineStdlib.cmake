@@ -8,7 +8,13 @@
 #     and builds the tree with sandbox::StdlibTree::from_zip({<SYMBOL>_start, <SYMBOL>_end}).
 include_guard(GLOBAL)
 
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
+# find_program's result is a cache variable, so it is visible in every directory (this file
+# runs once, in the first directory that includes it). Debian's python3 first.
+find_program(SANDBOX_HOST_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+find_program(SANDBOX_HOST_PYTHON3 NAMES python3)
+if(NOT SANDBOX_HOST_PYTHON3)
+  message(FATAL_ERROR "python3 is needed to pack the engines' /stdlib archives")
+endif()
 
 function(sandbox_engine_stdlib_archive library)
   cmake_parse_arguments(ARG "" "ARCHIVE;SYMBOL" "FILES;DEPENDS" ${ARGN})
@@ -23,7 +29,7 @@ function(sandbox_engine_stdlib_archive library)
   set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../engines/common/make_mount_archive.py")
   add_custom_command(
     OUTPUT "${ARG_ARCHIVE}"
-    COMMAND "${Python3_EXECUTABLE}" "${script}" "${ARG_ARCHIVE}" ${ARG_FILES}
+    COMMAND "${SANDBOX_HOST_PYTHON3}" "${script}" "${ARG_ARCHIVE}" ${ARG_FILES}
     DEPENDS ${files} ${ARG_DEPENDS} "${script}"
     COMMENT "Packing the /stdlib archive ${ARG_SYMBOL}"
     VERBATIM)
@@ -39,5 +45,6 @@ ${ARG_SYMBOL}_end:
   .section .note.GNU-stack,\"\",@progbits
 ")
   set_source_files_properties("${asm}" PROPERTIES LANGUAGE ASM OBJECT_DEPENDS "${ARG_ARCHIVE}")
-  target_sources(${library} PRIVATE "${asm}")
+  # Listing the archive as a source attaches its custom command to the library.
+  target_sources(${library} PRIVATE "${asm}" "${ARG_ARCHIVE}")
 endfunction()

@@ -1,0 +1,32 @@
+#include "python_engine.h"
+
+#include <sandbox/embedded.h>
+#include <sandbox/wasi.h>
+
+#include <cstdint>
+#include <span>
+
+#include "python_guest.h"
+
+// The /stdlib archive (python311.zip), linked in by sandbox_engine_stdlib_archive().
+extern "C" const std::uint8_t sandbox_python_stdlib_start[];
+extern "C" const std::uint8_t sandbox_python_stdlib_end[];
+
+namespace sandbox::engines {
+
+Engine make_python_engine() {
+  static const wasm::Module module(*sandbox_wasm_module_python_guest());
+  static const std::shared_ptr<const StdlibTree> stdlib = StdlibTree::from_zip(
+      std::span<const std::uint8_t>(sandbox_python_stdlib_start, sandbox_python_stdlib_end));
+  return make_embedded_engine(module, EmbeddedLanguage{
+                                          .language = "python",
+                                          .engine_name = "CPython 3.11.2 / sandbox-workers",
+                                          .limits = {.fuel = kPythonFuel,
+                                                     .memory_bytes = kPythonMemoryBytes,
+                                                     .code_bytes = 65'536,
+                                                     .request_bytes = 98'304},
+                                          .stdlib = stdlib,
+                                      });
+}
+
+}  // namespace sandbox::engines

@@ -1,0 +1,30 @@
+// The Python engine: CPython 3.11.2 (Debian python3.11 with Debian's security patches)
+// compiled to a metered wasm32-wasi reactor (driver.c, sandbox_repl.py) and served by the
+// embedded-interpreter host (<sandbox/embedded.h>), with stateless runs and sessions (code
+// contexts). The stdlib (python311.zip: Lib/ with precompiled .pyc) is mounted read-only at
+// /stdlib from an archive embedded in the program.
+//
+// Language semantics (sandbox_repl.py has the details, after upstream-engine-host.md 5.8): the
+// last top-level expression is the result (None -> none, dict/list -> json when json.dumps
+// accepts them, else repr text); errors carry name, message and a traceback whose first line
+// is "<Name>: <message>"; __main__'s globals persist in a session; os.environ is the request's
+// variables; os.chdir/os.getcwd and open() work on /workspace, which is first on sys.path.
+// Not available: zlib, ssl, sqlite3, ctypes, threads, subprocesses, sockets.
+//
+// Limits: kPythonFuel per run or session execute (a run also pays for the interpreter's
+// start-up), kPythonMemoryBytes of linear memory, 30 s per guest call.
+// Thread-safety: the Engine's run() may be called from any thread; module and stdlib are shared.
+#pragma once
+
+#include <sandbox/engine.h>
+
+#include <cstdint>
+
+namespace sandbox::engines {
+
+inline constexpr std::uint64_t kPythonFuel = 100'000'000;
+inline constexpr std::uint64_t kPythonMemoryBytes = 64ull << 20;
+
+Engine make_python_engine();
+
+}  // namespace sandbox::engines

@@ -1,0 +1,81 @@
+// The Python engine: conformance, the program corpus (corpus.json) and snapshot/restore.
+#include "python_engine.h"
+
+#include <gtest/gtest.h>
+#include <sandbox/testing.h>
+
+#include <iostream>
+
+#include "engines/corpus/corpus_runner.h"
+#include "engines/corpus/session_snapshot.h"
+
+namespace sandbox {
+namespace {
+
+const Engine& python() {
+  static const Engine engine = engines::make_python_engine();
+  return engine;
+}
+
+TEST(PythonEngine, Identity) {
+  EXPECT_EQ(python().language, "python");
+  EXPECT_EQ(python().engine_name, "CPython 3.11.2 / sandbox-workers");
+  EXPECT_EQ(python().build.size(), 64u);  // sha256 of the instrumented module
+  EXPECT_EQ(python().limits.fuel, engines::kPythonFuel);
+  EXPECT_EQ(python().limits.memory_bytes, 64u << 20);
+  EXPECT_TRUE(python().sessions.has_value());
+}
+
+TEST(PythonEngine, Conformance) {
+  testing::run_engine_conformance(
+      python(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
+                              .error = {.code = "1 / 0"},
+                              .stateful = testing::StatefulProgram{.define = "counter = 1",
+                                                                   .use = "counter + 1",
+                                                                   .expect_result_text = "2"}}});
+}
+
+TEST(PythonEngine, StateSurvivesSnapshotAndRestore) {
+  testing_corpus::SnapshotFixture f(python());
+  f.expect_text(*f.session, "counter = 1\ndef double(x):\n    return 2 * x", "");
+  auto restored = f.restore();
+  f.expect_text(*restored, "double(counter + 1)", "4");
+  f.expect_text(*restored, "counter += 1", "");
+  f.expect_text(*restored, "import fractions\nstr(fractions.Fraction(1, 3))", "'1/3'");
+  auto again = f.restore_from(*restored);
+  f.expect_text(*again, "counter + 1", "3");
+}
+
+TEST(PythonEngine, RestoredCopiesDrawDifferentRandomNumbers) {
+  testing_corpus::SnapshotFixture f(python());
+  f.expect_text(*f.session, "import random", "");
+  auto a = f.restore();
+  auto b = f.restore();
+  EXPECT_NE(f.text(*a, "random.random()"), f.text(*b, "random.random()"));
+}
+
+TEST(PythonEngine, WorkspaceFilesWrittenAfterARestoreAreImportable) {
+  testing_corpus::SnapshotFixture f(python());
+  f.workspace().write("/workspace/early.py", "E = 1\n");
+  f.expect_text(*f.session, "import early\nearly.E", "1");
+  auto restored = f.restore();
+  f.workspace().write("/workspace/late.py", "L = 2\n");
+  f.expect_text(*restored, "import late\nearly.E + late.L", "3");
+}
+
+TEST(PythonEngine, StartUpUsesLittleOfTheFuelBudget) {
+  const EngineOutcome run = python().run({"1 + 1", {}});
+  ASSERT_TRUE(run.usage);
+  testing_corpus::SnapshotFixture f(python());
+  const SessionOutcome step = f.session->execute({"1 + 1", {}});
+  ASSERT_TRUE(step.usage);
+  std::cout << "fuel: stateless 1 + 1 " << run.usage->fuel_consumed << ", session step "
+            << step.usage->fuel_consumed << " of " << engines::kPythonFuel << "\n";
+  EXPECT_LT(run.usage->fuel_consumed, engines::kPythonFuel / 5);
+  EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);
+}
+
+SANDBOX_LANGUAGE_CORPUS(PythonCorpus, engines::make_python_engine(), PYTHON_CORPUS);
+
+}  // namespace
+}  // namespace sandbox
