@@ -79,22 +79,16 @@ struct WorkspaceFileEntry {
 using GetWorkspaceFiles =
     std::function<std::vector<WorkspaceFileEntry>(const std::vector<std::string>& paths)>;
 
-// SnapshotInfo of §5.5.
-struct SnapshotSummary {
-  std::string build;
-  std::uint32_t pages = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t stored_bytes = 0;
-  std::int64_t taken_at = 0;
-  bool stale = false;
-};
+
+// Older name of SnapshotInfo (protocol.h), kept while callers move over.
+using SnapshotSummary = SnapshotInfo;
 
 struct ContextSummary {
   std::string id;
   std::string cwd;
   std::uint64_t executions = 0;
   std::optional<double> snapshot_ms;
-  std::optional<SnapshotSummary> snapshot;
+  std::optional<SnapshotInfo> snapshot;
 };
 
 // InterpreterExecuteResponse of §5.5.
@@ -115,7 +109,6 @@ struct InterpreterCallError {
 
 using InterpreterExecuteResult = std::variant<InterpreterExecuteResponse, InterpreterCallError>;
 
-boost::json::object to_json(const SnapshotSummary& s);
 // The response as JSON. `base64_files`: file data as base64 strings (the HTTP transport) rather
 // than arrays of bytes.
 boost::json::object to_json(const InterpreterExecuteResponse& r, bool base64_files = true);

@@ -145,6 +145,24 @@ boost::json::object to_json(const Usage& usage);
 // {code, language, engine, durationMs, logs, results, error?, usage?}
 boost::json::object to_json(const ExecutionResult& result);
 
+// What a client sees of a code context's stored snapshot (§5.5): pages = non-zero pages,
+// bytes = pages x 64 KiB, storedBytes = chunk rows x 1 MiB, takenAt epoch ms, stale when a
+// later execution could not be snapshotted.
+struct SnapshotInfo {
+  std::string build;
+  std::uint32_t pages = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t stored_bytes = 0;
+  std::int64_t taken_at = 0;
+  bool stale = false;
+
+  bool operator==(const SnapshotInfo&) const = default;
+};
+
+boost::json::object to_json(const SnapshotInfo& info);
+// nullopt for null or anything that is not a SnapshotInfo-shaped object.
+std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v);
+
 // Parses an ExecutionResult-shaped object (as a client receives it). Throws ApiError 500
 // INTERNAL_ERROR "Invalid sandbox response" when `results` is not an array or `logs` not an
 // object.

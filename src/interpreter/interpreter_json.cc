@@ -4,11 +4,6 @@
 
 namespace sandbox {
 
-boost::json::object to_json(const SnapshotSummary& s) {
-  return {{"build", s.build},           {"pages", s.pages},       {"bytes", s.bytes},
-          {"storedBytes", s.stored_bytes}, {"takenAt", s.taken_at}, {"stale", s.stale}};
-}
-
 boost::json::object to_json(const InterpreterExecuteResponse& r, bool base64_files) {
   boost::json::object o = to_json(r.result);
   o["executionCount"] = r.execution_count;

@@ -409,10 +409,7 @@ struct InterpreterServer::Impl {
     response.context.executions = row.executions;
     response.context.snapshot_ms = snapshot_ms;
     if (row.snapshot) {
-      const SnapshotInfo info = snapshot_info(*row.snapshot);
-      response.context.snapshot =
-          SnapshotSummary{info.build, info.pages, info.bytes, info.stored_bytes, info.taken_at,
-                          info.stale};
+      response.context.snapshot = snapshot_info(*row.snapshot);
     }
     response.dirs = mirror.manifest().dirs;
     return response;

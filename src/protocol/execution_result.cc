@@ -71,6 +71,31 @@ boost::json::object to_json(const ExecutionResult& result) {
   return o;
 }
 
+boost::json::object to_json(const SnapshotInfo& info) {
+  return {{"build", info.build},
+          {"pages", info.pages},
+          {"bytes", info.bytes},
+          {"storedBytes", info.stored_bytes},
+          {"takenAt", info.taken_at},
+          {"stale", info.stale}};
+}
+
+std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v) {
+  const auto* o = v.if_object();
+  if (!o) return std::nullopt;
+  const auto* build = o->if_contains("build");
+  if (!build || !build->is_string()) return std::nullopt;
+  SnapshotInfo info;
+  info.build = std::string(build->get_string());
+  info.pages = static_cast<std::uint32_t>(number_from(*o, "pages"));
+  info.bytes = number_from(*o, "bytes");
+  info.stored_bytes = number_from(*o, "storedBytes");
+  info.taken_at = static_cast<std::int64_t>(number_from(*o, "takenAt"));
+  const auto* stale = o->if_contains("stale");
+  info.stale = stale && stale->is_bool() && stale->get_bool();
+  return info;
+}
+
 ExecutionResult execution_result_from_json(const boost::json::object& o) {
   const auto* results = o.if_contains("results");
   const auto* logs = o.if_contains("logs");

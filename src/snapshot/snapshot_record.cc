@@ -119,15 +119,5 @@ SnapshotInfo snapshot_info(const SnapshotRecord& record) {
   return info;
 }
 
-boost::json::object to_json(const SnapshotInfo& info) {
-  boost::json::object o;
-  o["build"] = info.build;
-  o["pages"] = info.pages;
-  o["bytes"] = info.bytes;
-  o["storedBytes"] = info.stored_bytes;
-  o["takenAt"] = info.taken_at;
-  o["stale"] = info.stale;
-  return o;
-}
 
 }  // namespace sandbox

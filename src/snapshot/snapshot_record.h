@@ -10,6 +10,8 @@
 // Thread-safety: value types and pure functions.
 #pragma once
 
+#include <sandbox/protocol.h>
+
 #include <cstdint>
 #include <string>
 
@@ -44,22 +46,9 @@ boost::json::object to_json(const SnapshotRecord& record);
 // malformed, a number does not fit its field, or the codec is unknown.
 SnapshotRecord parse_snapshot_record(const boost::json::value& value);
 
-// What a client sees of a snapshot (§5.5 / engine host §2.9): pages = pageCount, bytes,
-// storedBytes = chunkCount x 1 MiB (uncompressed chunk bytes, as upstream reports them).
-struct SnapshotInfo {
-  std::string build;
-  std::uint32_t pages = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t stored_bytes = 0;
-  std::int64_t taken_at = 0;
-  bool stale = false;
-
-  bool operator==(const SnapshotInfo&) const = default;
-};
-
+// The SnapshotInfo (include/sandbox/protocol.h) a client sees of a stored record.
 SnapshotInfo snapshot_info(const SnapshotRecord& record);
 
 // {"build", "pages", "bytes", "storedBytes", "takenAt", "stale"}.
-boost::json::object to_json(const SnapshotInfo& info);
 
 }  // namespace sandbox
