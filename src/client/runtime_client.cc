@@ -4,10 +4,11 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "client/client_support.h"
 #include "client/http_client.h"
 
 namespace sandbox {
-namespace {
+namespace client_detail {
 
 ErrorResponse transport_error(const std::string& message) {
   ErrorResponse e;
@@ -18,7 +19,9 @@ ErrorResponse transport_error(const std::string& message) {
   return e;
 }
 
-}  // namespace
+}  // namespace client_detail
+
+using namespace client_detail;
 
 void throw_sandbox_error(ErrorResponse r) {
   switch (r.code) {
@@ -39,8 +42,7 @@ void throw_sandbox_error(ErrorResponse r) {
   throw SandboxError(std::move(r));
 }
 
-// Turns a response into its JSON body, throwing the typed error for a non-2xx answer (§10.4).
-boost::json::value checked_json(const HttpResponse& response) {
+boost::json::value client_detail::checked_json(const HttpResponse& response) {
   if (response.status == 204) return boost::json::object{};
   boost::system::error_code ec;
   boost::json::value body = boost::json::parse(response.body, ec);
@@ -60,11 +62,17 @@ boost::json::value checked_json(const HttpResponse& response) {
   return body;
 }
 
-HttpResponse send_or_throw(HttpClient& client, const std::string& method, const std::string& path,
-                           const std::string& body) {
+Headers client_detail::auth_headers(const std::string& api_key) {
+  if (api_key.empty()) return {};
+  return {{"authorization", "Bearer " + api_key}};
+}
+
+HttpResponse client_detail::send_or_throw(HttpClient& client, const std::string& method,
+                                          const std::string& path, const std::string& body,
+                                          const Headers& headers) {
   try {
-    if (method == "POST") return client.post_json(path, body);
-    return client.request(method, path, body);
+    if (method == "POST") return client.post_json(path, body, headers);
+    return client.request(method, path, body, headers);
   } catch (const TransportError& e) {
     throw_sandbox_error(transport_error(e.what()));
   } catch (const std::invalid_argument& e) {
@@ -86,13 +94,14 @@ ExecutionResult run_code(const std::string& runtime_url, const std::string& code
     if (v) env[k] = *v;
   }
   if (!env.empty()) body["envVars"] = std::move(env);
-  const auto response = send_or_throw(*client, "POST", "/execute", boost::json::serialize(body));
+  const auto response = send_or_throw(*client, "POST", "/execute", boost::json::serialize(body),
+                                      auth_headers(options.api_key));
   const auto json = checked_json(response);
   if (!json.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
   return execution_result_from_json(json.get_object());
 }
 
-InterpreterInfo probe_runtime(const std::string& runtime_url) {
+InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string& api_key) {
   auto not_runtime = [&] {
     ErrorResponse e = ApiError(400, "'" + runtime_url + "' is not a sandbox-workers runtime")
                           .to_response(SystemClock().now_ms());
@@ -104,7 +113,13 @@ InterpreterInfo probe_runtime(const std::string& runtime_url) {
   } catch (const std::invalid_argument& e) {
     throw_sandbox_error(transport_error(e.what()));
   }
-  const auto response = send_or_throw(*client, "GET", "/interpreter", "");
+  const auto response = send_or_throw(*client, "GET", "/interpreter", "", auth_headers(api_key));
+  if (response.status < 200 || response.status >= 300) {
+    // An ErrorResponse (401 from a sandboxd with keys, ...) is thrown as what it is.
+    boost::system::error_code parse_ec;
+    const auto body = boost::json::parse(response.body, parse_ec);
+    if (!parse_ec && error_response_from_json(body)) checked_json(response);
+  }
   boost::system::error_code ec;
   const auto v = boost::json::parse(response.body, ec);
   if (ec || !v.is_object()) not_runtime();

@@ -1,0 +1,406 @@
+// SandboxClient: the sandbox API of a sandboxd server (`upstream-protocol.md` §8.4, §10.2-10.4).
+#include <sandbox/client.h>
+#include <sandbox/clock.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "base/base64.h"
+#include "client/client_support.h"
+#include "client/http_client.h"
+
+namespace sandbox {
+
+using namespace client_detail;
+
+namespace {
+
+std::string str(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+std::uint64_t unsigned_of(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (!v || !v->is_number()) return 0;
+  const double d = v->to_number<double>();
+  return d > 0 ? static_cast<std::uint64_t>(d) : 0;
+}
+
+std::optional<std::int64_t> optional_ms(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (!v || !v->is_number()) return std::nullopt;
+  return static_cast<std::int64_t>(v->to_number<double>());
+}
+
+const boost::json::object& as_object(const boost::json::value& v) {
+  if (!v.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
+  return v.get_object();
+}
+
+CodeContext code_context_from(const boost::json::object& o) {
+  return CodeContext{str(o, "id"),        str(o, "binding"),      str(o, "language"),
+                     str(o, "cwd"),       str(o, "createdAt"),    str(o, "lastUsed")};
+}
+
+FileOpResult file_op_from(const boost::json::object& o) {
+  FileOpResult r;
+  const auto* s = o.if_contains("success");
+  r.success = s && s->is_bool() && s->get_bool();
+  r.path = str(o, "path");
+  if (const auto* np = o.if_contains("newPath"); np && np->is_string()) {
+    r.new_path = std::string(np->get_string());
+  }
+  r.timestamp = str(o, "timestamp");
+  return r;
+}
+
+std::string url_encode(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x80 && std::isalnum(c)) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void validate_sandbox_id(std::string_view id) {
+  const std::string prefix = "Invalid sandbox id \"" + std::string(id) + "\": ";
+  const bool charset_ok =
+      !id.empty() && id.size() <= 63 && std::all_of(id.begin(), id.end(), [](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return (c < 0x80 && std::isalnum(c)) || c == '.' || c == '_' || c == '-';
+      });
+  if (!charset_ok) throw std::invalid_argument(prefix + "must match ^[A-Za-z0-9._-]{1,63}$");
+  if (id.front() == '-' || id.back() == '-') {
+    throw std::invalid_argument(prefix + "cannot start or end with a hyphen");
+  }
+  std::string lower(id);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::array<std::string_view, 7> kReserved = {
+      "www", "api", "admin", "root", "system", "cloudflare", "workers"};
+  for (const auto r : kReserved) {
+    if (lower == r) throw std::invalid_argument(prefix + "'" + std::string(id) + "' is a reserved name");
+  }
+}
+
+struct SandboxClient::Impl {
+  std::string id;
+  std::string base;  // /sandboxes/{id}
+  ClientOptions options;
+  std::unique_ptr<HttpClient> http;
+
+  boost::json::value call(const std::string& method, const std::string& path,
+                          const std::string& body = {}) {
+    Headers headers = auth_headers(options.api_key);
+    headers.emplace_back(std::string(kSandboxIdHeader), id);
+    return checked_json(send_or_throw(*http, method, base + path, body, headers));
+  }
+
+  boost::json::object files(boost::json::object request) {
+    return as_object(call("POST", "/files", boost::json::serialize(request)));
+  }
+};
+
+SandboxClient::SandboxClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SandboxClient::SandboxClient(SandboxClient&&) noexcept = default;
+SandboxClient& SandboxClient::operator=(SandboxClient&&) noexcept = default;
+SandboxClient::~SandboxClient() = default;
+
+const std::string& SandboxClient::id() const { return impl_->id; }
+
+SandboxClient get_sandbox(const std::string& server_url, const std::string& id,
+                          const ClientOptions& options) {
+  std::string normalized = id;
+  if (options.normalize_id) {
+    std::transform(normalized.begin(), normalized.end(), normalized.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  }
+  validate_sandbox_id(normalized);
+  auto impl = std::make_unique<SandboxClient::Impl>();
+  impl->id = normalized;
+  impl->base = "/sandboxes/" + normalized;
+  impl->options = options;
+  try {
+    impl->http = std::make_unique<HttpClient>(server_url, options.timeout);
+  } catch (const std::invalid_argument& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
+  return SandboxClient(std::move(impl));
+}
+
+CodeContext SandboxClient::create_code_context(const CreateContextOptions& options) {
+  boost::json::object body{{"binding", options.binding}};
+  if (options.cwd) body["cwd"] = *options.cwd;
+  if (!options.env_vars.empty()) {
+    boost::json::object env;
+    for (const auto& [k, v] : options.env_vars) env[k] = v;
+    body["envVars"] = std::move(env);
+  }
+  return code_context_from(as_object(impl_->call("POST", "/contexts", boost::json::serialize(body))));
+}
+
+std::vector<CodeContext> SandboxClient::list_code_contexts() {
+  const auto& o = as_object(impl_->call("GET", "/contexts"));
+  std::vector<CodeContext> out;
+  if (const auto* list = o.if_contains("contexts"); list && list->is_array()) {
+    for (const auto& c : list->get_array()) {
+      if (c.is_object()) out.push_back(code_context_from(c.get_object()));
+    }
+  }
+  return out;
+}
+
+void SandboxClient::delete_code_context(const std::string& context_id) {
+  impl_->call("DELETE", "/contexts/" + url_encode(context_id));
+}
+
+SandboxExecutionResult SandboxClient::run_code(const std::string& code,
+                                               const SandboxRunOptions& options) {
+  boost::json::object body{{"code", code}};
+  if (options.context) body["contextId"] = *options.context;
+  if (options.binding) body["binding"] = *options.binding;
+  if (!options.env_vars.empty()) {
+    boost::json::object env;
+    for (const auto& [k, v] : options.env_vars) {
+      if (v) {
+        env[k] = *v;
+      } else {
+        env[k] = nullptr;
+      }
+    }
+    body["envVars"] = std::move(env);
+  }
+  impl_->http->set_timeout(options.timeout);
+  boost::json::value answer;
+  try {
+    answer = impl_->call("POST", "/execute", boost::json::serialize(body));
+  } catch (...) {
+    impl_->http->set_timeout(impl_->options.timeout);
+    throw;
+  }
+  impl_->http->set_timeout(impl_->options.timeout);
+  const auto& o = as_object(answer);
+  SandboxExecutionResult result;
+  try {
+    static_cast<ExecutionResult&>(result) = execution_result_from_json(o);
+  } catch (const ApiError& e) {
+    throw_sandbox_error(e.to_response(SystemClock().now_ms()));
+  }
+  if (const auto* n = o.if_contains("executionCount"); n && n->is_number()) {
+    result.execution_count = unsigned_of(o, "executionCount");
+  }
+  if (const auto* c = o.if_contains("context"); c && c->is_object()) {
+    const auto& co = c->get_object();
+    ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), unsigned_of(co, "executions"),
+                              std::nullopt, optional_ms(co, "expiresAt")};
+    if (const auto* ms = co.if_contains("snapshotMs"); ms && ms->is_number()) {
+      info.snapshot_ms = ms->to_number<double>();
+    }
+    result.context = std::move(info);
+  }
+  const auto& outcome = result.outcome;
+  if (options.on_stdout) {
+    for (const auto& line : outcome.logs.stdout_lines) options.on_stdout(line);
+  }
+  if (options.on_stderr) {
+    for (const auto& line : outcome.logs.stderr_lines) options.on_stderr(line);
+  }
+  if (options.on_result) {
+    for (const auto& entry : outcome.results) options.on_result(entry);
+  }
+  if (options.on_error && outcome.error) options.on_error(*outcome.error);
+  return result;
+}
+
+void SandboxClient::set_env_vars(const std::map<std::string, std::optional<std::string>>& env_vars) {
+  boost::json::object env;
+  for (const auto& [k, v] : env_vars) {
+    if (v) {
+      env[k] = *v;
+    } else {
+      env[k] = nullptr;
+    }
+  }
+  impl_->call("POST", "/env", boost::json::serialize(boost::json::object{{"envVars", env}}));
+}
+
+FileOpResult SandboxClient::write_file(const std::string& path, const std::string& content,
+                                       const std::string& encoding) {
+  const std::string enc = encoding == "utf8" ? "utf-8" : encoding;
+  return file_op_from(
+      impl_->files({{"op", "write"}, {"path", path}, {"content", content}, {"encoding", enc}}));
+}
+
+FileOpResult SandboxClient::write_file_bytes(const std::string& path,
+                                             std::span<const std::uint8_t> bytes) {
+  return write_file(path, base64_encode(bytes), "base64");
+}
+
+ReadFileResult SandboxClient::read_file(const std::string& path, const std::string& encoding) {
+  const std::string enc = encoding == "utf8" ? "utf-8" : encoding;
+  const auto o = impl_->files({{"op", "read"}, {"path", path}, {"encoding", enc}});
+  ReadFileResult r;
+  r.path = str(o, "path");
+  r.content = str(o, "content");
+  r.encoding = str(o, "encoding");
+  const auto* bin = o.if_contains("isBinary");
+  r.is_binary = bin && bin->is_bool() && bin->get_bool();
+  r.mime_type = str(o, "mimeType");
+  r.size = unsigned_of(o, "size");
+  r.timestamp = str(o, "timestamp");
+  return r;
+}
+
+std::vector<std::uint8_t> SandboxClient::read_file_bytes(const std::string& path) {
+  const ReadFileResult r = read_file(path, "base64");
+  auto bytes = base64_decode(r.content);
+  if (!bytes) throw_sandbox_error(transport_error("Invalid base64 in the read response"));
+  return std::move(*bytes);
+}
+
+FileOpResult SandboxClient::mkdir(const std::string& path, bool recursive) {
+  return file_op_from(impl_->files({{"op", "mkdir"}, {"path", path}, {"recursive", recursive}}));
+}
+
+FileOpResult SandboxClient::delete_file(const std::string& path, bool recursive, bool force) {
+  return file_op_from(impl_->files(
+      {{"op", "delete"}, {"path", path}, {"recursive", recursive}, {"force", force}}));
+}
+
+FileOpResult SandboxClient::rename_file(const std::string& old_path, const std::string& new_path) {
+  return file_op_from(
+      impl_->files({{"op", "rename"}, {"path", old_path}, {"newPath", new_path}}));
+}
+
+FileOpResult SandboxClient::move_file(const std::string& source_path,
+                                      const std::string& destination_path) {
+  return file_op_from(
+      impl_->files({{"op", "move"}, {"path", source_path}, {"newPath", destination_path}}));
+}
+
+ListFilesResult SandboxClient::list_files(const std::string& path,
+                                          const ListFilesOptions& options) {
+  const auto o = impl_->files({{"op", "list"},
+                               {"path", path},
+                               {"recursive", options.recursive},
+                               {"includeHidden", options.include_hidden}});
+  ListFilesResult r;
+  r.path = str(o, "path");
+  r.timestamp = str(o, "timestamp");
+  if (const auto* files = o.if_contains("files"); files && files->is_array()) {
+    for (const auto& f : files->get_array()) {
+      if (!f.is_object()) continue;
+      const auto& fo = f.get_object();
+      r.files.push_back(FileInfo{str(fo, "name"), str(fo, "absolutePath"),
+                                 str(fo, "relativePath"), str(fo, "type"),
+                                 unsigned_of(fo, "size"), str(fo, "modifiedAt"), str(fo, "mode")});
+    }
+  }
+  return r;
+}
+
+bool SandboxClient::exists(const std::string& path) {
+  const auto o = impl_->files({{"op", "exists"}, {"path", path}});
+  const auto* e = o.if_contains("exists");
+  return e && e->is_bool() && e->get_bool();
+}
+
+SandboxInfo SandboxClient::get_info() {
+  const auto& o = as_object(impl_->call("GET", ""));
+  SandboxInfo info;
+  info.id = str(o, "id");
+  info.created_at = str(o, "createdAt");
+  info.last_used = str(o, "lastUsed");
+  if (const auto* env = o.if_contains("envVars"); env && env->is_object()) {
+    for (const auto& [k, v] : env->get_object()) {
+      if (v.is_string()) info.env_vars[std::string(k)] = std::string(v.get_string());
+    }
+  }
+  if (const auto* list = o.if_contains("contexts"); list && list->is_array()) {
+    for (const auto& c : list->get_array()) {
+      if (!c.is_object()) continue;
+      const auto& co = c.get_object();
+      SandboxContextInfo ctx;
+      static_cast<CodeContext&>(ctx) = code_context_from(co);
+      ctx.engine = str(co, "engine");
+      ctx.executions = unsigned_of(co, "executions");
+      if (const auto* s = co.if_contains("snapshot"); s && s->is_object()) {
+        const auto& so = s->get_object();
+        const auto* stale = so.if_contains("stale");
+        ctx.snapshot = ContextSnapshotInfo{str(so, "build"),
+                                           unsigned_of(so, "pages"),
+                                           unsigned_of(so, "bytes"),
+                                           unsigned_of(so, "storedBytes"),
+                                           optional_ms(so, "takenAt").value_or(0),
+                                           stale && stale->is_bool() && stale->get_bool()};
+      }
+      info.contexts.push_back(std::move(ctx));
+    }
+  }
+  if (const auto* w = o.if_contains("workspace"); w && w->is_object()) {
+    info.workspace_entries = unsigned_of(w->get_object(), "files");
+    info.workspace_bytes = unsigned_of(w->get_object(), "bytes");
+  }
+  const auto* file_api = o.if_contains("fileApi");
+  info.file_api = !file_api || !file_api->is_bool() || file_api->get_bool();
+  info.expires_at = optional_ms(o, "expiresAt");
+  return info;
+}
+
+void SandboxClient::destroy() { impl_->call("DELETE", ""); }
+
+std::vector<LanguageInfo> list_languages(const std::string& server_url,
+                                         const ClientOptions& options) {
+  std::unique_ptr<HttpClient> http;
+  try {
+    http = std::make_unique<HttpClient>(server_url, options.timeout);
+  } catch (const std::invalid_argument& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
+  const auto answer =
+      checked_json(send_or_throw(*http, "GET", "/languages", "", auth_headers(options.api_key)));
+  std::vector<LanguageInfo> out;
+  const auto& o = as_object(answer);
+  const auto* list = o.if_contains("languages");
+  if (!list || !list->is_array()) return out;
+  for (const auto& l : list->get_array()) {
+    if (!l.is_object()) continue;
+    const auto& lo = l.get_object();
+    LanguageInfo info;
+    info.id = str(lo, "id");
+    info.binding = str(lo, "binding");
+    info.language = str(lo, "language");
+    info.engine = str(lo, "engine");
+    const auto flag = [&](std::string_view key, bool fallback) {
+      const auto* v = lo.if_contains(key);
+      return v && v->is_bool() ? v->get_bool() : fallback;
+    };
+    info.contexts = flag("contexts", false);
+    info.remote = flag("remote", false);
+    info.available = flag("available", true);
+    if (const auto* lim = lo.if_contains("limits"); lim && lim->is_object()) {
+      const auto& li = lim->get_object();
+      info.limits = EngineLimits{unsigned_of(li, "fuel"), unsigned_of(li, "memoryBytes"),
+                                 unsigned_of(li, "codeBytes"), unsigned_of(li, "requestBytes")};
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+}  // namespace sandbox

@@ -1,0 +1,62 @@
+#include "sandbox/context_record.h"
+
+#include "sandbox/execute_response_json.h"
+
+namespace sandbox {
+namespace {
+
+std::string str(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+}  // namespace
+
+boost::json::object ContextRecord::to_json() const {
+  boost::json::object o{{"id", id},
+                        {"binding", binding},
+                        {"language", language},
+                        {"engine", engine},
+                        {"cwd", cwd},
+                        {"createdAt", created_at},
+                        {"lastUsed", last_used}};
+  o["envVars"] = sandbox::to_json(env_vars);
+  o["executions"] = executions;
+  if (snapshot) {
+    o["snapshot"] = sandbox::to_json(*snapshot);
+  } else {
+    o["snapshot"] = nullptr;
+  }
+  return o;
+}
+
+boost::json::object ContextRecord::to_info_json() const {
+  boost::json::object o = to_json();
+  o.erase("envVars");
+  return o;
+}
+
+boost::json::object ContextRecord::to_public_json() const {
+  return {{"id", id},   {"binding", binding},      {"language", language},
+          {"cwd", cwd}, {"createdAt", created_at}, {"lastUsed", last_used}};
+}
+
+ContextRecord ContextRecord::from_json(const boost::json::object& o) {
+  ContextRecord r;
+  r.id = str(o, "id");
+  r.binding = str(o, "binding");
+  r.language = str(o, "language");
+  r.engine = str(o, "engine");
+  r.cwd = str(o, "cwd");
+  if (r.cwd.empty()) r.cwd = "/workspace";
+  r.env_vars = env_from_json(o.if_contains("envVars"));
+  r.created_at = str(o, "createdAt");
+  r.last_used = str(o, "lastUsed");
+  if (const auto* e = o.if_contains("executions"); e && e->is_number()) {
+    r.executions = static_cast<std::uint64_t>(e->to_number<double>());
+  }
+  r.snapshot = snapshot_summary_from_json(o.if_contains("snapshot"));
+  return r;
+}
+
+}  // namespace sandbox

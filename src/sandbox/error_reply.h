@@ -1,0 +1,27 @@
+// ErrorReply: an exception carrying the exact HTTP response to answer with. The Sandbox uses it
+// for answers that are not built from an ApiError: runtime answers relayed verbatim (§8.1 "relayed
+// responses pass through unchanged") and errno errors with a route-specific context.
+#pragma once
+
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
+
+#include <exception>
+
+#include <boost/json/serialize.hpp>
+
+namespace sandbox {
+
+class ErrorReply : public std::exception {
+ public:
+  explicit ErrorReply(HttpResponse response) : response_(std::move(response)) {}
+  explicit ErrorReply(const ErrorResponse& error)
+      : response_(HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)))) {}
+  const HttpResponse& response() const { return response_; }
+  const char* what() const noexcept override { return "error reply"; }
+
+ private:
+  HttpResponse response_;
+};
+
+}  // namespace sandbox

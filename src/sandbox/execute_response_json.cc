@@ -1,0 +1,93 @@
+#include "sandbox/execute_response_json.h"
+
+#include <sandbox/protocol.h>
+
+#include "base/base64.h"
+#include "sandbox/binding.h"
+
+namespace sandbox {
+namespace {
+
+[[noreturn]] void invalid(const std::string& what) {
+  throw BindingError("invalid execute response: " + what);
+}
+
+std::vector<std::string> string_array(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (!v || !v->is_array()) invalid(std::string(key) + " must be an array of strings");
+  std::vector<std::string> out;
+  for (const auto& e : v->get_array()) {
+    if (!e.is_string()) invalid(std::string(key) + " must be an array of strings");
+    out.emplace_back(e.get_string());
+  }
+  return out;
+}
+
+std::int64_t integer(const boost::json::value* v) {
+  if (!v || !v->is_number()) return 0;
+  return static_cast<std::int64_t>(v->to_number<double>());
+}
+
+}  // namespace
+
+std::optional<SnapshotSummary> snapshot_summary_from_json(const boost::json::value* v) {
+  if (!v || !v->is_object()) return std::nullopt;
+  const auto& o = v->get_object();
+  SnapshotSummary s;
+  if (const auto* b = o.if_contains("build"); b && b->is_string()) s.build = b->get_string();
+  s.pages = static_cast<std::uint32_t>(integer(o.if_contains("pages")));
+  s.bytes = static_cast<std::uint64_t>(integer(o.if_contains("bytes")));
+  s.stored_bytes = static_cast<std::uint64_t>(integer(o.if_contains("storedBytes")));
+  s.taken_at = integer(o.if_contains("takenAt"));
+  const auto* stale = o.if_contains("stale");
+  s.stale = stale && stale->is_bool() && stale->get_bool();
+  return s;
+}
+
+InterpreterExecuteResponse execute_response_from_json(const boost::json::object& o) {
+  InterpreterExecuteResponse r;
+  try {
+    r.result = execution_result_from_json(o);
+  } catch (const ApiError&) {
+    invalid("results and logs are required");
+  }
+  r.execution_count = static_cast<std::uint64_t>(integer(o.if_contains("executionCount")));
+  const auto* context = o.if_contains("context");
+  if (!context || !context->is_object()) invalid("context must be an object");
+  const auto& c = context->get_object();
+  const auto* id = c.if_contains("id");
+  const auto* cwd = c.if_contains("cwd");
+  if (!id || !id->is_string() || !cwd || !cwd->is_string()) {
+    invalid("context.id and context.cwd must be strings");
+  }
+  r.context.id = id->get_string();
+  r.context.cwd = cwd->get_string();
+  r.context.executions = static_cast<std::uint64_t>(integer(c.if_contains("executions")));
+  if (const auto* ms = c.if_contains("snapshotMs"); ms && ms->is_number()) {
+    r.context.snapshot_ms = ms->to_number<double>();
+  }
+  r.context.snapshot = snapshot_summary_from_json(c.if_contains("snapshot"));
+
+  const auto* workspace = o.if_contains("workspace");
+  if (!workspace || !workspace->is_object()) invalid("workspace must be an object");
+  const auto& w = workspace->get_object();
+  r.dirs = string_array(w, "dirs");
+  r.deleted = string_array(w, "deleted");
+  const auto* files = w.if_contains("files");
+  if (!files || !files->is_array()) invalid("workspace.files must be an array");
+  for (const auto& f : files->get_array()) {
+    const auto* fo = f.if_object();
+    const auto* path = fo ? fo->if_contains("path") : nullptr;
+    const auto* data = fo ? fo->if_contains("data") : nullptr;
+    if (!path || !path->is_string() || !data || !data->is_string()) {
+      invalid("workspace.files entries need a string path and base64 data");
+    }
+    auto bytes = base64_decode(data->get_string());
+    if (!bytes) invalid("workspace file data is not base64");
+    r.files.push_back(WorkspaceFileEntry{std::string(path->get_string()), std::move(*bytes),
+                                         integer(fo->if_contains("updatedAt"))});
+  }
+  return r;
+}
+
+}  // namespace sandbox

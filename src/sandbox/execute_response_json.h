@@ -1,0 +1,17 @@
+// Parsing what a runtime answers over HTTP to an execution in a context (the JSON of
+// `to_json(InterpreterExecuteResponse, base64_files=true)`, `upstream-protocol.md` §5.5/§5.8).
+#pragma once
+
+#include <sandbox/interpreter.h>
+
+#include <boost/json/object.hpp>
+
+namespace sandbox {
+
+// Throws BindingError (binding.h) when a field the sandbox relies on is missing or malformed.
+InterpreterExecuteResponse execute_response_from_json(const boost::json::object& o);
+
+// SnapshotInfo of §5.5 from its JSON; nullopt for null or a malformed value.
+std::optional<SnapshotSummary> snapshot_summary_from_json(const boost::json::value* v);
+
+}  // namespace sandbox

@@ -1,0 +1,12 @@
+// MIME types of files read through the files API (`upstream-protocol.md` §8.7): by lowercase
+// extension, else application/octet-stream for binary content and text/plain otherwise.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sandbox {
+
+std::string mime_type_for(std::string_view path, bool is_binary);
+
+}  // namespace sandbox

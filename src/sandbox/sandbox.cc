@@ -1,0 +1,394 @@
+// The Sandbox actor's routes other than execution: dispatch, meta, env, info, contexts, files,
+// wipe and the idle alarm. Execution is in sandbox_execute.cc.
+#include "sandbox/sandbox.h"
+
+#include <sandbox/protocol.h>
+
+#include <set>
+
+#include <boost/json/serialize.hpp>
+
+#include "base/uuid.h"
+#include "protocol/execute_request.h"
+#include "sandbox/error_reply.h"
+#include "sandbox/files_api.h"
+#include "sandbox/interpreter_key.h"
+#include "sandbox/url_codec.h"
+#include "storage/storage_error.h"
+
+namespace sandbox {
+namespace {
+
+HttpResponse json_ok(int status, const boost::json::object& body) {
+  return HttpResponse::json(status, boost::json::serialize(body));
+}
+
+HttpResponse error_http(const ErrorResponse& e) {
+  return HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
+}
+
+HttpResponse method_not_allowed(std::string allow, std::int64_t now_ms) {
+  HttpResponse r = error_http(ApiError(405, "Method not allowed").to_response(now_ms));
+  r.headers.emplace_back("allow", std::move(allow));
+  return r;
+}
+
+}  // namespace
+
+Sandbox::Sandbox(std::string id, const SandboxEnvironment& env)
+    : id_(std::move(id)), env_(env), workspace_(env.store, id_, env.clock) {}
+
+std::string Sandbox::now_iso() const { return iso8601_ms(env_.clock.now_ms()); }
+
+HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
+                             const std::string& body) {
+  const std::int64_t now = env_.clock.now_ms();
+  try {
+    if (path == "/" || path.empty()) {
+      if (method == "GET") return info();
+      if (method == "DELETE") return destroy();
+      return method_not_allowed("GET, DELETE", now);
+    }
+    if (path == "/execute") {
+      if (method == "POST") return execute(body);
+      return method_not_allowed("POST", now);
+    }
+    if (path == "/contexts") {
+      if (method == "POST") return create_context(body);
+      if (method == "GET") return list_contexts();
+      return method_not_allowed("GET, POST", now);
+    }
+    constexpr std::string_view kContextPrefix = "/contexts/";
+    if (path.starts_with(kContextPrefix) && path.size() > kContextPrefix.size() &&
+        path.find('/', kContextPrefix.size()) == std::string::npos) {
+      if (method == "DELETE") return delete_context(url_decode(path.substr(kContextPrefix.size())));
+      return method_not_allowed("DELETE", now);
+    }
+    if (path == "/env") {
+      if (method == "POST") return set_env(body);
+      return method_not_allowed("POST", now);
+    }
+    if (path == "/files") {
+      if (method == "POST") return files(body);
+      return method_not_allowed("POST", now);
+    }
+    return error_http(ApiError(404, "Not found").to_response(now));
+  } catch (const ErrorReply& reply) {
+    return reply.response();
+  } catch (const StorageError& e) {
+    // Whatever was cached may be ahead of the store now: reload it on the next call.
+    meta_loaded_ = false;
+    meta_.reset();
+    alarm_known_ = false;
+    workspace_.discard();
+    return error_http(ApiError(500, std::string("Storage failure: ") + e.what(),
+                               ErrorCode::kInternalError)
+                          .to_response(now));
+  } catch (const std::exception& e) {
+    return error_http(error_response_for(e, now));
+  }
+}
+
+// --- meta and the idle alarm -------------------------------------------------------------------
+
+std::optional<boost::json::object>& Sandbox::meta() {
+  if (!meta_loaded_) {
+    meta_ = env_.store.get_meta(id_);
+    meta_loaded_ = true;
+  }
+  return meta_;
+}
+
+boost::json::object& Sandbox::ensure_meta() {
+  auto& m = meta();
+  if (!m) {
+    const std::string now = now_iso();
+    boost::json::object created{{"format", kSandboxStorageFormat},
+                                {"id", id_},
+                                {"createdAt", now},
+                                {"lastUsed", now},
+                                {"envVars", boost::json::object{}},
+                                {"lifetime", random_uuid()}};
+    env_.store.put_meta(id_, created);
+    m = std::move(created);
+  }
+  return *m;
+}
+
+void Sandbox::save_meta() {
+  if (meta_) env_.store.put_meta(id_, *meta_);
+}
+
+std::optional<std::int64_t> Sandbox::touch() {
+  const std::int64_t ttl = env_.options.idle_ttl_ms;
+  if (!alarm_known_) {
+    alarm_ = env_.store.get_alarm(id_);
+    alarm_known_ = true;
+  }
+  if (ttl <= 0) {
+    if (alarm_) env_.store.set_alarm(id_, std::nullopt);
+    alarm_.reset();
+    return std::nullopt;
+  }
+  const std::int64_t now = env_.clock.now_ms();
+  const std::int64_t want = now + ttl;
+  if (!alarm_ || (want - *alarm_) * 10 > ttl) {
+    boost::json::object& m = ensure_meta();
+    env_.store.set_alarm(id_, want);
+    alarm_ = want;
+    m["lastUsed"] = iso8601_ms(now);
+    save_meta();
+    return want;
+  }
+  return alarm_;
+}
+
+bool Sandbox::run_alarm() {
+  try {
+    const auto& m = meta();
+    const std::int64_t ttl = env_.options.idle_ttl_ms;
+    if (!m || ttl <= 0) {
+      // Nothing to expire: consume the alarm so it does not fire again.
+      env_.store.set_alarm(id_, std::nullopt);
+      alarm_known_ = true;
+      alarm_.reset();
+      return false;
+    }
+    std::int64_t last_used = 0;
+    if (const auto* lu = m->if_contains("lastUsed"); lu && lu->is_string()) {
+      parse_iso8601_ms(std::string(lu->get_string()), last_used);
+    }
+    const std::int64_t deadline = last_used + ttl;
+    if (deadline > env_.clock.now_ms()) {
+      env_.store.set_alarm(id_, deadline);
+      alarm_known_ = true;
+      alarm_ = deadline;
+      return false;
+    }
+    wipe();
+    return true;
+  } catch (const StorageError&) {
+    meta_loaded_ = false;
+    meta_.reset();
+    alarm_known_ = false;
+    workspace_.discard();
+    return false;
+  }
+}
+
+// --- routes ------------------------------------------------------------------------------------
+
+Binding& Sandbox::binding_named(const std::string& name) const {
+  Binding* b = env_.bindings.find(name);
+  if (!b) throw ApiError(400, "Unknown binding '" + name + "'");
+  return *b;
+}
+
+std::string Sandbox::key_for(const std::string& binding) {
+  const auto* lifetime = ensure_meta().if_contains("lifetime");
+  if (!lifetime || !lifetime->is_string() || lifetime->get_string().empty()) {
+    // A meta row written without one (hand-made): mint it now, it is stable from here on.
+    (*meta_)["lifetime"] = random_uuid();
+    save_meta();
+    lifetime = meta_->if_contains("lifetime");
+  }
+  return interpreter_key(lifetime->get_string(), binding);
+}
+
+HttpResponse Sandbox::info() {
+  const auto expires = touch();
+  const boost::json::object& m = ensure_meta();
+  boost::json::array contexts;
+  for (const auto& row : env_.store.list_contexts(id_)) {
+    contexts.push_back(ContextRecord::from_json(row.value).to_info_json());
+  }
+  WorkspaceStats stats;
+  if (env_.options.file_api) stats = workspace_.get().stats();
+  boost::json::object body{
+      {"id", id_},
+      {"createdAt", m.contains("createdAt") ? m.at("createdAt") : boost::json::value(nullptr)},
+      {"lastUsed", m.contains("lastUsed") ? m.at("lastUsed") : boost::json::value(nullptr)},
+      {"envVars", m.contains("envVars") ? m.at("envVars") : boost::json::object{}},
+      {"contexts", std::move(contexts)},
+      {"workspace", boost::json::object{{"files", stats.entries}, {"bytes", stats.bytes}}},
+      {"fileApi", env_.options.file_api},
+  };
+  if (expires) {
+    body["expiresAt"] = *expires;
+  } else {
+    body["expiresAt"] = nullptr;
+  }
+  return json_ok(200, body);
+}
+
+void Sandbox::wipe() {
+  if (meta()) {
+    std::set<std::string> bindings;
+    for (const auto& row : env_.store.list_contexts(id_)) {
+      bindings.insert(ContextRecord::from_json(row.value).binding);
+    }
+    for (const auto& name : bindings) {
+      Binding* b = env_.bindings.find(name);
+      if (!b) continue;
+      const std::string key = key_for(name);
+      try {
+        b->fetch("DELETE", "/interpreters/" + url_encode(key));
+      } catch (const std::exception&) {
+        // Best effort (§8.4): the runtime's own idle expiry collects what is left.
+      }
+      b->forget(key);
+    }
+  }
+  env_.store.wipe(id_);
+  meta_loaded_ = true;
+  meta_.reset();
+  alarm_known_ = true;
+  alarm_.reset();
+  workspace_.reset_empty();
+}
+
+HttpResponse Sandbox::destroy() {
+  wipe();
+  return json_ok(200, {{"success", true}});
+}
+
+HttpResponse Sandbox::create_context(const std::string& body_text) {
+  const boost::json::object body = parse_json_object(body_text);
+  const auto* binding = body.if_contains("binding");
+  if (!binding || !binding->is_string() || binding->get_string().empty()) {
+    throw ApiError(400, "binding is required");
+  }
+  std::string cwd(kWorkspaceRoot);
+  if (const auto* c = body.if_contains("cwd")) {
+    if (!c->is_string() || c->get_string().empty()) {
+      throw ApiError(400, "cwd must be a non-empty string");
+    }
+    try {
+      cwd = normalize_workspace_path(c->get_string()).absolute;
+    } catch (const WorkspaceError& e) {
+      throw ApiError(400, e.what());
+    }
+  }
+  EnvVars env_vars;
+  if (const auto* e = body.if_contains("envVars"); e && !e->is_null()) {
+    for (auto& [k, v] : parse_env_patch(*e, false)) env_vars[k] = *v;
+  }
+  if (env_.store.list_contexts(id_).size() >= kMaxContexts) {
+    throw ApiError(400, "Cannot create more than " + std::to_string(kMaxContexts) +
+                            " code contexts");
+  }
+  Binding& b = binding_named(std::string(binding->get_string()));
+  const RuntimeProbe probe = probe_binding(b);
+  if (!probe.contexts) {
+    throw ApiError(400, "Code contexts are not supported by binding '" + b.name() + "' (" +
+                            probe.language + ")");
+  }
+  const ContextRecord record = register_context(b, probe, cwd, env_vars);
+  touch();
+  return json_ok(201, record.to_public_json());
+}
+
+ContextRecord Sandbox::register_context(Binding& binding, const RuntimeProbe& probe,
+                                        const std::string& cwd, const EnvVars& env_vars) {
+  if (env_.store.list_contexts(id_).size() >= kMaxContexts) {
+    throw ApiError(400, "Cannot create more than " + std::to_string(kMaxContexts) +
+                            " code contexts");
+  }
+  ContextRecord record;
+  record.id = random_uuid();
+  record.binding = binding.name();
+  record.language = probe.language;
+  record.engine = probe.engine;
+  record.cwd = cwd;
+  record.env_vars = env_vars;
+  const std::string key = key_for(binding.name());
+  HttpResponse answer;
+  try {
+    answer = binding.fetch(
+        "POST", "/interpreters/" + url_encode(key) + "/contexts",
+        boost::json::serialize(boost::json::object{{"id", record.id}, {"cwd", cwd}}));
+  } catch (const std::exception& e) {
+    throw ApiError(502, "Binding '" + binding.name() + "' failed: " + e.what(),
+                   ErrorCode::kInternalError);
+  }
+  if (answer.status < 200 || answer.status >= 300) {
+    throw ErrorReply(HttpResponse::json(answer.status, answer.body));
+  }
+  record.created_at = now_iso();
+  record.last_used = record.created_at;
+  env_.store.put_context(id_, record.id, record.to_json());
+  return record;
+}
+
+HttpResponse Sandbox::list_contexts() {
+  boost::json::array out;
+  for (const auto& row : env_.store.list_contexts(id_)) {
+    out.push_back(ContextRecord::from_json(row.value).to_public_json());
+  }
+  touch();
+  return json_ok(200, {{"contexts", std::move(out)}});
+}
+
+HttpResponse Sandbox::delete_context(const std::string& context_id) {
+  const auto row = env_.store.get_context(id_, context_id);
+  if (!row) {
+    throw ApiError(404, "Code context '" + context_id + "' not found", ErrorCode::kContextNotFound,
+                   {{"contextId", context_id}});
+  }
+  const ContextRecord record = ContextRecord::from_json(*row);
+  if (Binding* b = env_.bindings.find(record.binding)) {
+    try {
+      b->fetch("DELETE", "/interpreters/" + url_encode(key_for(record.binding)) + "/contexts/" +
+                             url_encode(context_id));
+    } catch (const std::exception&) {
+      // Best effort (§8.4).
+    }
+  }
+  env_.store.delete_context(id_, context_id);
+  touch();
+  return json_ok(200, {{"success", true}});
+}
+
+HttpResponse Sandbox::set_env(const std::string& body_text) {
+  const boost::json::object body = parse_json_object(body_text);
+  const auto* env = body.if_contains("envVars");
+  if (!env || env->is_null()) throw ApiError(400, "envVars is required");
+  const EnvPatch patch = parse_env_patch(*env, true);
+  boost::json::object& m = ensure_meta();
+  EnvVars current = env_from_json(m.if_contains("envVars"));
+  apply_env_patch(current, patch);
+  m["envVars"] = to_json(current);
+  m["lastUsed"] = now_iso();
+  save_meta();
+  touch();
+  return json_ok(200, {{"success", true}});
+}
+
+HttpResponse Sandbox::files(const std::string& body_text) {
+  if (!env_.options.file_api) {
+    throw ApiError(403,
+                   "The File API is disabled for this sandbox (SANDBOX_FILE_API=disabled)",
+                   ErrorCode::kNotSupported, {{"feature", "files"}});
+  }
+  const FilesRequest request = parse_files_request(parse_json_object(body_text));
+  const boost::json::object& m = ensure_meta();
+  const std::string created_at =
+      m.contains("createdAt") && m.at("createdAt").is_string()
+          ? std::string(m.at("createdAt").get_string())
+          : now_iso();
+  Workspace& ws = workspace_.get();
+  const boost::json::object out = run_files_op(ws, request, created_at, env_.clock.now_ms());
+  if (files_op_mutates(request.op)) {
+    try {
+      env_.store.persist(id_, workspace_.diff(), std::nullopt);
+    } catch (...) {
+      workspace_.discard();
+      throw;
+    }
+    workspace_.mark_persisted();
+  }
+  touch();
+  return json_ok(200, out);
+}
+
+}  // namespace sandbox

@@ -1,0 +1,109 @@
+// Sandbox: the caller-side actor for one sandbox id (`upstream-protocol.md` §8, upstream's
+// `Sandbox` Durable Object). It owns, in the SandboxStore:
+//
+//   meta      {format: 1, id, createdAt, lastUsed, envVars, lifetime}   created on first use
+//   files     the /workspace tree (the source of truth), loaded lazily, persisted by diff
+//   contexts  the code-context registry (at most 8), oldest first
+//   alarm     the idle-expiry deadline (SANDBOX_IDLE_TTL_MS, policy of §7.10)
+//
+// and answers the routes of §8.4 (paths relative to /sandboxes/{id}):
+//
+//   GET /                 SandboxInfo (§8.8)            DELETE /   wipe everything
+//   POST /execute         §8.6: in a context, the binding's default context, or stateless
+//   POST /contexts        create (probe, runtime POST /interpreters/:key/contexts, register)
+//   GET /contexts         list          DELETE /contexts/:id   delete (best effort remotely)
+//   POST /env             set/unset sandbox env vars
+//   POST /files           the files API (§8.7)
+//
+// Executions go through the bindings (binding.h) with the interpreter key of interpreter_key.h.
+// After an execution the workspace diff the runtime reports is applied to the tree and written
+// together with the context row in one transaction (§8.6 step 7). A failed write discards the
+// in-memory tree, so the next call reloads the last committed state.
+//
+// Thread-safety: none. SandboxService runs one call per sandbox id at a time.
+#pragma once
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <boost/json/object.hpp>
+
+#include "sandbox/binding.h"
+#include "sandbox/context_record.h"
+#include "sandbox/persisted_workspace.h"
+#include "storage/sandbox_store.h"
+
+namespace sandbox {
+
+struct SandboxOptions {
+  // SANDBOX_IDLE_TTL_MS: a sandbox idle this long is wiped (0 disables expiry).
+  std::int64_t idle_ttl_ms = 86'400'000;
+  // SANDBOX_FILE_API != "disabled": when false the files table is never read or written, the
+  // files API answers 403 NOT_SUPPORTED and guests see no /workspace.
+  bool file_api = true;
+};
+
+// What every Sandbox of a server shares. All borrowed; they must outlive the sandboxes.
+struct SandboxEnvironment {
+  SandboxStore& store;
+  const Clock& clock;
+  const BindingSet& bindings;
+  SandboxOptions options;
+};
+
+class Sandbox {
+ public:
+  // `id` must already be valid (validate_sandbox_id).
+  Sandbox(std::string id, const SandboxEnvironment& env);
+
+  // One route; `path` is the rest after /sandboxes/{id} ("/" when empty, no query). Always
+  // returns a response: validation errors, workspace errors, relayed runtime answers, storage
+  // failures (500 INTERNAL_ERROR) included.
+  HttpResponse handle(const std::string& method, const std::string& path, const std::string& body);
+
+  // The idle alarm's handler (§7.10): re-arms when activity moved the deadline, otherwise
+  // destroys the sandbox (as DELETE /). Returns true when it destroyed it.
+  bool run_alarm();
+
+ private:
+  HttpResponse info();
+  HttpResponse destroy();
+  HttpResponse execute(const std::string& body);
+  HttpResponse create_context(const std::string& body);
+  HttpResponse list_contexts();
+  HttpResponse delete_context(const std::string& context_id);
+  HttpResponse set_env(const std::string& body);
+  HttpResponse files(const std::string& body);
+
+  // §8.6 step 2's stateless fallback for a binding that reports contexts: false.
+  HttpResponse execute_stateless(Binding& binding, const std::string& code, const EnvPatch& call_env);
+  // Registers a new context (§8.4 POST /contexts steps 4, 6, 7) after the probe.
+  ContextRecord register_context(Binding& binding, const RuntimeProbe& probe,
+                                 const std::string& cwd, const EnvVars& env_vars);
+  Binding& binding_named(const std::string& name) const;
+  std::string key_for(const std::string& binding);
+
+  // The meta row, or nullopt before the first use.
+  std::optional<boost::json::object>& meta();
+  boost::json::object& ensure_meta();
+  void save_meta();
+  // §7.10 touch(): returns the armed deadline (expiresAt), or nullopt when expiry is off.
+  std::optional<std::int64_t> touch();
+  void wipe();
+
+  std::string now_iso() const;
+
+  std::string id_;
+  const SandboxEnvironment& env_;
+  bool meta_loaded_ = false;
+  std::optional<boost::json::object> meta_;
+  bool alarm_known_ = false;
+  std::optional<std::int64_t> alarm_;
+  PersistedWorkspace workspace_;
+};
+
+}  // namespace sandbox

@@ -1,0 +1,181 @@
+#include "sandbox/sandbox_service.h"
+
+#include <sandbox/client.h>
+#include <sandbox/protocol.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include <boost/json/serialize.hpp>
+
+#include "interpreter/fifo_lock.h"
+
+namespace sandbox {
+
+std::int64_t parse_sandbox_idle_ttl(const char* value) {
+  if (!value || !*value) return kDefaultIdleTtlMs;
+  char* end = nullptr;
+  const double v = std::strtod(value, &end);
+  if (end == value || *end != '\0' || !std::isfinite(v) || v < 0) return kDefaultIdleTtlMs;
+  return static_cast<std::int64_t>(v);
+}
+
+bool parse_file_api(const char* value) {
+  return !(value && std::string_view(value) == "disabled");
+}
+
+struct SandboxService::Impl {
+  struct Entry {
+    Entry(std::string id, const SandboxEnvironment& env) : sandbox(std::move(id), env) {}
+    FifoLock lock;
+    Sandbox sandbox;
+    int users = 0;  // calls holding or waiting for `lock` (guarded by Impl::mu)
+    std::uint64_t last_use = 0;
+  };
+
+  Impl(SandboxStore& store, const Clock& clock, const BindingSet& bindings,
+       SandboxServiceOptions opts)
+      : env{store, clock, bindings, opts.sandbox}, options(opts) {}
+
+  // Runs `fn(sandbox)` under the id's lock.
+  template <typename Fn>
+  auto with_sandbox(const std::string& id, Fn&& fn) {
+    std::shared_ptr<Entry> entry;
+    {
+      std::lock_guard lock(mu);
+      auto& slot = entries[id];
+      if (!slot) slot = std::make_shared<Entry>(id, env);
+      entry = slot;
+      ++entry->users;
+    }
+    struct Release {
+      Impl& impl;
+      std::shared_ptr<Entry>& entry;
+      ~Release() {
+        std::lock_guard lock(impl.mu);
+        --entry->users;
+        entry->last_use = ++impl.use_counter;
+        impl.evict_idle();
+      }
+    } release{*this, entry};
+    std::lock_guard id_lock(entry->lock);
+    return fn(entry->sandbox);
+  }
+
+  // Drops least recently used idle actors above the cap. Requires `mu`.
+  void evict_idle() {
+    while (entries.size() > options.max_cached_sandboxes) {
+      auto victim = entries.end();
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (it->second->users != 0) continue;
+        if (victim == entries.end() || it->second->last_use < victim->second->last_use) {
+          victim = it;
+        }
+      }
+      if (victim == entries.end()) return;
+      entries.erase(victim);
+    }
+  }
+
+  SandboxEnvironment env;
+  SandboxServiceOptions options;
+  mutable std::mutex mu;
+  std::unordered_map<std::string, std::shared_ptr<Entry>> entries;
+  std::uint64_t use_counter = 0;
+
+  // Background expiry.
+  std::mutex timer_mu;
+  std::condition_variable timer_cv;
+  bool stopping = false;
+  std::thread timer;
+};
+
+SandboxService::SandboxService(SandboxStore& store, const Clock& clock,
+                               const BindingSet& bindings, SandboxServiceOptions options)
+    : impl_(std::make_unique<Impl>(store, clock, bindings, options)) {
+  if (options.background_expiry) {
+    impl_->timer = std::thread([this] {
+      Impl& d = *impl_;
+      std::unique_lock lock(d.timer_mu);
+      while (!d.stopping) {
+        std::int64_t wait_ms = 60'000;
+        try {
+          if (const auto next = next_alarm()) {
+            wait_ms = std::clamp<std::int64_t>(*next - d.env.clock.now_ms(), 0, 60'000);
+          }
+        } catch (const std::exception&) {
+        }
+        if (d.timer_cv.wait_for(lock, std::chrono::milliseconds(wait_ms),
+                                [&] { return d.stopping; })) {
+          break;
+        }
+        lock.unlock();
+        try {
+          run_due_alarms();
+        } catch (const std::exception&) {
+        }
+        lock.lock();
+      }
+    });
+  }
+}
+
+SandboxService::~SandboxService() {
+  if (impl_->timer.joinable()) {
+    {
+      std::lock_guard lock(impl_->timer_mu);
+      impl_->stopping = true;
+    }
+    impl_->timer_cv.notify_all();
+    impl_->timer.join();
+  }
+}
+
+HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::string& method,
+                                    const std::string& path, const std::string& body) {
+  try {
+    validate_sandbox_id(sandbox_id);
+  } catch (const std::invalid_argument& e) {
+    const ErrorResponse error = ApiError(400, e.what()).to_response(impl_->env.clock.now_ms());
+    return HttpResponse::json(400, boost::json::serialize(to_json(error)));
+  }
+  return impl_->with_sandbox(
+      sandbox_id, [&](Sandbox& sandbox) { return sandbox.handle(method, path, body); });
+}
+
+int SandboxService::run_due_alarms() {
+  const std::int64_t now = impl_->env.clock.now_ms();
+  int destroyed = 0;
+  for (const auto& [id, deadline] : impl_->env.store.list_alarms()) {
+    if (deadline > now) continue;
+    if (impl_->with_sandbox(id, [](Sandbox& sandbox) { return sandbox.run_alarm(); })) {
+      ++destroyed;
+    }
+  }
+  return destroyed;
+}
+
+std::optional<std::int64_t> SandboxService::next_alarm() const {
+  std::optional<std::int64_t> next;
+  for (const auto& [id, deadline] : impl_->env.store.list_alarms()) {
+    if (!next || deadline < *next) next = deadline;
+  }
+  return next;
+}
+
+const BindingSet& SandboxService::bindings() const { return impl_->env.bindings; }
+const SandboxOptions& SandboxService::options() const { return impl_->env.options; }
+
+std::size_t SandboxService::cached_sandboxes() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->entries.size();
+}
+
+}  // namespace sandbox

@@ -1,0 +1,70 @@
+// SandboxService: the registry of Sandbox actors of one server (sandboxd's core). It routes a
+// call to the actor of its sandbox id, creating the actor on first use, and runs the idle
+// alarms.
+//
+// Concurrency: calls on one sandbox id run one at a time in arrival order (a FIFO lock per id);
+// calls on different ids run in parallel on their callers' threads (no global lock is held while
+// a call runs). At most `max_cached_sandboxes` idle actors stay in memory (least recently used
+// dropped first); a dropped actor's state is all in the store, so only caches are lost (the
+// loaded workspace tree, and a remote binding's record of what its mirror holds).
+//
+// Thread-safety: all public methods may be called from any thread.
+#pragma once
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sandbox/binding.h"
+#include "sandbox/sandbox.h"
+#include "storage/sandbox_store.h"
+
+namespace sandbox {
+
+struct SandboxServiceOptions {
+  SandboxOptions sandbox;
+  std::size_t max_cached_sandboxes = 256;
+  // Run the idle alarms on a background thread (tests call run_due_alarms() instead).
+  bool background_expiry = false;
+};
+
+// SANDBOX_IDLE_TTL_MS as §7.10 parses it: unset/empty/invalid/negative -> 24 h, "0" disables.
+std::int64_t parse_sandbox_idle_ttl(const char* value);
+// SANDBOX_FILE_API: exactly "disabled" turns the files API off.
+bool parse_file_api(const char* value);
+
+class SandboxService {
+ public:
+  // `store`, `clock` and `bindings` must outlive the service.
+  SandboxService(SandboxStore& store, const Clock& clock, const BindingSet& bindings,
+                 SandboxServiceOptions options = {});
+  ~SandboxService();
+  SandboxService(const SandboxService&) = delete;
+  SandboxService& operator=(const SandboxService&) = delete;
+
+  // Validates `sandbox_id` (400 VALIDATION_FAILED with the §8.1 message), then runs the route
+  // on its actor. `path` is the rest after /sandboxes/{id}. Never throws.
+  HttpResponse handle(const std::string& sandbox_id, const std::string& method,
+                      const std::string& path, const std::string& body);
+
+  // Runs the alarm handler of every sandbox whose deadline has passed by the clock. Returns how
+  // many sandboxes were destroyed.
+  int run_due_alarms();
+  // The earliest armed deadline (epoch ms), if any.
+  std::optional<std::int64_t> next_alarm() const;
+
+  const BindingSet& bindings() const;
+  const SandboxOptions& options() const;
+  // Actors currently in memory.
+  std::size_t cached_sandboxes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sandbox

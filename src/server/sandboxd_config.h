@@ -1,0 +1,56 @@
+// sandboxd's configuration: what the command line and the environment say, checked before
+// anything is opened or bound.
+//
+//   --listen HOST:PORT        default 127.0.0.1:8787
+//   --data DIR                default data/sandboxd (relative to the working directory); the
+//                             SQLite database DIR/sandboxd.db holds sandboxes and contexts
+//   --engines a,b,...         built-in engines to serve (default: every engine of the build),
+//                             each as binding <NAME> (uppercase) and under /runtimes/<NAME>/
+//   --binding NAME=URL        a remote runtime, URL http://[TOKEN@]HOST:PORT[/PREFIX] (repeatable)
+//   --api-key KEY             accepted bearer token (repeatable); also SANDBOXD_API_KEYS=a,b
+//   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS   as upstream (§10.5)
+//
+// Safety rule: a listen address that is not loopback requires at least one API key.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sandbox {
+
+struct BindingSpec {
+  std::string name;
+  std::string url;    // without credentials
+  std::string token;  // from http://TOKEN@host/..., sent as a bearer token
+};
+
+struct SandboxdConfig {
+  std::string listen = "127.0.0.1:8787";
+  std::string data_dir = "data/sandboxd";
+  // nullopt: every built-in engine.
+  std::optional<std::vector<std::string>> engines;
+  std::vector<BindingSpec> bindings;
+  std::vector<std::string> api_keys;
+  std::int64_t idle_ttl_ms = 86'400'000;
+  bool file_api = true;
+  int worker_threads = 16;
+};
+
+// "NAME=http://[TOKEN@]HOST[:PORT][/PREFIX]". Throws std::invalid_argument with a message naming
+// what is wrong (name pattern, name longer than 64, not an http URL).
+BindingSpec parse_binding_spec(std::string_view spec);
+
+// "a,b, c" -> {"a", "b", "c"} (empty items dropped).
+std::vector<std::string> split_list(std::string_view list);
+
+// Whether HOST of "HOST:PORT" is a loopback address (127.0.0.0/8, ::1, localhost).
+bool is_loopback_listen(std::string_view listen);
+
+// Throws std::invalid_argument when the configuration must not start: a non-loopback listen
+// address without API keys, a malformed listen address, duplicate binding names.
+void check_config(const SandboxdConfig& config);
+
+}  // namespace sandbox

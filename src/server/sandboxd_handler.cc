@@ -1,0 +1,299 @@
+#include "server/sandboxd_handler.h"
+
+#include <sandbox/protocol.h>
+#include <sandbox/runtime.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include <boost/json/serialize.hpp>
+
+#include "protocol/execute_request.h"
+
+namespace sandbox {
+namespace {
+
+std::optional<std::uint64_t> content_length(const HttpRequest& r) {
+  const auto v = r.header("content-length");
+  if (!v) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const auto n = std::stoull(*v, &used);
+    if (used != v->size()) return std::nullopt;
+    return n;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// Compares without stopping at the first difference (API keys).
+bool same_secret(std::string_view a, std::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
+  }
+  return diff == 0;
+}
+
+boost::json::object limits_json(const EngineLimits& l) {
+  return {{"codeBytes", l.code_bytes},
+          {"requestBytes", l.request_bytes},
+          {"fuel", l.fuel},
+          {"memoryBytes", l.memory_bytes}};
+}
+
+}  // namespace
+
+struct SandboxdHandler::Route {
+  enum class Kind { kHealth, kLanguages, kExecute, kSandbox, kRuntime, kNotFound };
+  Kind kind = Kind::kNotFound;
+  std::string name;  // sandbox id, binding, or language
+  std::string rest;  // after /sandboxes/{id} or /runtimes/{binding}; may be empty
+
+  static Route of(std::string_view path) {
+    Route r;
+    if (path == "/healthz") {
+      r.kind = Kind::kHealth;
+    } else if (path == "/languages") {
+      r.kind = Kind::kLanguages;
+    } else if (path.starts_with("/execute/")) {
+      const std::string_view lang = path.substr(9);
+      if (!lang.empty() && lang.find('/') == std::string_view::npos) {
+        r.kind = Kind::kExecute;
+        r.name = lang;
+      }
+    } else {
+      for (const auto& [prefix, kind] :
+           {std::pair{std::string_view("/sandboxes/"), Kind::kSandbox},
+            std::pair{std::string_view("/runtimes/"), Kind::kRuntime}}) {
+        if (!path.starts_with(prefix)) continue;
+        const std::string_view tail = path.substr(prefix.size());
+        const auto slash = tail.find('/');
+        r.name = std::string(tail.substr(0, slash));
+        if (r.name.empty()) return r;
+        r.rest = slash == std::string_view::npos ? "" : std::string(tail.substr(slash));
+        r.kind = kind;
+      }
+    }
+    return r;
+  }
+};
+
+SandboxdHandler::SandboxdHandler(SandboxService& service, const Clock& clock,
+                                 SandboxdOptions options)
+    : service_(service), clock_(clock), options_(std::move(options)) {}
+
+HttpResponse SandboxdHandler::error(int status, const std::string& message) const {
+  const ErrorResponse e = ApiError(status, message).to_response(clock_.now_ms());
+  return HttpResponse::json(status, boost::json::serialize(to_json(e)));
+}
+
+bool SandboxdHandler::authorized(const HttpRequest& request) const {
+  if (options_.api_keys.empty()) return true;
+  const auto header = request.header("authorization");
+  if (!header) return false;
+  constexpr std::string_view kBearer = "bearer ";
+  if (header->size() <= kBearer.size() || lowercase(header->substr(0, kBearer.size())) != kBearer) {
+    return false;
+  }
+  const std::string_view token = std::string_view(*header).substr(kBearer.size());
+  bool ok = false;
+  for (const auto& key : options_.api_keys) ok = same_secret(token, key) || ok;
+  return ok;
+}
+
+void SandboxdHandler::log(const HttpRequest& request, const Route& route, int status,
+                          double duration_ms) const {
+  if (!options_.log) return;
+  options_.log(RequestLogEntry{request.method, std::string(request.path()), status, duration_ms,
+                               route.kind == Route::Kind::kSandbox ? route.name : ""});
+}
+
+HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
+  const Route route = Route::of(head.path());
+  HeadDecision d;
+  d.body_limit = kMaxRequestBytes;
+  d.too_large = error(413, "Request too large");
+  const auto finish = [&](HeadDecision decision) {
+    if (decision.early_response) log(head, route, decision.early_response->status, 0);
+    return decision;
+  };
+  if (route.kind != Route::Kind::kHealth && !authorized(head)) {
+    HttpResponse r = error(401, "Missing or invalid API key");
+    r.headers.emplace_back("www-authenticate", "Bearer");
+    d.early_response = std::move(r);
+    return finish(std::move(d));
+  }
+  switch (route.kind) {
+    case Route::Kind::kRuntime: {
+      Binding* b = service_.bindings().find(route.name);
+      InterpreterRuntime* runtime = b ? b->local_runtime() : nullptr;
+      if (!runtime) {
+        d.early_response = HttpResponse::text(404, "Not found");
+        return finish(std::move(d));
+      }
+      HttpRequest inner = head;
+      inner.target = route.rest.empty() ? "/" : route.rest;
+      if (const auto q = head.target.find('?'); q != std::string::npos) {
+        inner.target += head.target.substr(q);
+      }
+      return finish(runtime->on_head(inner));
+    }
+    case Route::Kind::kSandbox:
+      if (route.rest == "/files") d.body_limit = kMaxFilesRequestBytes;
+      break;
+    case Route::Kind::kExecute:
+      if (head.method != "POST") {
+        HttpResponse r = error(405, "Use POST");
+        r.headers.emplace_back("allow", "POST");
+        d.early_response = std::move(r);
+        return finish(std::move(d));
+      }
+      if (!is_json_content_type(head.header("content-type").value_or(""))) {
+        d.early_response = error(415, "Content-Type must be application/json");
+        return finish(std::move(d));
+      }
+      break;
+    default:
+      break;
+  }
+  if (const auto n = content_length(head); n && *n > d.body_limit) d.early_response = d.too_large;
+  return finish(std::move(d));
+}
+
+HttpResponse SandboxdHandler::handle(HttpRequest request) {
+  const auto start = std::chrono::steady_clock::now();
+  const Route route = Route::of(request.path());
+  HttpResponse response;
+  try {
+    response = dispatch(route, request);
+  } catch (const std::exception& e) {
+    const ErrorResponse body = error_response_for(e, clock_.now_ms());
+    response = HttpResponse::json(body.http_status, boost::json::serialize(to_json(body)));
+  }
+  log(request, route, response.status,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  return response;
+}
+
+HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request) {
+  using Kind = Route::Kind;
+  switch (route.kind) {
+    case Kind::kHealth:
+      return HttpResponse::json(200, R"({"status":"ok"})");
+    case Kind::kLanguages:
+      if (request.method != "GET") {
+        HttpResponse r = error(405, "Method not allowed");
+        r.headers.emplace_back("allow", "GET");
+        return r;
+      }
+      return languages();
+    case Kind::kExecute:
+      if (request.method != "POST") {
+        HttpResponse r = error(405, "Use POST");
+        r.headers.emplace_back("allow", "POST");
+        return r;
+      }
+      return execute_language(route.name, request);
+    case Kind::kSandbox:
+      return service_.handle(route.name, request.method, route.rest.empty() ? "/" : route.rest,
+                             request.body);
+    case Kind::kRuntime: {
+      Binding* b = service_.bindings().find(route.name);
+      InterpreterRuntime* runtime = b ? b->local_runtime() : nullptr;
+      if (!runtime) return HttpResponse::text(404, "Not found");
+      const auto q = request.target.find('?');
+      request.target = (route.rest.empty() ? std::string("/") : route.rest) +
+                       (q == std::string::npos ? std::string() : request.target.substr(q));
+      return runtime->handle(std::move(request));
+    }
+    case Kind::kNotFound:
+      break;
+  }
+  return error(404, "Not found");
+}
+
+HttpResponse SandboxdHandler::languages() {
+  boost::json::array list;
+  for (const auto& b : service_.bindings().all()) {
+    boost::json::object entry{{"id", lowercase(b->name())}, {"binding", b->name()}};
+    if (InterpreterRuntime* runtime = b->local_runtime()) {
+      const Engine& engine = runtime->engine();
+      entry["language"] = engine.language;
+      entry["engine"] = engine.engine_name;
+      entry["contexts"] = runtime->contexts();
+      entry["remote"] = false;
+      entry["available"] = true;
+      entry["limits"] = limits_json(engine.limits);
+    } else {
+      entry["remote"] = true;
+      entry["url"] = b->location();
+      entry["limits"] = nullptr;
+      try {
+        const RuntimeProbe probe = probe_binding(*b);
+        entry["language"] = probe.language;
+        entry["engine"] = probe.engine;
+        entry["contexts"] = probe.contexts;
+        entry["available"] = true;
+      } catch (const std::exception& e) {
+        entry["language"] = nullptr;
+        entry["engine"] = nullptr;
+        entry["contexts"] = false;
+        entry["available"] = false;
+        entry["error"] = e.what();
+      }
+    }
+    list.push_back(std::move(entry));
+  }
+  return HttpResponse::json(200, boost::json::serialize(boost::json::object{{"languages", list}}));
+}
+
+Binding* SandboxdHandler::binding_for_language(const std::string& language) const {
+  const std::string wanted = normalize_language(language);
+  for (const auto& b : service_.bindings().all()) {
+    if (lowercase(b->name()) == wanted) return b.get();
+  }
+  for (const auto& b : service_.bindings().all()) {
+    if (InterpreterRuntime* runtime = b->local_runtime();
+        runtime && language_accepted(wanted, runtime->engine().language)) {
+      return b.get();
+    }
+  }
+  return nullptr;
+}
+
+HttpResponse SandboxdHandler::execute_language(const std::string& language,
+                                               const HttpRequest& request) {
+  Binding* binding = binding_for_language(language);
+  if (!binding) return error(400, "Unsupported language: " + language);
+  const InterpreterRuntime* runtime = binding->local_runtime();
+  const std::string runtime_language =
+      runtime ? runtime->engine().language : normalize_language(language);
+  const ExecutionRequest exec = parse_execute_request(request.body, runtime_language);
+  boost::json::object forward{{"code", exec.code}};
+  if (!exec.env_vars.empty()) {
+    boost::json::object env;
+    for (const auto& [k, v] : exec.env_vars) env[k] = v;
+    forward["envVars"] = std::move(env);
+  }
+  HttpResponse answer;
+  try {
+    answer = binding->fetch("POST", "/execute", boost::json::serialize(forward));
+  } catch (const std::exception& e) {
+    return HttpResponse::json(
+        502, boost::json::serialize(to_json(
+                 ApiError(502, "Binding '" + binding->name() + "' failed: " + e.what(),
+                          ErrorCode::kInternalError)
+                     .to_response(clock_.now_ms()))));
+  }
+  return answer;
+}
+
+}  // namespace sandbox

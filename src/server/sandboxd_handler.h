@@ -1,0 +1,72 @@
+// SandboxdHandler: sandboxd's HTTP surface, an HttpHandler over a SandboxService.
+//
+//   GET  /healthz                              {"status":"ok"} (no API key needed)
+//   GET  /languages                            {languages: [{id, binding, language, engine,
+//                                               contexts, remote, available, limits}]}
+//   POST /execute/{language}                   stateless convenience (body as a runtime's
+//                                               POST /execute), on the binding whose id is
+//                                               {language} (or whose built-in engine runs it)
+//   GET|DELETE /sandboxes/{id}                 SandboxInfo / wipe
+//   POST /sandboxes/{id}/execute               run code (context, default context, stateless)
+//   POST|GET /sandboxes/{id}/contexts          create / list code contexts
+//   DELETE /sandboxes/{id}/contexts/{ctx}      delete a code context
+//   POST /sandboxes/{id}/env                   set/unset sandbox env vars
+//   POST /sandboxes/{id}/files                 the files API
+//   *    /runtimes/{BINDING}/...               a built-in engine's runtime protocol (GET
+//                                               /interpreter, POST /execute, /interpreters/...),
+//                                               so one sandboxd can be another's remote binding
+//
+// Errors are ErrorResponse bodies (unknown paths: 404 "Not found"; a known path with another
+// method: 405 "Method not allowed" with an Allow header), except under /runtimes/, which answers
+// exactly as a runtime server does. Body caps are checked from content-length before the body is
+// read: 2 MiB for /files, 24 MiB for a runtime's /interpreters/:key/execute, 96 KiB otherwise.
+//
+// With API keys configured, every route but /healthz needs `authorization: Bearer <key>`
+// (401 otherwise). Every request is reported to the log sink once, when answered.
+//
+// Thread-safety: as HttpHandler (any thread).
+#pragma once
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sandbox/sandbox_service.h"
+#include "server/request_log.h"
+
+namespace sandbox {
+
+struct SandboxdOptions {
+  // Accepted bearer tokens; empty: no authentication.
+  std::vector<std::string> api_keys;
+  // Called once per request, from the thread that answered it. May be empty.
+  std::function<void(const RequestLogEntry&)> log;
+};
+
+class SandboxdHandler final : public HttpHandler {
+ public:
+  // `service` and `clock` must outlive the handler.
+  SandboxdHandler(SandboxService& service, const Clock& clock, SandboxdOptions options);
+
+  HeadDecision on_head(const HttpRequest& head) override;
+  HttpResponse handle(HttpRequest request) override;
+
+ private:
+  struct Route;
+  HttpResponse dispatch(const Route& route, HttpRequest& request);
+  HttpResponse languages();
+  HttpResponse execute_language(const std::string& language, const HttpRequest& request);
+  Binding* binding_for_language(const std::string& language) const;
+  bool authorized(const HttpRequest& request) const;
+  HttpResponse error(int status, const std::string& message) const;
+  void log(const HttpRequest& request, const Route& route, int status, double duration_ms) const;
+
+  SandboxService& service_;
+  const Clock& clock_;
+  SandboxdOptions options_;
+};
+
+}  // namespace sandbox

@@ -1,0 +1,135 @@
+// sandboxd: the sandbox server (README "Quick start"). It owns sandboxes (a /workspace each, env
+// vars, durable code contexts, idle expiry) in one SQLite database and runs code through its
+// bindings: every built-in engine in process, plus remote runtime servers given with --binding.
+// See src/server/sandboxd_config.h for the options and src/server/sandboxd_handler.h for the
+// routes.
+#include <sandbox/http.h>
+#include <sandbox/runtime.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include <CLI/CLI.hpp>
+
+#include "registry.h"
+#include "sandbox/local_binding.h"
+#include "sandbox/remote_binding.h"
+#include "sandbox/sandbox_service.h"
+#include "server/sandboxd_config.h"
+#include "server/sandboxd_handler.h"
+#include "storage/sqlite/sqlite_stores.h"
+
+namespace {
+
+std::string uppercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
+               "running code in the built-in engines and remote runtimes"};
+  sandbox::SandboxdConfig config;
+  std::string engines;
+  std::vector<std::string> bindings;
+  app.add_option("--listen", config.listen, "HOST:PORT to listen on (port 0: any free port)")
+      ->capture_default_str();
+  app.add_option("--data", config.data_dir, "Directory of the database (sandboxd.db)")
+      ->capture_default_str();
+  app.add_option("--engines", engines,
+                 "Built-in engines to serve, comma-separated (default: all built: " +
+                     sandbox::engines::builtin_engine_names() + ")");
+  app.add_option("--binding", bindings,
+                 "A remote runtime NAME=http://[TOKEN@]HOST:PORT[/PREFIX] (repeatable)");
+  app.add_option("--api-key", config.api_keys,
+                 "Accepted bearer token (repeatable; also SANDBOXD_API_KEYS=a,b)");
+  app.add_option("--threads", config.worker_threads, "Worker threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (const char* keys = std::getenv("SANDBOXD_API_KEYS")) {
+      for (auto& k : sandbox::split_list(keys)) config.api_keys.push_back(std::move(k));
+    }
+    if (!engines.empty()) config.engines = sandbox::split_list(engines);
+    for (const auto& b : bindings) config.bindings.push_back(sandbox::parse_binding_spec(b));
+    config.idle_ttl_ms = sandbox::parse_sandbox_idle_ttl(std::getenv("SANDBOX_IDLE_TTL_MS"));
+    config.file_api = sandbox::parse_file_api(std::getenv("SANDBOX_FILE_API"));
+    sandbox::check_config(config);
+  } catch (const std::exception& e) {
+    std::cerr << "sandboxd: " << e.what() << std::endl;
+    return 2;
+  }
+
+  try {
+    std::filesystem::create_directories(config.data_dir);
+    sandbox::SqliteStorage storage((std::filesystem::path(config.data_dir) / "sandboxd.db").string());
+    sandbox::SystemClock clock;
+
+    sandbox::BindingSet binding_set;
+    std::vector<const sandbox::engines::EngineEntry*> entries;
+    if (config.engines) {
+      for (const auto& name : *config.engines) {
+        const auto* entry = sandbox::engines::find_engine(name);
+        if (!entry) {
+          std::cerr << "sandboxd: unknown engine '" << name
+                    << "' (built: " << sandbox::engines::builtin_engine_names() << ")" << std::endl;
+          return 2;
+        }
+        entries.push_back(entry);
+      }
+    } else {
+      for (const auto& entry : sandbox::engines::builtin_engines()) entries.push_back(&entry);
+    }
+    std::string served;
+    for (const auto* entry : entries) {
+      // Each engine is created once: the language engines load their stdlib here.
+      auto runtime = sandbox::define_interpreter_runtime(
+          entry->make(), storage.interpreters(), sandbox::RuntimeOptions{.clock = &clock});
+      binding_set.add(sandbox::make_local_binding(uppercase(entry->name), std::move(runtime)));
+      served += (served.empty() ? "" : ",") + uppercase(entry->name);
+    }
+    for (const auto& spec : config.bindings) {
+      binding_set.add(sandbox::make_remote_binding(
+          spec.name, sandbox::RemoteBindingOptions{.url = spec.url, .bearer_token = spec.token}));
+      served += (served.empty() ? "" : ",") + spec.name + "=" + spec.url;
+    }
+
+    sandbox::SandboxService service(
+        storage.sandboxes(), clock, binding_set,
+        sandbox::SandboxServiceOptions{
+            .sandbox = {.idle_ttl_ms = config.idle_ttl_ms, .file_api = config.file_api},
+            .background_expiry = true});
+    std::mutex log_mu;
+    sandbox::SandboxdHandler handler(
+        service, clock,
+        sandbox::SandboxdOptions{
+            .api_keys = config.api_keys,
+            .log = [&](const sandbox::RequestLogEntry& entry) {
+              const std::string line = sandbox::format_request_log(entry, clock.now_ms());
+              std::lock_guard lock(log_mu);
+              std::cerr << line << std::endl;
+            }});
+    sandbox::HttpServer server(handler, sandbox::ServeOptions{.listen = config.listen,
+                                                              .worker_threads =
+                                                                  config.worker_threads,
+                                                              .handle_signals = true});
+    const auto colon = config.listen.rfind(':');
+    std::cout << "sandboxd listening on http://" << config.listen.substr(0, colon) << ":"
+              << server.port() << " (bindings: " << (served.empty() ? "none" : served)
+              << "; data: " << config.data_dir << ")" << std::endl;
+    server.run();
+  } catch (const std::exception& e) {
+    std::cerr << "sandboxd: " << e.what() << std::endl;
+    return 1;
+  }
+  return 0;
+}
