@@ -155,7 +155,8 @@ CodeContext SandboxClient::create_code_context(const CreateContextOptions& optio
 }
 
 std::vector<CodeContext> SandboxClient::list_code_contexts() {
-  const auto& o = as_object(impl_->call("GET", "/contexts"));
+  const boost::json::value answer = impl_->call("GET", "/contexts");
+  const auto& o = as_object(answer);
   std::vector<CodeContext> out;
   if (const auto* list = o.if_contains("contexts"); list && list->is_array()) {
     for (const auto& c : list->get_array()) {
@@ -321,7 +322,8 @@ bool SandboxClient::exists(const std::string& path) {
 }
 
 SandboxInfo SandboxClient::get_info() {
-  const auto& o = as_object(impl_->call("GET", ""));
+  const boost::json::value answer = impl_->call("GET", "");
+  const auto& o = as_object(answer);
   SandboxInfo info;
   info.id = str(o, "id");
   info.created_at = str(o, "createdAt");

@@ -171,6 +171,10 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
 HttpResponse SandboxdHandler::handle(HttpRequest request) {
   const auto start = std::chrono::steady_clock::now();
   const Route route = Route::of(request.path());
+  // The request may be handed on (moved) to a runtime: keep what the log line needs.
+  HttpRequest head;
+  head.method = request.method;
+  head.target = std::string(request.path());
   HttpResponse response;
   try {
     response = dispatch(route, request);
@@ -178,7 +182,7 @@ HttpResponse SandboxdHandler::handle(HttpRequest request) {
     const ErrorResponse body = error_response_for(e, clock_.now_ms());
     response = HttpResponse::json(body.http_status, boost::json::serialize(to_json(body)));
   }
-  log(request, route, response.status,
+  log(head, route, response.status,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   return response;
 }

@@ -6,6 +6,7 @@
 #include <sandbox/clock.h>
 #include <sandbox/runtime.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -26,7 +27,6 @@
 #include "sandbox/sandbox_service.h"
 #include "server/sandboxd_handler.h"
 #include "storage/sqlite/sqlite_stores.h"
-#include "support/test_server.h"
 
 namespace sandbox::test {
 
@@ -72,6 +72,8 @@ struct SandboxdFixtureOptions {
   std::string db_path;           // required
   std::size_t max_resident_instances = 16;
   std::int64_t interpreter_idle_ttl_ms = 0;
+  // HOST:PORT to listen on; a restart on the same port keeps clients' URLs valid.
+  std::string listen = "127.0.0.1:0";
 };
 
 class InProcessSandboxd {
@@ -100,7 +102,9 @@ class InProcessSandboxd {
                           std::lock_guard lock(log_mu_);
                           log_.push_back(format_request_log(e, clock_->now_ms()));
                         }});
-    server_ = std::make_unique<TestServer>(*handler_, 8);
+    server_ = std::make_unique<HttpServer>(
+        *handler_, ServeOptions{.listen = options.listen, .io_threads = 2, .worker_threads = 8});
+    server_->start();
   }
 
   ~InProcessSandboxd() {
@@ -108,7 +112,8 @@ class InProcessSandboxd {
     server_.reset();
   }
 
-  std::string url() const { return server_->url(); }
+  std::uint16_t port() const { return server_->port(); }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port()); }
   SandboxService& service() { return *service_; }
   const BindingSet& bindings() const { return bindings_; }
   SqliteStorage& storage() { return *storage_; }
@@ -123,7 +128,9 @@ class InProcessSandboxd {
                     const std::string& body = {},
                     std::vector<std::pair<std::string, std::string>> headers = {}) {
     HttpClient client(url());
-    if (method == "POST") return client.post_json(path, body, headers);
+    const bool typed = std::any_of(headers.begin(), headers.end(),
+                                   [](const auto& h) { return h.first == "content-type"; });
+    if (method == "POST" && !typed) return client.post_json(path, body, headers);
     return client.request(method, path, body, headers);
   }
 
@@ -138,7 +145,7 @@ class InProcessSandboxd {
   BindingSet bindings_;
   std::unique_ptr<SandboxService> service_;
   std::unique_ptr<SandboxdHandler> handler_;
-  std::unique_ptr<TestServer> server_;
+  std::unique_ptr<HttpServer> server_;
   std::mutex log_mu_;
   std::vector<std::string> log_;
 };

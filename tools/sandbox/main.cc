@@ -1,116 +1,347 @@
-// sandbox: the command-line client.
+// sandbox: the command-line client of runtimes and sandboxd.
 //
-//   sandbox run --url URL [--env K=V]... (CODE | --file PATH | -)
-//   sandbox info --url URL
+//   sandbox run --url URL [--env K=V]... (CODE | --file PATH | -)      stateless, on a runtime
+//   sandbox run --sandbox ID (--binding B | --language L | --context C) [--env K=V]...
+//               [--unset K]... (CODE | --file PATH | -)                   in a sandbox
+//   sandbox repl --sandbox ID (--language L | --binding B | --context C)
+//   sandbox files ls|cat|put|rm|mkdir --sandbox ID PATH ...
+//   sandbox contexts ls|new|rm --sandbox ID ...
+//   sandbox info (--url URL | --sandbox ID)
+//   sandbox languages
 //
-// Exit status: 0 on success, 1 when the guest raised an error (or hit a limit), 2 when the
-// request failed (bad input, server unreachable, an error response).
+// Sandbox commands talk to --server (default $SANDBOXD_URL, else http://127.0.0.1:8787) with
+// --api-key (default $SANDBOXD_API_KEY). Exit status: 0 on success, 1 when the guest raised an
+// error (or hit a limit), 2 when the request failed (bad input, server unreachable, an error
+// response).
 #include <sandbox/client.h>
 
+#include <unistd.h>
+
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
-#include <boost/json/serialize.hpp>
+
+#include "output.h"
+#include "repl.h"
 
 namespace {
 
-constexpr int kGuestError = 1;
-constexpr int kRequestFailed = 2;
+using sandbox::cli::kGuestError;
+using sandbox::cli::kRequestFailed;
+
+// A usage problem found after parsing.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 std::string read_all(std::istream& in) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-void print_result(const sandbox::ExecutionResult& r) {
-  for (const auto& line : r.outcome.logs.stdout_lines) std::cout << line << "\n";
-  for (const auto& line : r.outcome.logs.stderr_lines) std::cerr << line << "\n";
-  for (const auto& entry : r.outcome.results) {
-    if (entry.json) {
-      std::cout << boost::json::serialize(*entry.json) << "\n";
-    } else if (entry.text) {
-      std::cout << *entry.text << "\n";
-    }
-  }
-  if (r.outcome.error) {
-    const auto& e = *r.outcome.error;
-    std::cerr << e.name << ": " << e.message << "\n";
-    for (const auto& line : e.traceback) std::cerr << "  " << line << "\n";
-  }
-  std::cout.flush();
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + path);
+  return read_all(in);
 }
 
-int report_failure(const sandbox::SandboxError& e) {
-  std::cerr << "sandbox: " << e.what();
-  if (e.http_status() != 0) {
-    std::cerr << " (" << sandbox::error_code_name(e.code()) << ", HTTP " << e.http_status() << ")";
+struct Globals {
+  std::string server = "http://127.0.0.1:8787";
+  std::string api_key;
+  sandbox::ClientOptions client() const { return {.api_key = api_key}; }
+};
+
+// The code of `run`: the CODE argument, --file, or standard input for "-".
+std::string code_from(const std::string& code, const std::string& file) {
+  if (!file.empty() && !code.empty()) {
+    throw UsageError("pass the code either as an argument or with --file, not both");
   }
-  std::cerr << "\n";
-  return kRequestFailed;
+  if (!file.empty()) return read_file(file);
+  if (code == "-") return read_all(std::cin);
+  if (code.empty()) throw UsageError("no code given (pass CODE, --file PATH, or - for standard input)");
+  return code;
+}
+
+// The binding serving `language` on the server (GET /languages): by id, binding or language.
+std::string binding_for_language(const Globals& g, const std::string& language) {
+  const std::string wanted = sandbox::normalize_language(language);
+  const auto languages = sandbox::list_languages(g.server, g.client());
+  std::string available;
+  for (const auto& l : languages) {
+    if (l.id == wanted || l.binding == language || l.language == wanted) return l.binding;
+    available += (available.empty() ? "" : ", ") + l.id;
+  }
+  throw UsageError("no binding runs '" + language + "' on " + g.server + " (available: " +
+                   available + ")");
+}
+
+std::map<std::string, std::optional<std::string>> env_from(const std::vector<std::string>& set,
+                                                           const std::vector<std::string>& unset) {
+  std::map<std::string, std::optional<std::string>> env;
+  for (const auto& kv : set) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UsageError("--env expects NAME=VALUE, got '" + kv + "'");
+    }
+    env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& k : unset) env[k] = std::nullopt;
+  return env;
+}
+
+std::string size_text(std::uint64_t n) {
+  std::ostringstream s;
+  s << std::setw(9) << n;
+  return s.str();
+}
+
+void print_info(const sandbox::SandboxInfo& info) {
+  std::cout << "sandbox:    " << info.id << "\ncreated:    " << info.created_at
+            << "\nlast used:  " << info.last_used << "\nexpires:    "
+            << (info.expires_at ? sandbox::iso8601_ms(*info.expires_at) : std::string("never"))
+            << "\nfile API:   " << (info.file_api ? "enabled" : "disabled")
+            << "\nworkspace:  " << info.workspace_entries << " entries, " << info.workspace_bytes
+            << " bytes\n";
+  std::cout << "env vars:  ";
+  if (info.env_vars.empty()) std::cout << " (none)";
+  for (const auto& [k, v] : info.env_vars) std::cout << " " << k << "=" << v;
+  std::cout << "\ncontexts:   " << info.contexts.size() << "\n";
+  for (const auto& c : info.contexts) {
+    std::cout << "  " << c.id << "  " << c.binding << " (" << c.language << ", " << c.engine
+              << ")  cwd " << c.cwd << "  " << c.executions << " executions";
+    if (c.snapshot) {
+      std::cout << "  snapshot " << c.snapshot->pages << " pages" << (c.snapshot->stale ? " (stale)" : "");
+    }
+    std::cout << "\n";
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"sandbox: run code in sandbox-workers runtimes and sandboxes"};
+  CLI::App app{"sandbox: run code in sandbox-workers runtimes and sandboxd sandboxes"};
   app.require_subcommand(1);
+  app.fallthrough();
+  Globals g;
+  app.add_option("--server", g.server, "sandboxd URL")
+      ->envname("SANDBOXD_URL")
+      ->capture_default_str();
+  app.add_option("--api-key", g.api_key, "Bearer token for sandboxd")->envname("SANDBOXD_API_KEY");
 
-  std::string url;
-  std::vector<std::string> env;
-  std::string file;
-  std::string code;
-  auto* run = app.add_subcommand("run", "Run code (stateless) on a runtime server");
-  run->add_option("--url", url, "Runtime URL, e.g. http://127.0.0.1:8080")->required();
+  std::string url, sandbox_id, binding, language, context, file, code, cwd;
+  std::vector<std::string> env, unset;
+
+  auto* run = app.add_subcommand("run", "Run code on a runtime (--url) or in a sandbox (--sandbox)");
+  run->add_option("--url", url, "Runtime URL for a stateless run, e.g. http://127.0.0.1:8080");
+  run->add_option("--sandbox", sandbox_id, "Sandbox id");
+  run->add_option("--binding", binding, "Binding whose default context runs the code");
+  run->add_option("--language", language, "Language (resolved to a binding with GET /languages)");
+  run->add_option("--context", context, "Code context id");
   run->add_option("--env", env, "Environment variable NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  run->add_option("--unset", unset, "Unset a sandbox/context variable for this call (repeatable)")
       ->allow_extra_args(false);
   run->add_option("--file", file, "Read the code from a file");
   run->add_option("code", code, "The code to run, or - to read it from standard input");
 
-  auto* info = app.add_subcommand("info", "Show what a runtime server runs");
-  info->add_option("--url", url, "Runtime URL")->required();
+  auto* repl = app.add_subcommand("repl", "Interactive session in a sandbox");
+  repl->add_option("--sandbox", sandbox_id, "Sandbox id")->required();
+  repl->add_option("--language", language, "Language (resolved to a binding)");
+  repl->add_option("--binding", binding, "Binding");
+  repl->add_option("--context", context, "Code context id");
+
+  auto* files = app.add_subcommand("files", "The sandbox's /workspace");
+  files->require_subcommand(1);
+  files->fallthrough();
+  files->add_option("--sandbox", sandbox_id, "Sandbox id")->required();
+  std::string path, local;
+  bool recursive = false, all = false, force = false;
+  auto* ls = files->add_subcommand("ls", "List a directory");
+  ls->add_option("path", path, "Directory (default /workspace)");
+  ls->add_flag("-r,--recursive", recursive, "Descend into directories");
+  ls->add_flag("-a,--all", all, "Include hidden entries");
+  auto* cat = files->add_subcommand("cat", "Print a file");
+  cat->add_option("path", path, "File")->required();
+  auto* put = files->add_subcommand("put", "Write a file");
+  put->add_option("path", path, "File in the sandbox")->required();
+  put->add_option("local", local, "Local file to upload, or - for standard input");
+  std::string content;
+  put->add_option("--content", content, "The content as text");
+  auto* rm = files->add_subcommand("rm", "Delete a file or directory");
+  rm->add_option("path", path, "Path")->required();
+  rm->add_flag("-r,--recursive", recursive, "Delete a directory and its contents");
+  rm->add_flag("-f,--force", force, "No error when missing");
+  auto* mkdir = files->add_subcommand("mkdir", "Create a directory");
+  mkdir->add_option("path", path, "Directory")->required();
+  mkdir->add_flag("-p,--parents", recursive, "Create missing parents");
+
+  auto* contexts = app.add_subcommand("contexts", "The sandbox's code contexts");
+  contexts->require_subcommand(1);
+  contexts->fallthrough();
+  contexts->add_option("--sandbox", sandbox_id, "Sandbox id")->required();
+  auto* contexts_ls = contexts->add_subcommand("ls", "List code contexts (oldest first)");
+  auto* contexts_new = contexts->add_subcommand("new", "Create a code context");
+  contexts_new->add_option("--binding", binding, "Binding");
+  contexts_new->add_option("--language", language, "Language (resolved to a binding)");
+  contexts_new->add_option("--cwd", cwd, "Working directory (default /workspace)");
+  contexts_new->add_option("--env", env, "Environment variable NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  auto* contexts_rm = contexts->add_subcommand("rm", "Delete a code context");
+  contexts_rm->add_option("id", context, "Context id")->required();
+
+  auto* info = app.add_subcommand("info", "Show a runtime (--url) or a sandbox (--sandbox)");
+  info->add_option("--url", url, "Runtime URL");
+  info->add_option("--sandbox", sandbox_id, "Sandbox id");
+
+  auto* languages = app.add_subcommand("languages", "What the server runs (GET /languages)");
 
   CLI11_PARSE(app, argc, argv);
 
   try {
-    if (*info) {
-      const auto i = sandbox::probe_runtime(url);
-      std::cout << "language: " << i.language << "\nengine:   " << i.engine
-                << "\ncontexts: " << (i.contexts ? "yes" : "no") << "\nprotocol: " << i.protocol
-                << "\n";
+    const auto open_sandbox = [&] { return sandbox::get_sandbox(g.server, sandbox_id, g.client()); };
+    const auto resolved_binding = [&]() -> std::string {
+      if (!binding.empty() && !language.empty()) throw UsageError("pass --binding or --language, not both");
+      if (!language.empty()) return binding_for_language(g, language);
+      return binding;
+    };
+
+    if (*run) {
+      const std::string source = code_from(code, file);
+      if (!url.empty()) {
+        if (!sandbox_id.empty()) throw UsageError("pass --url or --sandbox, not both");
+        sandbox::RunOptions options{.env_vars = env_from(env, unset), .api_key = g.api_key};
+        for (const auto& k : unset) options.env_vars.erase(k);
+        const auto result = sandbox::run_code(url, source, options);
+        sandbox::cli::print_result(result, std::cout, std::cerr);
+        return result.outcome.error ? kGuestError : 0;
+      }
+      if (sandbox_id.empty()) throw UsageError("pass --url URL (a runtime) or --sandbox ID");
+      sandbox::SandboxRunOptions options;
+      options.env_vars = env_from(env, unset);
+      if (!context.empty()) {
+        options.context = context;
+      } else if (const std::string b = resolved_binding(); !b.empty()) {
+        options.binding = b;
+      } else {
+        throw UsageError("pass --binding, --language or --context");
+      }
+      auto sb = open_sandbox();
+      const auto result = sb.run_code(source, options);
+      sandbox::cli::print_result(result, std::cout, std::cerr);
+      return result.outcome.error ? kGuestError : 0;
+    }
+
+    if (*repl) {
+      sandbox::cli::ReplOptions options;
+      std::string what;
+      if (!context.empty()) {
+        options.context = context;
+        what = "context " + context;
+      } else {
+        options.binding = resolved_binding();
+        if (options.binding.empty()) throw UsageError("pass --language, --binding or --context");
+        what = "binding " + options.binding;
+      }
+      auto sb = open_sandbox();
+      options.banner = "sandbox repl: sandbox " + sb.id() + ", " + what + " on " + g.server +
+                       "\nA line ending with \\ or inside open brackets continues; a line ending "
+                       "with ':' opens a block ended by an empty line. .exit or Ctrl-D quits.";
+      return sandbox::cli::run_repl(sb, options, std::cin, std::cout, std::cerr);
+    }
+
+    if (*files) {
+      auto sb = open_sandbox();
+      if (*ls) {
+        const auto listing =
+            sb.list_files(path.empty() ? "/workspace" : path, {.recursive = recursive, .include_hidden = all});
+        for (const auto& f : listing.files) {
+          std::cout << f.mode << " " << size_text(f.size) << " " << f.modified_at << " "
+                    << f.relative_path << (f.is_directory() ? "/" : "") << "\n";
+        }
+      } else if (*cat) {
+        const auto bytes = sb.read_file_bytes(path);
+        std::cout.write(reinterpret_cast<const char*>(bytes.data()),
+                        static_cast<std::streamsize>(bytes.size()));
+      } else if (*put) {
+        std::string data;
+        if (!content.empty() && !local.empty()) throw UsageError("pass LOCAL or --content, not both");
+        if (!content.empty()) {
+          data = content;
+        } else if (local == "-" || local.empty()) {
+          data = read_all(std::cin);
+        } else {
+          data = read_file(local);
+        }
+        const auto r = sb.write_file_bytes(
+            path, std::span(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()));
+        std::cout << "wrote " << r.path << " (" << data.size() << " bytes)\n";
+      } else if (*rm) {
+        const auto r = sb.delete_file(path, recursive, force);
+        std::cout << "removed " << r.path << "\n";
+      } else if (*mkdir) {
+        const auto r = sb.mkdir(path, recursive);
+        std::cout << "created " << r.path << "\n";
+      }
       return 0;
     }
-    sandbox::RunOptions options;
-    for (const auto& kv : env) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        std::cerr << "sandbox: --env expects NAME=VALUE, got '" << kv << "'\n";
-        return kRequestFailed;
+
+    if (*contexts) {
+      auto sb = open_sandbox();
+      if (*contexts_ls) {
+        for (const auto& c : sb.list_code_contexts()) {
+          std::cout << c.id << "  " << c.binding << "  " << c.language << "  " << c.cwd
+                    << "  created " << c.created_at << "  last used " << c.last_used << "\n";
+        }
+      } else if (*contexts_new) {
+        sandbox::CreateContextOptions options;
+        options.binding = resolved_binding();
+        if (options.binding.empty()) throw UsageError("pass --binding or --language");
+        if (!cwd.empty()) options.cwd = cwd;
+        for (const auto& [k, v] : env_from(env, {})) options.env_vars[k] = *v;
+        const auto c = sb.create_code_context(options);
+        std::cout << c.id << "\n";
+      } else if (*contexts_rm) {
+        sb.delete_code_context(context);
+        std::cout << "deleted " << context << "\n";
       }
-      options.env_vars[kv.substr(0, eq)] = kv.substr(eq + 1);
+      return 0;
     }
-    if (!file.empty() && !code.empty()) {
-      std::cerr << "sandbox: pass the code either as an argument or with --file, not both\n";
-      return kRequestFailed;
-    }
-    if (!file.empty()) {
-      std::ifstream in(file, std::ios::binary);
-      if (!in) {
-        std::cerr << "sandbox: cannot read " << file << "\n";
-        return kRequestFailed;
+
+    if (*info) {
+      if (!url.empty() == !sandbox_id.empty()) throw UsageError("pass --url URL or --sandbox ID");
+      if (!url.empty()) {
+        const auto i = sandbox::probe_runtime(url, g.api_key);
+        std::cout << "language: " << i.language << "\nengine:   " << i.engine
+                  << "\ncontexts: " << (i.contexts ? "yes" : "no") << "\nprotocol: " << i.protocol
+                  << "\n";
+        return 0;
       }
-      code = read_all(in);
-    } else if (code == "-") {
-      code = read_all(std::cin);
-    } else if (code.empty()) {
-      std::cerr << "sandbox: no code given (pass CODE, --file PATH, or - for standard input)\n";
-      return kRequestFailed;
+      auto sb = open_sandbox();
+      print_info(sb.get_info());
+      return 0;
     }
-    const auto result = sandbox::run_code(url, code, options);
-    print_result(result);
-    return result.outcome.error ? kGuestError : 0;
+
+    if (*languages) {
+      for (const auto& l : sandbox::list_languages(g.server, g.client())) {
+        std::cout << std::left << std::setw(12) << l.id << std::setw(12) << l.binding
+                  << std::setw(12) << (l.available ? l.language : "(unreachable)")
+                  << (l.contexts ? "contexts  " : "stateless ") << l.engine
+                  << (l.remote ? "  (remote)" : "") << "\n";
+      }
+      return 0;
+    }
   } catch (const sandbox::SandboxError& e) {
-    return report_failure(e);
+    return sandbox::cli::report_failure(e, std::cerr);
+  } catch (const UsageError& e) {
+    std::cerr << "sandbox: " << e.what() << "\n";
+    return kRequestFailed;
+  } catch (const std::invalid_argument& e) {  // an invalid sandbox id
+    std::cerr << "sandbox: " << e.what() << "\n";
+    return kRequestFailed;
   }
+  return 0;
 }

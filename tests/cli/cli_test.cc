@@ -1,0 +1,300 @@
+// The `sandbox` CLI against sandboxd's core served in process: run (in a sandbox and on a
+// runtime), files, contexts, info, languages, exit statuses, and the REPL driven through a
+// pseudo-terminal across a sandboxd restart.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+
+#include <gtest/gtest.h>
+
+#include "server/sandboxd_fixture.h"
+
+namespace sandbox::test {
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override { start(); }
+
+  void start(const std::string& listen = "127.0.0.1:0") {
+    d_.reset();
+    SandboxdFixtureOptions o;
+    o.engines = {"kv", "calc", "lua"};
+    o.db_path = dir_.file("sandboxd.db");
+    o.listen = listen;
+    d_ = std::make_unique<InProcessSandboxd>(o);
+  }
+
+  // Runs the CLI with `args` (after --server URL) and `input` on its standard input.
+  CliResult cli(std::vector<std::string> args, const std::string& input = {}) {
+    const std::string in_path = dir_.file("stdin"), out_path = dir_.file("stdout"),
+                      err_path = dir_.file("stderr");
+    std::ofstream(in_path, std::ios::binary) << input;
+    std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url()};
+    for (auto& a : args) argv.push_back(std::move(a));
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int in = open(in_path.c_str(), O_RDONLY);
+      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      closefrom(3);  // the test's own sockets (the server's listener) stay out of the child
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return CliResult{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out_path), slurp(err_path)};
+  }
+
+  TempDir dir_;
+  std::unique_ptr<InProcessSandboxd> d_;
+};
+
+TEST_F(Cli, RunInASandboxAndOnARuntime) {
+  auto r = cli({"run", "--sandbox", "c1", "--binding", "KV", "incr n"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "1\n");
+  r = cli({"run", "--sandbox", "c1", "--language", "kv", "-"}, "incr n\nprint counted\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "counted\n2\n");  // guest output first, then the result
+
+  r = cli({"run", "--sandbox", "c1", "--binding", "KV", "fail boom"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("KvError: boom"), std::string::npos) << r.err;
+
+  std::ofstream(dir_.file("prog.lua")) << "return (os.getenv('A') or 'nil') .. (os.getenv('B') or 'nil')";
+  cli({"run", "--sandbox", "c1", "--language", "lua", "--env", "B=b", "1"});
+  r = cli({"run", "--sandbox", "c1", "--language", "lua", "--env", "A=a", "--unset", "B", "--file",
+           dir_.file("prog.lua")});
+  EXPECT_EQ(r.out, "\"anil\"\n") << r.err;
+
+  r = cli({"run", "--url", d_->url() + "/runtimes/CALC", "--env", "x=4", "x * x"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "16\n");
+
+  r = cli({"run", "--sandbox", "c1", "--binding", "NOPE", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: Unknown binding 'NOPE' (VALIDATION_FAILED, HTTP 400)\n");
+  r = cli({"run", "--sandbox", "c1", "--language", "cobol", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no binding runs 'cobol'"), std::string::npos) << r.err;
+  r = cli({"run", "--sandbox", "-x", "--binding", "KV", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("cannot start or end with a hyphen"), std::string::npos) << r.err;
+  r = cli({"run", "--sandbox", "c1", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: pass --binding, --language or --context\n");
+}
+
+TEST_F(Cli, Files) {
+  auto r = cli({"files", "put", "--sandbox", "f1", "/workspace/a.txt", "-"}, "from stdin");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote /workspace/a.txt (10 bytes)\n");
+  std::ofstream(dir_.file("local.bin"), std::ios::binary) << std::string("\x00\x01\xff", 3);
+  r = cli({"files", "put", "--sandbox", "f1", "bin/x.bin", dir_.file("local.bin")});
+  EXPECT_EQ(r.status, 2);  // no bin/ directory yet
+  EXPECT_NE(r.err.find("FILE_NOT_FOUND"), std::string::npos) << r.err;
+  EXPECT_EQ(cli({"files", "mkdir", "--sandbox", "f1", "-p", "bin/deep"}).out,
+            "created /workspace/bin/deep\n");
+  EXPECT_EQ(cli({"files", "put", "--sandbox", "f1", "bin/x.bin", dir_.file("local.bin")}).status, 0);
+  cli({"files", "put", "--sandbox", "f1", ".secret", "--content", "s"});
+
+  r = cli({"files", "cat", "--sandbox", "f1", "bin/x.bin"});
+  EXPECT_EQ(r.out, std::string("\x00\x01\xff", 3));
+  r = cli({"files", "ls", "--sandbox", "f1"});
+  EXPECT_NE(r.out.find(" a.txt\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" bin/\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(".secret"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("deep"), std::string::npos) << r.out;
+  r = cli({"files", "ls", "--sandbox", "f1", "-r", "-a"});
+  EXPECT_NE(r.out.find(" bin/deep/\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" .secret\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-rw-r--r--         3 "), std::string::npos) << r.out;
+
+  // A guest reads what the CLI wrote.
+  r = cli({"run", "--sandbox", "f1", "--binding", "KV", "read a.txt"});
+  EXPECT_EQ(r.out, "from stdin\n");
+
+  EXPECT_EQ(cli({"files", "rm", "--sandbox", "f1", "bin"}).status, 2);
+  EXPECT_EQ(cli({"files", "rm", "--sandbox", "f1", "-r", "bin"}).out, "removed /workspace/bin\n");
+  r = cli({"files", "cat", "--sandbox", "f1", "bin/x.bin"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: No such file: /workspace/bin/x.bin (FILE_NOT_FOUND, HTTP 404)\n");
+  EXPECT_EQ(cli({"files", "rm", "--sandbox", "f1", "-f", "nothing"}).status, 0);
+}
+
+TEST_F(Cli, ContextsInfoAndLanguages) {
+  cli({"files", "mkdir", "--sandbox", "x1", "sub"});
+  auto r = cli({"contexts", "new", "--sandbox", "x1", "--language", "kv", "--cwd", "sub"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string id = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(id.size(), 36u);
+  r = cli({"run", "--sandbox", "x1", "--context", id, "incr n"});
+  EXPECT_EQ(r.out, "1\n");
+  r = cli({"contexts", "ls", "--sandbox", "x1"});
+  EXPECT_EQ(r.out.rfind(id + "  KV  kv  /workspace/sub  created ", 0), 0u) << r.out;
+
+  r = cli({"info", "--sandbox", "x1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("sandbox:    x1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("contexts:   1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(id + "  KV (kv, kv 1.0 / sandbox-workers)  cwd /workspace/sub  1 executions"),
+            std::string::npos)
+      << r.out;
+  r = cli({"info", "--url", d_->url() + "/runtimes/LUA"});
+  EXPECT_EQ(r.out.rfind("language: lua\n", 0), 0u) << r.out;
+
+  EXPECT_EQ(cli({"contexts", "rm", "--sandbox", "x1", id}).out, "deleted " + id + "\n");
+  r = cli({"contexts", "rm", "--sandbox", "x1", id});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("CONTEXT_NOT_FOUND, HTTP 404"), std::string::npos) << r.err;
+  EXPECT_EQ(cli({"contexts", "ls", "--sandbox", "x1"}).out, "");
+
+  r = cli({"languages"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind("kv          KV          kv          contexts  kv 1.0", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("calc        CALC        calc        stateless calc 1.0"), std::string::npos)
+      << r.out;
+}
+
+// A child on a pseudo-terminal: write keystrokes, read until some text shows up.
+class PtySession {
+ public:
+  explicit PtySession(std::vector<std::string> argv) {
+    pid_ = forkpty(&master_, nullptr, nullptr, nullptr);
+    if (pid_ == 0) {
+      closefrom(3);
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+  }
+  ~PtySession() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (master_ >= 0) close(master_);
+  }
+
+  void type(const std::string& text) {
+    ASSERT_EQ(write(master_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  }
+
+  // Reads until `needle` appears after what earlier calls consumed; returns everything read up
+  // to and including it ("" on timeout or end of output).
+  std::string expect(const std::string& needle,
+                     std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      if (const auto at = pending_.find(needle); at != std::string::npos) {
+        std::string out = pending_.substr(0, at + needle.size());
+        pending_.erase(0, at + needle.size());
+        return out;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return "";
+      pollfd p{master_, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left.count())) <= 0) return "";
+      char buf[4096];
+      const ssize_t n = read(master_, buf, sizeof buf);
+      if (n <= 0) return "";
+      pending_.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+
+  int wait_exit() {
+    int st = 0;
+    waitpid(pid_, &st, 0);
+    pid_ = -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  }
+
+  const std::string& pending() const { return pending_; }
+
+ private:
+  pid_t pid_ = -1;
+  int master_ = -1;
+  std::string pending_;
+};
+
+TEST_F(Cli, ReplKeepsStateAcrossLinesAndAcrossARestart) {
+  PtySession repl({SANDBOX_CLI_PATH, "--server", d_->url(), "repl", "--sandbox", "r1",
+                   "--language", "lua"});
+  ASSERT_NE(repl.expect("sandbox repl: sandbox r1, binding LUA"), "") << repl.pending();
+  ASSERT_NE(repl.expect(">>> "), "");
+
+  repl.type("n = 40\n");
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  repl.type("t = {\n");
+  ASSERT_NE(repl.expect("... "), "") << repl.pending();  // inside an open bracket
+  repl.type("1, 2 }\n");
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  repl.type("function inc(a) \\\n");
+  ASSERT_NE(repl.expect("... "), "") << repl.pending();  // continued with a backslash
+  repl.type("return a + #t end\n");
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  repl.type("inc(n)\n");
+  std::string shown = repl.expect(">>> ");
+  EXPECT_NE(shown.find("42"), std::string::npos) << shown;
+
+  repl.type("print('out') error('boom')\n");
+  shown = repl.expect(">>> ");
+  EXPECT_NE(shown.find("out"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("LuaError: input:1: boom"), std::string::npos) << shown;
+
+  // sandboxd restarts on the same port and database: the context's state comes back.
+  const std::string listen = "127.0.0.1:" + std::to_string(d_->port());
+  d_.reset();
+  repl.type("n\n");
+  shown = repl.expect(">>> ");
+  EXPECT_NE(shown.find("sandbox: "), std::string::npos) << "the request fails meanwhile: " << shown;
+  start(listen);
+  repl.type("inc(n) + 100\n");
+  shown = repl.expect(">>> ");
+  EXPECT_NE(shown.find("142"), std::string::npos) << shown;
+
+  repl.type(".exit\n");
+  EXPECT_EQ(repl.wait_exit(), 0);
+}
+
+TEST_F(Cli, ReplEndsAtEndOfInput) {
+  PtySession repl({SANDBOX_CLI_PATH, "--server", d_->url(), "repl", "--sandbox", "r2", "--binding",
+                   "KV"});
+  ASSERT_NE(repl.expect(">>> "), "");
+  repl.type("incr n\n");
+  EXPECT_NE(repl.expect("1"), "");
+  ASSERT_NE(repl.expect(">>> "), "");
+  repl.type("\x04");  // Ctrl-D
+  EXPECT_EQ(repl.wait_exit(), 0);
+}
+
+}  // namespace
+}  // namespace sandbox::test

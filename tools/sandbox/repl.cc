@@ -1,0 +1,37 @@
+#include "repl.h"
+
+#include "output.h"
+#include "repl_input.h"
+
+namespace sandbox::cli {
+
+int run_repl(SandboxClient& sandbox, const ReplOptions& options, std::istream& in,
+             std::ostream& out, std::ostream& err) {
+  if (!options.banner.empty()) out << options.banner << "\n";
+  ReplInput input;
+  std::string line;
+  for (;;) {
+    out << (input.empty() ? ">>> " : "... ") << std::flush;
+    if (!std::getline(in, line)) {
+      out << "\n" << std::flush;
+      return 0;
+    }
+    if (input.empty() && (line == ".exit" || line == ".quit")) return 0;
+    if (!input.add_line(line)) continue;
+    const std::string code = input.take();
+    if (code.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+    try {
+      SandboxRunOptions run;
+      if (options.context) {
+        run.context = options.context;
+      } else {
+        run.binding = options.binding;
+      }
+      print_result(sandbox.run_code(code, run), out, err);
+    } catch (const SandboxError& e) {
+      report_failure(e, err);
+    }
+  }
+}
+
+}  // namespace sandbox::cli
