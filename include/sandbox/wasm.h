@@ -404,6 +404,15 @@ class Instance {
   void set_memory_limit(std::uint64_t bytes);
   std::uint32_t memory_limit_pages() const;
 
+  // ---- write tracking ----
+  // Starts recording which pages get written (by guest or host code): every page turns
+  // read-only and the first write to each faults once into the runtime, which notes the page.
+  // Returns false when tracking is unavailable (the memory is then left untracked).
+  bool track_writes();
+  // The pages written since track_writes() or the previous call, ascending, and re-arms the
+  // tracking; nullopt when the memory is not tracked.
+  std::optional<std::vector<std::uint32_t>> take_dirty_pages();
+
   // ---- globals and snapshots ----
   // True when every mutable global except `fuel` equals its value right after instantiation.
   bool globals_at_initial() const;

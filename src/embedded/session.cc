@@ -30,6 +30,9 @@ EmbeddedSession::EmbeddedSession(std::shared_ptr<const EngineConfig> config,
       guest_(std::move(guest)),
       cwd_(options.cwd.empty() ? std::string(kWorkspaceRoot) : options.cwd) {
   guest_->set_cwd(cwd_);
+  // From here on, snapshot() can say which pages a step wrote (best effort: without tracking
+  // the server hashes the whole memory).
+  guest_->instance().track_writes();
 }
 
 std::unique_ptr<SessionInstance> EmbeddedSession::boot(std::shared_ptr<const EngineConfig> config,
@@ -144,6 +147,7 @@ SessionSnapshot EmbeddedSession::snapshot() {
   snap.handle = 0;
   snap.extra[kGlobalsKey] = base64_encode(guest_->instance().save_globals());
   snap.memory = guest_->instance().memory();
+  snap.dirty_pages = guest_->instance().take_dirty_pages();
   return snap;
 }
 

@@ -36,12 +36,18 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
   apply_chunk_plan(chunk_ids, plan);
 
-  ChunkCodec codec(Codec::kZstd);
+  // One codec per thread: its zstd context and buffers stay warm across snapshots.
+  thread_local ChunkCodec codec(Codec::kZstd);
   SnapshotWrite write;
   write.removed = plan.remove;
   write.upserts.reserve(plan.upsert.size());
   for (const std::uint32_t c : plan.upsert) {
-    write.upserts.push_back(ChunkWrite{c, codec.encode(extract_chunk(memory, c))});
+    const std::size_t start = std::size_t{c} * kChunkBytes;
+    // A whole chunk is compressed straight from memory; only a trailing partial one is copied
+    // and zero-filled first.
+    write.upserts.push_back(ChunkWrite{
+        c, start + kChunkBytes <= memory.size() ? codec.encode(memory.subspan(start, kChunkBytes))
+                                                : codec.encode(extract_chunk(memory, c))});
   }
 
   SnapshotRecord record;

@@ -24,6 +24,9 @@ struct DCtxDeleter {
 struct ChunkCodec::Contexts {
   std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
   std::unique_ptr<ZSTD_DCtx, DCtxDeleter> dctx;
+  // Compression output, reused across calls: fresh memory costs a page fault per 4 KiB, which
+  // dominates compressing a chunk when the buffer is allocated each time.
+  std::vector<std::uint8_t> scratch;
 };
 
 std::string_view codec_name(Codec codec) {
@@ -54,14 +57,15 @@ std::vector<std::uint8_t> ChunkCodec::encode(std::span<const std::uint8_t> raw) 
     contexts_->cctx.reset(ZSTD_createCCtx());
     if (!contexts_->cctx) throw std::runtime_error("ZSTD_createCCtx failed");
   }
-  std::vector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
-  const std::size_t n = ZSTD_compressCCtx(contexts_->cctx.get(), out.data(), out.size(), raw.data(),
+  std::vector<std::uint8_t>& scratch = contexts_->scratch;
+  const std::size_t bound = ZSTD_compressBound(raw.size());
+  if (scratch.size() < bound) scratch.resize(bound);
+  const std::size_t n = ZSTD_compressCCtx(contexts_->cctx.get(), scratch.data(), bound, raw.data(),
                                           raw.size(), level_);
   if (ZSTD_isError(n)) {
     throw std::runtime_error(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
   }
-  out.resize(n);
-  return out;
+  return {scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n)};
 }
 
 std::vector<std::uint8_t> ChunkCodec::decode(Codec codec, std::span<const std::uint8_t> stored,

@@ -10,6 +10,7 @@
 
 #include "wasm/module_descriptor.h"
 #include "wasm/runtime.h"
+#include "wasm/write_tracking.h"
 #include "wasm/watchdog.h"
 
 namespace sandbox::wasm {
@@ -183,6 +184,20 @@ Instance::~Instance() {
   module_.descriptor().free_instance(raw_);
   sandbox_wasm_set_alloc_context(nullptr);
   std::free(raw_);
+}
+
+bool Instance::track_writes() {
+  if (c_->memory == nullptr) return false;
+  return sandbox_wasm_track_writes(c_->memory) == 0;
+}
+
+std::optional<std::vector<std::uint32_t>> Instance::take_dirty_pages() {
+  if (c_->memory == nullptr || !sandbox_wasm_is_tracked(c_->memory)) return std::nullopt;
+  std::vector<std::uint32_t> pages(c_->memory->pages);
+  const std::int64_t n = sandbox_wasm_take_dirty_pages(c_->memory, pages.data());
+  if (n < 0) return std::nullopt;
+  pages.resize(static_cast<std::size_t>(n));
+  return pages;
 }
 
 Instance* Instance::current() { return static_cast<Instance*>(sandbox_wasm_current_instance()); }

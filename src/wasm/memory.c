@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "wasm/runtime.h"
+#include "wasm/write_tracking.h"
 #include "wasm/thread_state.h"
 
 /* A pooled reservation: pages [0, rw_pages) are read-write and zero, the rest PROT_NONE. */
@@ -172,6 +173,11 @@ uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta) {
                (size_t)delta * SANDBOX_WASM_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0) {
     return UINT32_MAX;
   }
+  if (sandbox_wasm_tracking_grew(memory, old, (uint32_t)pages) != 0) {
+    mprotect(memory->data + (size_t)old * SANDBOX_WASM_PAGE_SIZE,
+             (size_t)delta * SANDBOX_WASM_PAGE_SIZE, PROT_NONE);
+    return UINT32_MAX;
+  }
   memory->pages = (uint32_t)pages;
   memory->size = (uint32_t)(pages * SANDBOX_WASM_PAGE_SIZE);
   return old;
@@ -183,6 +189,7 @@ uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t delta) {
 
 void wasm_rt_free_memory(wasm_rt_memory_t* memory) {
   if (memory->data == NULL) return;
+  sandbox_wasm_untrack_writes(memory);
   const sandbox_wasm_alloc_context* ctx = tl_alloc;
   if (ctx == NULL || ctx->pool == NULL || !pool_put(ctx->pool, memory->data, memory->pages)) {
     unreserve(memory->data);

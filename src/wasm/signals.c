@@ -13,6 +13,7 @@
 
 #include "wasm/runtime.h"
 #include "wasm/thread_state.h"
+#include "wasm/write_tracking.h"
 
 #define ALT_STACK_SIZE (64u * 1024u)
 /* A fault this far below the lowest stack address (or this far above it) is taken as the
@@ -52,6 +53,11 @@ static void forward_fault(int sig, siginfo_t* info, void* context) {
 }
 
 static void on_fault(int sig, siginfo_t* info, void* context) {
+  /* A first write to a clean page of a tracked memory (guest or host code): let it through. */
+  if (sig == SIGSEGV && info->si_code == SEGV_ACCERR &&
+      sandbox_wasm_tracking_fault((uintptr_t)info->si_addr)) {
+    return;
+  }
   sandbox_wasm_frame* frame = sandbox_wasm_tl_frame;
   if (frame != NULL && frame->ready) {
     uintptr_t addr = (uintptr_t)info->si_addr;

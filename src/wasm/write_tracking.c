@@ -1,0 +1,114 @@
+#define _GNU_SOURCE
+#include "wasm/write_tracking.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "wasm/runtime.h"
+
+#define MAX_TRACKED 1024
+#define BITMAP_WORDS ((SANDBOX_WASM_MAX_PAGES + 64) / 64)
+
+typedef struct tracker {
+  /* The memory being tracked (NULL: slot free). Read by the signal handler. */
+  wasm_rt_memory_t* volatile memory;
+  uint8_t* volatile base;
+  /* One bit per page; set iff page p is writable. */
+  uint64_t dirty[BITMAP_WORDS];
+} tracker;
+
+static int is_dirty(const tracker* t, uint32_t p) { return (t->dirty[p / 64] >> (p % 64)) & 1; }
+static void set_dirty(tracker* t, uint32_t p) { t->dirty[p / 64] |= (uint64_t)1 << (p % 64); }
+static void clear_dirty(tracker* t, uint32_t p) { t->dirty[p / 64] &= ~((uint64_t)1 << (p % 64)); }
+
+static tracker g_trackers[MAX_TRACKED];
+
+static tracker* find(const wasm_rt_memory_t* memory) {
+  if (memory == NULL) return NULL;
+  for (size_t i = 0; i < MAX_TRACKED; i++) {
+    if (__atomic_load_n(&g_trackers[i].memory, __ATOMIC_ACQUIRE) == memory) return &g_trackers[i];
+  }
+  return NULL;
+}
+
+int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
+  if (memory == NULL || memory->data == NULL) return -1;
+  if (find(memory) != NULL) return 0;
+  for (size_t i = 0; i < MAX_TRACKED; i++) {
+    tracker* t = &g_trackers[i];
+    wasm_rt_memory_t* expected = NULL;
+    /* Claim the slot with a placeholder so no other thread takes it meanwhile. */
+    if (!__atomic_compare_exchange_n(&t->memory, &expected, (wasm_rt_memory_t*)(uintptr_t)1, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      continue;
+    }
+    memset(t->dirty, 0, sizeof t->dirty);
+    t->base = memory->data;
+    if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {
+      t->base = NULL;
+      __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
+      return -1;
+    }
+    __atomic_store_n(&t->memory, memory, __ATOMIC_RELEASE);
+    return 0;
+  }
+  return -1;
+}
+
+void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory) {
+  tracker* t = find(memory);
+  if (t == NULL) return;
+  if (memory->size != 0) mprotect(memory->data, memory->size, PROT_READ | PROT_WRITE);
+  t->base = NULL;
+  __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
+}
+
+int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory) { return find(memory) != NULL; }
+
+int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out) {
+  tracker* t = find(memory);
+  if (t == NULL) return -1;
+  int64_t n = 0;
+  for (uint32_t p = 0; p < memory->pages; p++) {
+    if (is_dirty(t, p)) out[n++] = p;
+  }
+  if (n > 0) {
+    if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {
+      sandbox_wasm_untrack_writes(memory);
+      return -1;
+    }
+    for (int64_t i = 0; i < n; i++) clear_dirty(t, out[i]);
+  }
+  return n;
+}
+
+int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uint32_t new_pages) {
+  tracker* t = find(memory);
+  if (t == NULL || new_pages <= old_pages) return 0;
+  const size_t start = (size_t)old_pages * SANDBOX_WASM_PAGE_SIZE;
+  const size_t length = (size_t)(new_pages - old_pages) * SANDBOX_WASM_PAGE_SIZE;
+  if (mprotect(memory->data + start, length, PROT_READ) != 0) return -1;
+  for (uint32_t p = old_pages; p < new_pages; p++) clear_dirty(t, p);
+  return 0;
+}
+
+int sandbox_wasm_tracking_fault(uintptr_t addr) {
+  for (size_t i = 0; i < MAX_TRACKED; i++) {
+    tracker* t = &g_trackers[i];
+    wasm_rt_memory_t* memory = __atomic_load_n(&t->memory, __ATOMIC_ACQUIRE);
+    if (memory == NULL || (uintptr_t)memory == 1) continue;
+    uint8_t* base = t->base;
+    if (base == NULL || addr < (uintptr_t)base) continue;
+    const uintptr_t offset = addr - (uintptr_t)base;
+    if (offset >= memory->size) continue;
+    const uint32_t page = (uint32_t)(offset / SANDBOX_WASM_PAGE_SIZE);
+    if (is_dirty(t, page)) return 0; /* already writable: not a tracking fault */
+    if (mprotect(base + (size_t)page * SANDBOX_WASM_PAGE_SIZE, SANDBOX_WASM_PAGE_SIZE,
+                 PROT_READ | PROT_WRITE) != 0) {
+      return 0;
+    }
+    set_dirty(t, page);
+    return 1;
+  }
+  return 0;
+}
