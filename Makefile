@@ -1,5 +1,6 @@
 # The two commands of the README:
-#   make run    installs what is missing, builds, and starts the server
+#   make run    installs what is missing, builds, and starts sandboxd (SQLite in data/sandboxd,
+#               every built engine)
 #   make test   installs what is missing, builds, and runs every test
 JOBS ?= $(shell nproc)
 PRESET ?= default
@@ -18,7 +19,7 @@ build: bootstrap
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
 run: build
-	$(BUILD)/tools/sandbox-runtime/sandbox-runtime --engine calc --listen $(LISTEN)
+	$(BUILD)/tools/sandboxd/sandboxd --listen $(LISTEN)
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)

@@ -13,26 +13,25 @@ std::string str(const boost::json::object& o, std::string_view key) {
 }  // namespace
 
 boost::json::object ContextRecord::to_json() const {
+  boost::json::object o = to_info_json();
+  o["envVars"] = sandbox::to_json(env_vars);
+  return o;
+}
+
+boost::json::object ContextRecord::to_info_json() const {
   boost::json::object o{{"id", id},
                         {"binding", binding},
                         {"language", language},
                         {"engine", engine},
                         {"cwd", cwd},
                         {"createdAt", created_at},
-                        {"lastUsed", last_used}};
-  o["envVars"] = sandbox::to_json(env_vars);
-  o["executions"] = executions;
+                        {"lastUsed", last_used},
+                        {"executions", executions}};
   if (snapshot) {
     o["snapshot"] = sandbox::to_json(*snapshot);
   } else {
     o["snapshot"] = nullptr;
   }
-  return o;
-}
-
-boost::json::object ContextRecord::to_info_json() const {
-  boost::json::object o = to_json();
-  o.erase("envVars");
   return o;
 }
 
