@@ -1,6 +1,6 @@
 #include "sandbox/context_record.h"
 
-#include "sandbox/execute_response_json.h"
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {
@@ -54,7 +54,7 @@ ContextRecord ContextRecord::from_json(const boost::json::object& o) {
   if (const auto* e = o.if_contains("executions"); e && e->is_number()) {
     r.executions = static_cast<std::uint64_t>(e->to_number<double>());
   }
-  r.snapshot = snapshot_summary_from_json(o.if_contains("snapshot"));
+  if (const auto* snapshot = o.if_contains("snapshot")) r.snapshot = snapshot_info_from_json(*snapshot);
   return r;
 }
 

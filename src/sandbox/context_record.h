@@ -24,7 +24,7 @@ struct ContextRecord {
   std::string created_at;  // ISO
   std::string last_used;   // ISO
   std::uint64_t executions = 0;  // the sandbox's own count
-  std::optional<SnapshotSummary> snapshot;
+  std::optional<SnapshotInfo> snapshot;
 
   boost::json::object to_json() const;
   // The form of SandboxInfo.contexts (§8.8): the row without its env vars.

@@ -30,20 +30,6 @@ std::int64_t integer(const boost::json::value* v) {
 
 }  // namespace
 
-std::optional<SnapshotSummary> snapshot_summary_from_json(const boost::json::value* v) {
-  if (!v || !v->is_object()) return std::nullopt;
-  const auto& o = v->get_object();
-  SnapshotSummary s;
-  if (const auto* b = o.if_contains("build"); b && b->is_string()) s.build = b->get_string();
-  s.pages = static_cast<std::uint32_t>(integer(o.if_contains("pages")));
-  s.bytes = static_cast<std::uint64_t>(integer(o.if_contains("bytes")));
-  s.stored_bytes = static_cast<std::uint64_t>(integer(o.if_contains("storedBytes")));
-  s.taken_at = integer(o.if_contains("takenAt"));
-  const auto* stale = o.if_contains("stale");
-  s.stale = stale && stale->is_bool() && stale->get_bool();
-  return s;
-}
-
 InterpreterExecuteResponse execute_response_from_json(const boost::json::object& o) {
   InterpreterExecuteResponse r;
   try {
@@ -66,7 +52,9 @@ InterpreterExecuteResponse execute_response_from_json(const boost::json::object&
   if (const auto* ms = c.if_contains("snapshotMs"); ms && ms->is_number()) {
     r.context.snapshot_ms = ms->to_number<double>();
   }
-  r.context.snapshot = snapshot_summary_from_json(c.if_contains("snapshot"));
+  if (const auto* snapshot = c.if_contains("snapshot")) {
+    r.context.snapshot = snapshot_info_from_json(*snapshot);
+  }
 
   const auto* workspace = o.if_contains("workspace");
   if (!workspace || !workspace->is_object()) invalid("workspace must be an object");

@@ -11,7 +11,4 @@ namespace sandbox {
 // Throws BindingError (binding.h) when a field the sandbox relies on is missing or malformed.
 InterpreterExecuteResponse execute_response_from_json(const boost::json::object& o);
 
-// SnapshotInfo of §5.5 from its JSON; nullopt for null or a malformed value.
-std::optional<SnapshotSummary> snapshot_summary_from_json(const boost::json::value* v);
-
 }  // namespace sandbox
