@@ -105,10 +105,11 @@ SandboxService::SandboxService(SandboxStore& store, const Clock& clock,
       Impl& d = *impl_;
       std::unique_lock lock(d.timer_mu);
       while (!d.stopping) {
-        std::int64_t wait_ms = 60'000;
+        const std::int64_t poll_ms = std::max<std::int64_t>(d.options.expiry_poll_ms, 1);
+        std::int64_t wait_ms = poll_ms;
         try {
           if (const auto next = next_alarm()) {
-            wait_ms = std::clamp<std::int64_t>(*next - d.env.clock.now_ms(), 0, 60'000);
+            wait_ms = std::clamp<std::int64_t>(*next - d.env.clock.now_ms(), 0, poll_ms);
           }
         } catch (const std::exception&) {
         }

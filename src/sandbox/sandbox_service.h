@@ -28,8 +28,11 @@ namespace sandbox {
 struct SandboxServiceOptions {
   SandboxOptions sandbox;
   std::size_t max_cached_sandboxes = 256;
-  // Run the idle alarms on a background thread (tests call run_due_alarms() instead).
+  // Run the idle alarms on a background thread (tests call run_due_alarms() instead). The thread
+  // sleeps until the earliest deadline, but at most `expiry_poll_ms`, so a deadline armed while
+  // it sleeps is noticed within that time.
   bool background_expiry = false;
+  std::int64_t expiry_poll_ms = 1'000;
 };
 
 // SANDBOX_IDLE_TTL_MS as §7.10 parses it: unset/empty/invalid/negative -> 24 h, "0" disables.
