@@ -5,9 +5,9 @@
 #   build_cpython.sh --src <dir> --build <dir> --cc "<compiler command>" --build-python <path>
 #                    --config-cache <file> --source-id <id> [--jobs N] [--stamp <file>]
 #
-# --source-id names the source tree (its pin and patches); when it differs from the one the
-# build directory was made from, the build directory is emptied first, so a new source never
-# mixes with objects of an old one.
+# --source-id names the inputs (source pin, patches, compiler command, flags; the CMake side
+# uses the configure cache key); when it differs from the one the build directory was made
+# from, the build directory is emptied first, so new inputs never mix with old objects.
 #
 # configure's answers are cached in --config-cache (a file in the download cache whose name
 # is a hash of everything that can change them: source, patches, compiler, wasi-libc, flags),
@@ -40,6 +40,9 @@ die() { echo "error: [cpython] $*" >&2; exit 1; }
   die "$build_python is not a Python 3.11 (the cross build needs the same version); install python3.11"
 
 mkdir -p "$build" "$(dirname "$config_cache")"
+# Two builds of the same tree at once (two ninja processes) must not share a configure run.
+exec 8>"$build.lock"
+flock 8
 cd "$build"
 if [[ "$(cat .source-id 2>/dev/null)" != "$source_id" ]]; then
   find . -mindepth 1 -delete
@@ -49,6 +52,15 @@ fi
 # Flags clang >= 16 turned into errors that CPython 3.11 still trips over (Debian's wasi-libc
 # defines the CLOCK_* constants as pointers, which timemodule.c passes as integers).
 extra_cflags="-Wno-int-conversion -Wno-incompatible-function-pointer-types"
+
+# configure runs by a relative path: the build then names its sources relative to the build
+# directory, so nothing in the module depends on where the build tree is.
+src_rel=$(realpath --relative-to="$build" "$src")
+# __DATE__/__TIME__ (sys.version) come from the source's changelog, not the clock, so the module
+# is reproducible (clang honours SOURCE_DATE_EPOCH).
+SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Timestamp) ||
+  die "cannot read the release date from $src/debian/changelog"
+export SOURCE_DATE_EPOCH
 
 if [[ ! -f Makefile || ! -f config.status || "$src/configure" -nt config.status ]]; then
   if [[ -f "$config_cache" ]]; then
@@ -60,13 +72,15 @@ if [[ ! -f Makefile || ! -f config.status || "$src/configure" -nt config.status 
   fi
   start=$(date +%s)
   # Progress: one line per 50 checks.
+  # --- configure recipe (CMakeLists.txt hashes this text into the configure cache key) ---
   if ! CONFIG_SITE="$src/Tools/wasm/config.site-wasm32-wasi" \
        CC="$cc" CPP="$cc -E" AR="${AR:-llvm-ar}" RANLIB="${RANLIB:-llvm-ranlib}" READELF=true \
        PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR=/nonexistent \
-       "$src/configure" --cache-file=config.cache \
+       "$src_rel/configure" --cache-file=config.cache \
          --host=wasm32-unknown-wasi --build="$("$src/config.guess")" \
          --with-build-python="$build_python" --disable-ipv6 --without-ensurepip \
          --disable-test-modules --prefix=/ 2>&1 |
+  # --- end of the configure recipe ---
        tee configure.log |
        awk '/^checking / { n++; if (n % 50 == 0) { printf "-- [cpython] configure: %d checks\n", n; fflush() } }'
   then

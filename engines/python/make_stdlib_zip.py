@@ -12,9 +12,15 @@ out: they cannot work in the sandbox or only serve development.
 
   python3.11 make_stdlib_zip.py --lib <Lib dir> --output <zip> --mount /stdlib/python311.zip \
       [--extra <file>=<name in the archive>]...
+      [--sysconfigdata <file>=<name in the archive> [--rewrite <old>=<new>]...]
+
+--sysconfigdata adds the build configuration the sysconfig module reads; it names the build
+tree, so --rewrite replaces those paths and the file is written out again in a canonical form,
+which keeps the archive independent of where it was built.
 """
 import argparse
 import os
+import pprint
 import py_compile
 import sys
 import tempfile
@@ -28,11 +34,31 @@ SKIP_FILES = {'turtle.py'}
 DATE = (1980, 1, 1, 0, 0, 0)
 
 
-def add_module(archive, source_path, name, mount):
+def canonical_sysconfigdata(path, rewrites):
+    """The module's build_time_vars with the paths rewritten, printed canonically."""
+    namespace = {}
+    with open(path, encoding='utf-8') as f:
+        exec(f.read(), namespace)  # a file this build generated
+    variables = {}
+    for key, value in namespace['build_time_vars'].items():
+        if isinstance(value, str):
+            for old, new in rewrites:
+                value = value.replace(old, new)
+        variables[key] = value
+    return ('# system configuration generated and used by the sysconfig module\n'
+            f'build_time_vars = {pprint.pformat(variables, width=100)}\n').encode()
+
+
+def add_module(archive, source_path, name, mount, rewrites=None):
     with open(source_path, 'rb') as f:
         source = f.read()
-    archive.writestr(zipfile.ZipInfo(name, DATE), source)
     with tempfile.TemporaryDirectory() as tmp:
+        if rewrites is not None:
+            source = canonical_sysconfigdata(source_path, rewrites)
+            source_path = os.path.join(tmp, 'rewritten.py')
+            with open(source_path, 'wb') as f:
+                f.write(source)
+        archive.writestr(zipfile.ZipInfo(name, DATE), source)
         pyc = os.path.join(tmp, 'module.pyc')
         try:
             py_compile.compile(source_path, cfile=pyc, dfile=f'{mount}/{name}', doraise=True,
@@ -52,10 +78,18 @@ def main():
     parser.add_argument('--output', required=True)
     parser.add_argument('--mount', required=True, help='the path of the archive in the guest')
     parser.add_argument('--extra', action='append', default=[], help='FILE=NAME')
+    parser.add_argument('--sysconfigdata', help='FILE=NAME')
+    parser.add_argument('--rewrite', action='append', default=[], help='OLD=NEW (--sysconfigdata)')
     args = parser.parse_args()
     if sys.version_info[:2] != (3, 11):
         sys.exit(f'make_stdlib_zip: must run under Python 3.11, not {sys.version.split()[0]}')
 
+    rewrites = []
+    for rewrite in args.rewrite:
+        old, sep, new = rewrite.partition('=')
+        if not sep or not old:
+            sys.exit(f'make_stdlib_zip: --rewrite wants OLD=NEW, got {rewrite!r}')
+        rewrites.append((old, new))
     modules = []
     for root, dirs, files in os.walk(args.lib):
         rel = os.path.relpath(root, args.lib)
@@ -63,18 +97,21 @@ def main():
         for f in sorted(files):
             if f.endswith('.py') and f not in SKIP_FILES:
                 name = os.path.normpath(os.path.join(rel, f)).replace(os.sep, '/')
-                modules.append((name, os.path.join(root, f)))
-    for extra in args.extra:
+                modules.append((name, os.path.join(root, f), None))
+    extras = [(extra, None) for extra in args.extra]
+    if args.sysconfigdata:
+        extras.append((args.sysconfigdata, tuple(rewrites)))
+    for extra, extra_rewrites in extras:
         path, sep, name = extra.partition('=')
         if not sep or not name.endswith('.py'):
-            sys.exit(f'make_stdlib_zip: --extra wants FILE=NAME.py, got {extra!r}')
-        modules.append((name, path))
+            sys.exit(f'make_stdlib_zip: --extra/--sysconfigdata want FILE=NAME.py, got {extra!r}')
+        modules.append((name, path, extra_rewrites))
     modules.sort()
 
     tmp_output = args.output + '.tmp'
     with zipfile.ZipFile(tmp_output, 'w', zipfile.ZIP_STORED) as archive:
-        for name, path in modules:
-            add_module(archive, path, name, args.mount)
+        for name, path, module_rewrites in modules:
+            add_module(archive, path, name, args.mount, module_rewrites)
     os.replace(tmp_output, args.output)
     print(f'-- [python stdlib] {args.output}: {len(modules)} modules, '
           f'{os.path.getsize(args.output) // 1024} KiB')

@@ -114,8 +114,11 @@ if ! verify_cache; then
 fi
 log "verified $(basename "$dsc") (sha256 $dsc_sha256) and its files"
 
-rm -rf "$dest"
 mkdir -p "$(dirname "$dest")"
+# Two builds of the same tree at once (two ninja processes) must not unpack over each other.
+exec 8>"$dest.lock"
+flock 8
+rm -rf "$dest"
 args=(-x)
 [[ $skip_patches -eq 1 ]] && args+=(--skip-patches)
 log "unpacking into $dest"

@@ -28,8 +28,12 @@ command -v npm >/dev/null || die "npm is not installed (apt-get install npm, or 
 [[ -f "$project/package.json" && -f "$project/package-lock.json" ]] ||
   die "package.json and package-lock.json are required"
 
+mkdir -p "$(dirname "$dest")" "$cache/npm-cache"
+# Two builds of the same tree at once (two ninja processes) must not install over each other.
+exec 8>"$dest.lock"
+flock 8
 rm -rf "$dest"
-mkdir -p "$dest" "$cache/npm-cache"
+mkdir -p "$dest"
 cp "$project/package.json" "$project/package-lock.json" "$dest/"
 echo "-- [npm ci] installing the packages pinned in $project/package-lock.json"
 if ! out=$(cd "$dest" && npm ci --ignore-scripts --no-audit --no-fund --prefer-offline \

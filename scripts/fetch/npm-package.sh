@@ -74,6 +74,9 @@ if [[ ! -f "$tgz" ]]; then
 fi
 log "verified $(basename "$tgz") ($integrity)"
 
+mkdir -p "$(dirname "$dest")"
+exec 8>"$dest.lock"
+flock 8
 rm -rf "$dest"
 mkdir -p "$dest"
 tar xzf "$tgz" -C "$dest" --no-same-owner
