@@ -1,0 +1,141 @@
+#include "image.h"
+
+#include <sandbox/clock.h>
+#include <sandbox/workspace.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace sandbox::preinit {
+namespace {
+
+bool all_zero(const std::uint8_t* p, std::size_t n) {
+  // Word-wise: the image scan reads tens of MiB once per process.
+  const std::size_t words = n / sizeof(std::uint64_t);
+  for (std::size_t i = 0; i < words; ++i) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i * sizeof w, sizeof w);
+    if (w != 0) return false;
+  }
+  return std::all_of(p + words * sizeof(std::uint64_t), p + n, [](std::uint8_t b) { return b == 0; });
+}
+
+}  // namespace
+
+std::shared_ptr<const Image> capture_image(const GuestConfig& config, std::uint64_t boot_fuel) {
+  SystemClock clock;
+  Workspace workspace(clock);
+  auto image = std::make_shared<Image>();
+  {
+    Guest guest(config, WasiOptions{.workspace = &workspace});
+    guest.set_fuel(boot_fuel);
+    const auto start = std::chrono::steady_clock::now();
+    config.driver->boot(guest);
+    image->stats.boot_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    image->stats.boot_fuel = guest.usage().fuel_consumed;
+    if (!guest.host_state_empty()) {
+      throw std::logic_error("The interpreter's boot left host-side state (open files or "
+                             "extension handles) that an image cannot carry");
+    }
+    image->globals = guest.instance().save_globals();
+
+    // Compared with what instantiation alone produces (data segments, zero elsewhere): only the
+    // pages that differ need work when the image is applied.
+    Guest fresh(config, WasiOptions{.workspace = &workspace});
+    const auto initial = fresh.instance().memory();
+    const auto memory = guest.instance().memory();
+    image->pages = static_cast<std::uint32_t>(memory.size() / kWasmPageBytes);
+    std::vector<std::size_t> base_offsets;  // per page, into `base`, or npos
+    std::vector<std::size_t> data_offsets;  // per page, into `data`, or npos
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    base_offsets.assign(image->pages, kNone);
+    data_offsets.assign(image->pages, kNone);
+    for (std::uint32_t page = 0; page < image->pages; ++page) {
+      const std::size_t at = std::size_t{page} * kWasmPageBytes;
+      const std::uint8_t* p = memory.data() + at;
+      if (all_zero(p, kWasmPageBytes)) {
+        if (at < initial.size() && !all_zero(initial.data() + at, kWasmPageBytes)) {
+          image->cleared.push_back(page);
+        }
+        continue;
+      }
+      if (at < initial.size() && std::memcmp(p, initial.data() + at, kWasmPageBytes) == 0) {
+        base_offsets[page] = image->base.size();
+        image->base.insert(image->base.end(), p, p + kWasmPageBytes);
+        continue;
+      }
+      if (!image->runs.empty() &&
+          image->runs.back().first_page + image->runs.back().pages == page) {
+        ++image->runs.back().pages;
+      } else {
+        image->runs.push_back(Image::Run{page, 1, image->data.size()});
+      }
+      data_offsets[page] = image->data.size();
+      image->data.insert(image->data.end(), p, p + kWasmPageBytes);
+    }
+    image->page_bytes.assign(image->pages, nullptr);
+    for (std::uint32_t page = 0; page < image->pages; ++page) {
+      if (data_offsets[page] != kNone) image->page_bytes[page] = image->data.data() + data_offsets[page];
+      if (base_offsets[page] != kNone) image->page_bytes[page] = image->base.data() + base_offsets[page];
+    }
+  }
+  image->stats.pages = image->pages;
+  image->stats.copied_pages = static_cast<std::uint32_t>(image->data.size() / kWasmPageBytes);
+  image->stats.cleared_pages = static_cast<std::uint32_t>(image->cleared.size());
+  return image;
+}
+
+void apply_image(const Image& image, Guest& guest, bool track_writes) {
+  wasm::Instance& instance = guest.instance();
+  instance.prepare_restore(image.pages);
+  const auto memory = instance.memory();
+  for (const Image::Run& run : image.runs) {
+    std::memcpy(memory.data() + std::size_t{run.first_page} * kWasmPageBytes,
+                image.data.data() + run.offset, std::size_t{run.pages} * kWasmPageBytes);
+  }
+  for (const std::uint32_t page : image.cleared) {
+    std::memset(memory.data() + std::size_t{page} * kWasmPageBytes, 0, kWasmPageBytes);
+  }
+  instance.load_globals(image.globals);
+  // Best effort: without tracking, snapshots hash every page.
+  if (track_writes) instance.track_writes();
+}
+
+bool reset_to_image(const Image& image, Guest& guest) {
+  wasm::Instance& instance = guest.instance();
+  if (instance.state() != wasm::InstanceState::kReady || instance.memory_pages() != image.pages ||
+      !guest.host_state_empty() || guest.wasi().output_limit_exceeded() ||
+      guest.wasi().exit_code().has_value()) {
+    return false;
+  }
+  // Every page is rewritten: the memory is resident, so this costs a few milliseconds, while a
+  // new instance's first writes to fresh memory cost several times more.
+  const auto memory = instance.memory();
+  std::uint32_t page = 0;
+  while (page < image.pages) {
+    std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+    if (const std::uint8_t* bytes = image.page_bytes[page]) {
+      std::memcpy(p, bytes, kWasmPageBytes);
+      ++page;
+      continue;
+    }
+    std::uint32_t end = page + 1;
+    while (end < image.pages && image.page_bytes[end] == nullptr) ++end;
+    std::memset(p, 0, std::size_t{end - page} * kWasmPageBytes);
+    page = end;
+  }
+  instance.load_globals(image.globals);
+  guest.wasi().reset_logs();
+  return true;
+}
+
+}  // namespace sandbox::preinit

@@ -1,0 +1,68 @@
+// The post-initialisation image of a prebuilt interpreter: the linear memory and mutable globals
+// right after Driver::boot, kept once per engine and copied into every new instance instead of
+// running the interpreter's start-up again.
+//
+// Only the pages that differ from a freshly instantiated memory are copied: a fresh instance's
+// memory is deterministic (data segments, zero elsewhere), so copying the differing non-zero
+// pages (as runs of consecutive pages) and clearing the pages that instantiation fills but the
+// image has all zero (`cleared`) reproduces the image exactly. Pages the interpreter's start-up
+// left as the data segments wrote them (most of an embedded standard library) cost nothing.
+//
+// Resetting a used instance: reset_to_image() brings an instance that ran back to the image by
+// rewriting every page of its memory, so a stateless run can reuse the instance of an earlier
+// one. On virtual machines the first writes to memory fresh from the kernel cost about a
+// millisecond per MiB (far more than page faults alone), so rewriting a resident memory is
+// several times cheaper than filling a new one; write tracking would cost a signal round trip
+// per written page instead. For that the image also knows every page's bytes (`page_bytes`). A
+// reset is refused (false) whenever the instance may hold state the image does not describe: it
+// trapped, its memory grew, it holds open files or extension handles, or it hit the output
+// limit. (The modules used with it have no reference types: their tables cannot change.)
+//
+// Thread-safety: an Image is immutable once captured and shared by any number of threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "guest.h"
+#include "preinit_engine.h"
+
+namespace sandbox::preinit {
+
+struct Image {
+  Image() = default;
+  Image(const Image&) = delete;  // page_bytes points into the image's own buffers
+  Image& operator=(const Image&) = delete;
+
+  struct Run {
+    std::uint32_t first_page = 0;
+    std::uint32_t pages = 0;
+    std::size_t offset = 0;  // into `data`
+  };
+  std::uint32_t pages = 0;
+  std::vector<Run> runs;              // pages that differ from instantiation and are not zero
+  std::vector<std::uint8_t> data;     // their bytes
+  std::vector<std::uint32_t> cleared;
+  std::vector<std::uint8_t> base;     // non-zero pages the image shares with instantiation
+  std::vector<const std::uint8_t*> page_bytes;  // per page: into data or base; null = all zero
+  std::vector<std::uint8_t> globals;  // wasm::Instance::save_globals()
+  ImageStats stats;
+};
+
+// Boots a new guest made with `config` (Driver::boot under `boot_fuel`) and captures its image.
+// The guest's WASI layout is the one every later instance gets (/stdlib empty, /dev, and a
+// /workspace), because the interpreter's C library records the preopens during boot. Throws
+// what boot throws, and std::logic_error when boot leaves host-side state behind.
+std::shared_ptr<const Image> capture_image(const GuestConfig& config, std::uint64_t boot_fuel);
+
+// Copies `image` into `guest`, whose instance must be fresh (kFresh); it becomes ready to call.
+// With `track_writes`, write tracking starts afterwards (sessions report dirty pages with it).
+void apply_image(const Image& image, Guest& guest, bool track_writes);
+
+// Brings a guest made by apply_image() and then used back to `image` (see above). Returns false,
+// leaving the guest as it was, when that is not possible; the guest must then be discarded.
+bool reset_to_image(const Image& image, Guest& guest);
+
+}  // namespace sandbox::preinit

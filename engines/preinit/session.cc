@@ -1,0 +1,152 @@
+#include "session.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "base/base64.h"
+#include "embedded/guest_abi.h"
+
+namespace sandbox::preinit {
+namespace {
+
+constexpr std::string_view kGlobalsKey = "globals";
+
+WasiOptions session_wasi(const SessionOptions& options) {
+  if (options.workspace == nullptr) {
+    throw std::invalid_argument("SessionOptions::workspace is required");
+  }
+  return WasiOptions{.workspace = options.workspace};
+}
+
+}  // namespace
+
+PreinitSession::PreinitSession(std::shared_ptr<EngineState> state, std::unique_ptr<Guest> guest,
+                               const SessionOptions& options)
+    : engine_(std::move(state)),
+      workspace_(options.workspace),
+      on_cwd_change_(options.on_cwd_change),
+      guest_(std::move(guest)),
+      cwd_(options.cwd.empty() ? std::string(kWorkspaceRoot) : options.cwd) {}
+
+std::unique_ptr<SessionInstance> PreinitSession::boot(std::shared_ptr<EngineState> state,
+                                                      const SessionOptions& options) {
+  const auto image = state->image();
+  auto guest = std::make_unique<Guest>(state->run_config(), session_wasi(options));
+  apply_image(*image, *guest, /*track_writes=*/true);
+  return std::make_unique<PreinitSession>(std::move(state), std::move(guest), options);
+}
+
+std::unique_ptr<SessionInstance> PreinitSession::restore(std::shared_ptr<EngineState> state,
+                                                         const SessionOptions& options,
+                                                         const SnapshotSource& source) {
+  auto guest = std::make_unique<Guest>(state->run_config(), session_wasi(options));
+  wasm::Instance& instance = guest->instance();
+  instance.prepare_restore(source.memory_pages);
+  const auto memory = instance.memory();
+  const std::uint32_t initial_pages = instance.module().initial_pages();
+  if (source.read_page) {
+    for (std::uint32_t page = 0; page < source.memory_pages; ++page) {
+      std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+      const auto bytes = source.read_page(page);
+      if (!bytes) {
+        // All zero when the snapshot was taken; only pages of the initial memory (data
+        // segments) can hold anything now.
+        if (page < initial_pages &&
+            std::any_of(p, p + kWasmPageBytes, [](std::uint8_t b) { return b != 0; })) {
+          std::memset(p, 0, kWasmPageBytes);
+        }
+        continue;
+      }
+      if (bytes->size() != kWasmPageBytes) {
+        throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
+                                 std::to_string(bytes->size()) + " bytes");
+      }
+      std::memcpy(p, bytes->data(), kWasmPageBytes);
+    }
+  }
+  const auto* globals = source.extra.if_contains(kGlobalsKey);
+  if (globals == nullptr || !globals->is_string()) {
+    throw std::runtime_error("Snapshot has no saved globals");
+  }
+  const auto bytes = base64_decode(globals->get_string());
+  if (!bytes) throw std::runtime_error("Snapshot globals are not base64");
+  instance.load_globals(*bytes);  // throws WasmError on a size mismatch
+  instance.track_writes();        // best effort, as after apply_image()
+  return std::make_unique<PreinitSession>(std::move(state), std::move(guest), options);
+}
+
+void PreinitSession::update_cwd(const std::string& reported) {
+  if (reported.empty()) return;
+  std::string next(kWorkspaceRoot);
+  try {
+    const NormalizedPath path = normalize_workspace_path(reported, cwd_);
+    if (workspace_->stat(path.absolute, cwd_).type == WorkspaceNode::Type::kDirectory) {
+      next = path.absolute;
+    }
+  } catch (const WorkspaceError&) {
+    // Outside /workspace, missing, or the File API is disabled: back to the root.
+  }
+  if (next != cwd_) {
+    cwd_ = std::move(next);
+    if (on_cwd_change_) on_cwd_change_(cwd_);
+  }
+}
+
+SessionOutcome PreinitSession::execute(const ExecutionRequest& request) {
+  if (state_ != State::kIdle) throw std::logic_error("execute() on an invalid session");
+  SessionOutcome out;
+  try {
+    guest_->reset_fuel();
+    guest_->wasi().reset_logs();
+    const bool reseed = reseed_;
+    reseed_ = false;
+    GuestReply reply = engine_->language.driver->execute(
+        *guest_, Request{request.code, cwd_, request.env_vars, reseed});
+    if (guest_->extension() != nullptr && !guest_->extension()->empty()) {
+      throw std::logic_error("The driver left host-side handles after a call");
+    }
+    update_cwd(reply.cwd);
+    embedded::check_result_limit(reply.results);
+    out.logs = guest_->wasi().logs();
+    out.results = std::move(reply.results);
+    out.error = std::move(reply.error);
+    out.usage = guest_->usage();
+  } catch (const std::exception& e) {
+    state_ = State::kInvalid;
+    out = SessionOutcome{};
+    out.logs = guest_->wasi().logs();
+    out.error = engine_error_outcome(e).error;
+    out.usage = guest_->usage();
+  } catch (...) {
+    state_ = State::kInvalid;
+    out = SessionOutcome{};
+    out.logs = guest_->wasi().logs();
+    out.error = ExecutionError{"EngineError", "Unknown engine failure", {}, std::nullopt};
+    out.usage = guest_->usage();
+  }
+  out.cwd = cwd_;
+  return out;
+}
+
+bool PreinitSession::can_snapshot() const {
+  return state_ == State::kIdle && guest_ && guest_->host_state_empty() &&
+         guest_->instance().state() == wasm::InstanceState::kReady;
+}
+
+SessionSnapshot PreinitSession::snapshot() {
+  if (!can_snapshot()) throw std::logic_error("snapshot() requires can_snapshot()");
+  SessionSnapshot snap;
+  snap.handle = 0;
+  snap.extra[kGlobalsKey] = base64_encode(guest_->instance().save_globals());
+  snap.memory = guest_->instance().memory();
+  snap.dirty_pages = guest_->instance().take_dirty_pages();
+  return snap;
+}
+
+void PreinitSession::close() {
+  state_ = State::kInvalid;
+  guest_.reset();
+}
+
+}  // namespace sandbox::preinit
