@@ -19,6 +19,12 @@ packages=(
   postgresql
 )
 
+# The JavaScript engine's build runs npm (sucrase and esbuild for the TypeScript stripper). A
+# machine that already has node and npm (e.g. from nodesource) keeps them; otherwise Debian's.
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
