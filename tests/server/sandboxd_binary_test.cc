@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "server/sandboxd_config.h"
 #include "server/sandboxd_fixture.h"
@@ -152,6 +154,21 @@ TEST(SandboxdBinary, TheFileApiCanBeDisabled) {
   r = post(d.url(), "/sandboxes/f/execute", {{"code", "write /workspace/a x"}, {"binding", "KV"}});
   EXPECT_EQ(json_of(r).at("error").at("name").as_string(), "OSError");
   EXPECT_FALSE(json_of(call(d.url(), "GET", "/sandboxes/f")).at("fileApi").as_bool());
+}
+
+TEST(SandboxdBinary, IdleSandboxesExpireInTheBackground) {
+  TempDir dir;
+  SandboxdProcess d(dir.file("d"), {"--engines", "kv"}, {"SANDBOX_IDLE_TTL_MS=300"});
+  ASSERT_TRUE(d.started());
+  HttpResponse r = post(d.url(), "/sandboxes/idle/execute", {{"code", "incr n"}, {"binding", "KV"}});
+  EXPECT_EQ(result_text(r), "1");
+  post(d.url(), "/sandboxes/idle/files", {{"op", "write"}, {"path", "a"}, {"content", "x"}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1800));
+  const auto info = json_of(call(d.url(), "GET", "/sandboxes/idle"));
+  EXPECT_TRUE(info.at("contexts").as_array().empty()) << boost::json::serialize(info);
+  EXPECT_EQ(info.at("workspace").at("files").as_int64(), 0);
+  r = post(d.url(), "/sandboxes/idle/execute", {{"code", "incr n"}, {"binding", "KV"}});
+  EXPECT_EQ(result_text(r), "1");
 }
 
 TEST(SandboxdBinary, ServesEveryBuiltEngineByDefault) {
