@@ -25,7 +25,7 @@
 
 namespace sandbox::engines {
 
-inline constexpr std::uint64_t kPerlFuel = 400'000'000;
+inline constexpr std::uint64_t kPerlFuel = 800'000'000;
 inline constexpr std::uint64_t kPerlMemoryBytes = 64ull << 20;
 
 Engine make_perl_engine();

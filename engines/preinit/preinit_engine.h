@@ -9,14 +9,16 @@
 //  * The post-initialisation image. The first run() or boot() of the process instantiates the
 //    module once, runs Driver::boot (the interpreter's init and the driver prelude), and keeps a
 //    copy of the linear memory (only the pages that differ from a freshly instantiated one) and
-//    the mutable globals (image.h). Thread-safe and lazy; a failed boot is not cached (the next call retries).
-//    Every stateless run and every new context starts from a fresh instance with the image
-//    copied in, without running `_initialize` or the interpreter's init again.
-//  * run() (stateless): an instance from the image with an empty /workspace that is disabled
-//    (every file operation there answers EACCES: a stateless run has no workspace), one
-//    Driver::execute with `reseed` set, the result limit, and the outcome. A trap throws (a limit
-//    as ExecutionLimitError, anything else as std::runtime_error), so the kit reports it as
-//    upstream does, with empty logs.
+//    the mutable globals (image.h). Thread-safe and lazy; a failed boot is not cached (the next
+//    call retries). Every stateless run and every new context starts from an instance in the
+//    image's state, without running `_initialize` or the interpreter's init again.
+//  * run() (stateless): an instance in the image's state with an empty /workspace that is
+//    disabled (every file operation there answers EACCES: a stateless run has no workspace),
+//    one Driver::execute with `reseed` set, the result limit, and the outcome. A trap throws (a
+//    limit as ExecutionLimitError, anything else as std::runtime_error), so the kit reports it
+//    as upstream does, with empty logs. The instance is then reset to the image and kept for a
+//    later run (up to `idle_instances`; image.h says when a reset is refused and how much it
+//    costs), because filling a new instance's memory costs several times more on a VM.
 //  * sessions: boot() = an instance from the image with the context's /workspace mounted;
 //    restore() = a fresh instance, memory grown and filled from the SnapshotSource and the saved
 //    mutable globals written back ({"globals": "<base64>"} in `extra`). The first execute after
@@ -36,12 +38,13 @@
 //        usage, and the session becomes kInvalid. execute() on an invalid session throws.
 //     3. can_snapshot() ⇔ kIdle, no guest file descriptor beyond the preopens, and the driver's
 //        extension empty (e.g. no Ruby value handle outlives a call).
-//     4. snapshot() returns handle 0, extra {"globals": ...} and a view of the live memory.
+//     4. snapshot() returns handle 0, extra {"globals": ...}, a view of the live memory and,
+//        when the runtime's write tracking is on, the pages written since the last snapshot.
 //     5. cwd: a reported cwd naming a directory of the workspace becomes the session's cwd;
 //        anything else resets it to /workspace.
 //
 // Results serialized over 65,536 bytes are refused with ExecutionLimitError "Result limit
-// exceeded" (after the call, before post-processing).
+// exceeded" (after the call).
 //
 // The engine's build id is the sha256 of the module's sha256 and the driver's fingerprint (its
 // prelude source): a changed prelude changes the image, so old snapshots boot fresh.

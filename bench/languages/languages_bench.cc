@@ -1,0 +1,263 @@
+// bench/languages: what each language engine costs, measured through its sandbox::Engine.
+//
+//   languages-bench [--runs N] [LANGUAGE...]      (default: every language in kLanguages)
+//
+// For each language:
+//   - cold start: the first run of a new Engine (for ruby and perl this boots the
+//     post-initialisation image);
+//   - stateless `1 + 1`: p50/p90 wall time and p50 thread CPU time over N runs (target for
+//     ruby and perl: p50 <= 10 ms);
+//   - a CPU workload (workloads/cpu.<ext>, the same file run.sh times natively): best of 3;
+//   - code contexts over SQLite: the first snapshot (non-zero pages, chunk rows, compressed
+//     bytes), a typical step (chunk rows and bytes written), and the cold restore after a
+//     restart (a new store handle and server over the same file: the first execute, p50 of 5).
+// Add a language by adding a row to kLanguages (its registry name, programs and workload file).
+#include <sandbox/interpreter.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "registry.h"
+#include "storage/sqlite/sqlite_stores.h"
+
+namespace {
+
+using namespace sandbox;
+using SteadyClock = std::chrono::steady_clock;
+
+struct Language {
+  const char* name;      // as in the engine registry
+  const char* simple;    // evaluates 1 + 1
+  const char* workload;  // file in workloads/
+  const char* define;    // context: defines state
+  const char* step;      // context: a small change
+  const char* probe;     // context: reads the state back
+};
+
+constexpr Language kLanguages[] = {
+    {"ruby", "1 + 1", "cpu.rb", "$counter = 0; def bump = $counter += 1; nil", "bump", "$counter"},
+    {"perl", "1 + 1", "cpu.pl", "our $counter = 0; sub bump { ++$counter } 1", "bump()",
+     "$counter"},
+};
+
+// Counts what snapshot writes put into storage.
+class CountingStore final : public InterpreterStore {
+ public:
+  explicit CountingStore(InterpreterStore& inner) : inner_(inner) {}
+  std::uint64_t bytes = 0, chunks = 0;
+
+  std::optional<boost::json::object> get_meta(std::string_view k) override { return inner_.get_meta(k); }
+  void put_meta(std::string_view k, const boost::json::object& m) override { inner_.put_meta(k, m); }
+  std::vector<StoredRow> list_contexts(std::string_view k) override { return inner_.list_contexts(k); }
+  std::optional<boost::json::object> get_context(std::string_view k, std::string_view id) override {
+    return inner_.get_context(k, id);
+  }
+  void put_context(std::string_view k, std::string_view id, const boost::json::object& row) override {
+    inner_.put_context(k, id, row);
+  }
+  bool delete_context(std::string_view k, std::string_view id) override {
+    return inner_.delete_context(k, id);
+  }
+  StoredChunks read_chunks(std::string_view k, std::string_view id) override {
+    return inner_.read_chunks(k, id);
+  }
+  void write_snapshot(std::string_view k, std::string_view id, const SnapshotWrite& w) override {
+    chunks += w.upserts.size();
+    for (const auto& c : w.upserts) bytes += c.data.size();
+    inner_.write_snapshot(k, id, w);
+  }
+  void drop_snapshot(std::string_view k, std::string_view id,
+                     const std::optional<boost::json::object>& r) override {
+    inner_.drop_snapshot(k, id, r);
+  }
+  void wipe(std::string_view k) override { inner_.wipe(k); }
+  std::vector<std::string> list_keys() override { return inner_.list_keys(); }
+  std::optional<std::int64_t> get_alarm(std::string_view k) override { return inner_.get_alarm(k); }
+  void set_alarm(std::string_view k, std::optional<std::int64_t> d) override { inner_.set_alarm(k, d); }
+  std::vector<std::pair<std::string, std::int64_t>> list_alarms() override {
+    return inner_.list_alarms();
+  }
+
+ private:
+  InterpreterStore& inner_;
+};
+
+double ms_since(SteadyClock::time_point t) {
+  return std::chrono::duration<double, std::milli>(SteadyClock::now() - t).count();
+}
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    std::exit(1);
+  }
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Runs `code` statelessly; exits on an error (a benchmark of a failing program means nothing).
+EngineOutcome run_ok(const Engine& engine, const std::string& code) {
+  EngineOutcome o = engine.run({code, {}});
+  if (o.error) {
+    std::fprintf(stderr, "%s: %s: %s\n", engine.language.c_str(), o.error->name.c_str(),
+                 o.error->message.c_str());
+    std::exit(1);
+  }
+  return o;
+}
+
+void bench_stateless(const Language& lang, int runs) {
+  const auto* entry = engines::find_engine(lang.name);
+  auto t = SteadyClock::now();
+  const Engine engine = entry->make();
+  run_ok(engine, lang.simple);
+  const double cold = ms_since(t);
+
+  std::vector<double> wall, cpu;
+  for (int i = 0; i < runs; ++i) {
+    const double c = thread_cpu_ms();
+    t = SteadyClock::now();
+    run_ok(engine, lang.simple);
+    wall.push_back(ms_since(t));
+    cpu.push_back(thread_cpu_ms() - c);
+  }
+  std::printf("%-6s cold start (first run) %7.1f ms | stateless %s: p50 %5.2f ms, p90 %5.2f ms, "
+              "cpu p50 %5.2f ms (%d runs)\n",
+              lang.name, cold, lang.simple, percentile(wall, 0.5), percentile(wall, 0.9),
+              percentile(cpu, 0.5), runs);
+
+  const std::string workload =
+      read_file(std::filesystem::path(SANDBOX_BENCH_WORKLOADS) / lang.workload);
+  double best = 1e300;
+  std::uint64_t fuel = 0;
+  std::string result;
+  for (int i = 0; i < 3; ++i) {
+    t = SteadyClock::now();
+    const EngineOutcome o = run_ok(engine, workload);
+    best = std::min(best, ms_since(t));
+    if (o.usage) fuel = o.usage->fuel_consumed;
+    if (!o.results.empty() && o.results[0].text) result = *o.results[0].text;
+  }
+  std::printf("%-6s workload %s: best %7.1f ms, %llu fuel of %llu (result %s)\n", lang.name,
+              lang.workload, best, static_cast<unsigned long long>(fuel),
+              static_cast<unsigned long long>(engine.limits.fuel), result.c_str());
+}
+
+void bench_contexts(const Language& lang, const std::filesystem::path& dir) {
+  const auto* entry = engines::find_engine(lang.name);
+  const Engine engine = entry->make();
+  if (!engine.sessions) {
+    std::printf("%-6s contexts: not supported\n", lang.name);
+    return;
+  }
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db = (dir / "bench.sqlite").string();
+  ManualClock clock;
+  const InterpreterServerOptions options{.idle_ttl_ms = 0, .max_resident_instances = 4};
+  auto exec = [&](InterpreterServer& s, const char* code) {
+    auto r = s.execute_in_context("bench", {"ctx", code, {}, {}}, nullptr);
+    if (std::holds_alternative<InterpreterCallError>(r)) {
+      std::fprintf(stderr, "execute failed: %s\n",
+                   std::get<InterpreterCallError>(r).body.message.c_str());
+      std::exit(1);
+    }
+    auto ok = std::get<InterpreterExecuteResponse>(std::move(r));
+    if (ok.result.outcome.error) {
+      std::fprintf(stderr, "guest error: %s\n", ok.result.outcome.error->message.c_str());
+      std::exit(1);
+    }
+    return ok;
+  };
+
+  std::uint32_t first_pages = 0;
+  std::uint64_t first_chunks = 0, first_bytes = 0;
+  double first_ms = 0;
+  const int steps = 20;
+  std::vector<double> step_ms;
+  std::uint64_t step_chunks = 0, step_bytes = 0;
+  {
+    SqliteStorage storage(db);
+    CountingStore counting(storage.interpreters());
+    InterpreterServer server(engine, counting, clock, options);
+    server.handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
+    auto t = SteadyClock::now();
+    const auto first = exec(server, lang.define);
+    first_ms = ms_since(t);
+    first_pages = first.context.snapshot ? first.context.snapshot->pages : 0;
+    first_chunks = counting.chunks;
+    first_bytes = counting.bytes;
+    counting.chunks = counting.bytes = 0;
+    for (int i = 0; i < steps; ++i) {
+      t = SteadyClock::now();
+      exec(server, lang.step);
+      step_ms.push_back(ms_since(t));
+    }
+    step_chunks = counting.chunks;
+    step_bytes = counting.bytes;
+  }
+  std::vector<double> restores;
+  for (int i = 0; i < 5; ++i) {
+    SqliteStorage storage(db);  // a restart: new database handle, new server, nothing resident
+    InterpreterServer server(engine, storage.interpreters(), clock, options);
+    const auto t = SteadyClock::now();
+    exec(server, lang.probe);
+    restores.push_back(ms_since(t));
+  }
+  std::printf("%-6s contexts: first execute %6.1f ms, first snapshot %u pages in %llu chunks "
+              "(%.1f MiB zstd) | step p50 %6.2f ms, %.1f chunks (%.0f KiB) per step | cold "
+              "restore after restart p50 %6.1f ms\n",
+              lang.name, first_ms, first_pages, static_cast<unsigned long long>(first_chunks),
+              static_cast<double>(first_bytes) / (1 << 20), percentile(step_ms, 0.5),
+              static_cast<double>(step_chunks) / steps,
+              static_cast<double>(step_bytes) / steps / 1024, percentile(restores, 0.5));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 200;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+      runs = std::max(1, std::atoi(argv[++i]));
+    } else {
+      only.emplace_back(argv[i]);
+    }
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("languages-bench-" + std::to_string(::getpid()));
+  for (const Language& lang : kLanguages) {
+    if (!only.empty() && std::find(only.begin(), only.end(), lang.name) == only.end()) continue;
+    if (engines::find_engine(lang.name) == nullptr) {
+      std::printf("%-6s not built into this tree\n", lang.name);
+      continue;
+    }
+    bench_stateless(lang, runs);
+    bench_contexts(lang, dir);
+  }
+  return 0;
+}
