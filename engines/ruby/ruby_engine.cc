@@ -108,16 +108,18 @@ class RubyDriver final : public preinit::Driver {
                              (request.reseed ? "true" : "false") + ")";
     const auto [state, reply] = eval(guest, call);
     if (state != 0) {
-      // A jump out of the top-level eval is a VM tag unwind, not an exception (spec §7 step 6).
+      // A jump out of the top-level eval is a VM tag unwind, not an exception (spec §7 step 6):
+      // rb_protect caught it and the interpreter is consistent, so the context stays usable.
       const std::string_view jump = jump_name(state);
+      if (jump.empty()) {
+        // An exception escaped the driver itself (the program broke what it relies on, e.g.
+        // redefined JSON.generate): the context cannot be trusted any more.
+        throw std::runtime_error("The Ruby driver failed (rb_protect state " +
+                                 std::to_string(state) + ")");
+      }
       GuestReply r;
       r.status = 1;
-      r.error = ExecutionError{
-          jump.empty() ? "EngineError" : "LocalJumpError",
-          jump.empty() ? "Ruby ended the call abnormally (state " + std::to_string(state) + ")"
-                       : "unexpected " + std::string(jump),
-          {},
-          std::nullopt};
+      r.error = ExecutionError{"LocalJumpError", "unexpected " + std::string(jump), {}, std::nullopt};
       return r;
     }
     GuestReply parsed = embedded::parse_reply(0, reply);
