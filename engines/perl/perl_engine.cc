@@ -2,6 +2,7 @@
 
 #include <preinit_engine.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>

@@ -3,13 +3,12 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/wasm.h>
+#include <sandbox/workspace.h>
 
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include <sandbox/workspace.h>
 
 #include "guest.h"
 #include "image.h"
@@ -24,6 +23,8 @@ struct StatelessGuest {
   Guest guest;
 };
 
+// Members are destroyed in reverse order: idle instances before the pool their memories return
+// to, the clock their workspaces use, and the module and driver they point to.
 struct EngineState {
   EngineState(const wasm::Module& m, PreinitLanguage l);
 

@@ -14,6 +14,7 @@
 #include <sandbox/wasi.h>
 #include <sandbox/wasm.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace sandbox::preinit {
