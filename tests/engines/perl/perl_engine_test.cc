@@ -82,6 +82,15 @@ TEST(PerlEngine, StatelessRunsDoNotShareState) {
   }
 }
 
+// A run that trapped (fuel, output flood, exit) leaves nothing behind either.
+TEST(PerlEngine, RunsAfterAFailedRunStartFromTheImage) {
+  for (const char* failing : {"our $x = 1; 1 while 1", "our $x = 1; print \"flood\\n\" while 1",
+                              "our $x = 1; exit 2"}) {
+    EXPECT_THROW(perl().run({failing, {}}), std::exception) << failing;
+    EXPECT_EQ(run_text("defined $x ? 'set' : 'unset'"), "unset") << failing;
+  }
+}
+
 TEST(PerlEngine, AGrownInstanceIsNotReused) {
   const EngineOutcome base = perl().run({"1", {}});
   ASSERT_TRUE(base.usage);

@@ -84,6 +84,15 @@ TEST(RubyEngine, StatelessRunsDoNotShareState) {
   }
 }
 
+// A run that trapped (fuel, output flood, refused import) leaves nothing behind either.
+TEST(RubyEngine, RunsAfterAFailedRunStartFromTheImage) {
+  for (const char* failing : {"$x = 1; loop {}", "$x = 1; loop { puts 'flood' }",
+                              "$x = 1; require 'js'; JS.global"}) {
+    EXPECT_THROW(ruby().run({failing, {}}), std::exception) << failing;
+    EXPECT_EQ(run_text("defined?($x).inspect"), "\"nil\"") << failing;
+  }
+}
+
 // A run whose memory grew is not reused (a reset cannot shrink it): the next run starts with
 // the image's memory size again.
 TEST(RubyEngine, AGrownInstanceIsNotReused) {
