@@ -38,6 +38,10 @@ TEST(PerlEngine, Identity) {
   EXPECT_TRUE(perl().sessions.has_value());
 }
 
+TEST(PerlEngine, VersionMatchesTheEngineName) {
+  EXPECT_EQ(run_text("sprintf('%vd', $^V)"), "5.42.0");
+}
+
 TEST(PerlEngine, Conformance) {
   testing::run_engine_conformance(
       perl(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},

@@ -38,6 +38,10 @@ TEST(RubyEngine, Identity) {
   EXPECT_TRUE(ruby().sessions.has_value());
 }
 
+TEST(RubyEngine, VersionMatchesTheEngineName) {
+  EXPECT_EQ(run_text("RUBY_VERSION"), "\"3.4.1\"");
+}
+
 TEST(RubyEngine, Conformance) {
   testing::run_engine_conformance(
       ruby(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
