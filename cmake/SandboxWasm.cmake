@@ -26,7 +26,21 @@
 #   path) and several modules link into one program without clashes. Imports from modules other
 #   than wasi_snapshot_preview1, sandbox and PROVIDE become stubs that trap. <name> must be a C
 #   identifier. A guest target given as WASM must be defined before this call.
+#
+# The same file serves this source tree and an installed kit (find_package(sandbox), whose
+# sandboxConfig.cmake sets SANDBOX_WASM_FROM_KIT and the three variables below first):
+#   SANDBOX_WASMC_COMMAND             sandbox-wasmc (the in-tree target, or the installed program)
+#   SANDBOX_WASM_RUNTIME_INCLUDE_DIR  where "wasm/host_call.h" and "wasm/module_descriptor.h" are
+#   SANDBOX_WASM_RUNTIME_TARGET       the runtime library generated modules link (sandbox_wasm)
+# From a kit, sandbox_add_wasm_module() needs the calling project to enable C and ASM, and
+# wasm2c (Debian's wabt) on the machine; sandbox_add_wasm_guest() needs clang-19 and wasi-libc.
 include_guard(GLOBAL)
+
+if(NOT SANDBOX_WASM_FROM_KIT)
+  set(SANDBOX_WASMC_COMMAND sandbox-wasmc CACHE INTERNAL "")
+  set(SANDBOX_WASM_RUNTIME_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/src CACHE INTERNAL "")
+  set(SANDBOX_WASM_RUNTIME_TARGET sandbox_wasm CACHE INTERNAL "")
+endif()
 
 find_program(SANDBOX_CLANG_WASM NAMES clang-19)
 find_program(SANDBOX_WASM2C NAMES wasm2c)
@@ -125,6 +139,11 @@ function(sandbox_add_wasm_module name)
   if(NOT SANDBOX_WASM2C)
     message(FATAL_ERROR "sandbox_add_wasm_module(${name}): wasm2c not found (apt-get install wabt)")
   endif()
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "C" IN_LIST languages OR NOT "ASM" IN_LIST languages)
+    message(FATAL_ERROR "sandbox_add_wasm_module(${name}): the project must enable C and ASM "
+            "(project(... LANGUAGES C CXX ASM))")
+  endif()
   if(NOT ARG_SPLIT)
     set(ARG_SPLIT 1)
   endif()
@@ -170,14 +189,14 @@ function(sandbox_add_wasm_module name)
   set(generated ${units} ${dir}/${name}_common.h ${dir}/${name}_w2c.h ${dir}/${name}.h
                 ${dir}/${name}_data.bin ${dir}/${name}.wasm)
   add_custom_command(OUTPUT ${generated}
-    COMMAND sandbox-wasmc ${wasm} --out-dir ${dir} ${flags}
-    DEPENDS sandbox-wasmc ${wasm} ${depends}
+    COMMAND ${SANDBOX_WASMC_COMMAND} ${wasm} --out-dir ${dir} ${flags}
+    DEPENDS ${SANDBOX_WASMC_COMMAND} ${wasm} ${depends}
     COMMENT "sandbox-wasmc ${name} (fuel: ${ARG_FUEL}, split: ${ARG_SPLIT})"
     VERBATIM)
 
   # Generated code: its own flags, no warnings, no sanitizers, no debug info.
   add_library(${name}_units OBJECT ${units})
-  target_include_directories(${name}_units PRIVATE ${dir} ${PROJECT_SOURCE_DIR}/src)
+  target_include_directories(${name}_units PRIVATE ${dir} ${SANDBOX_WASM_RUNTIME_INCLUDE_DIR})
   target_compile_options(${name}_units PRIVATE ${ARG_OPT} -g0 -w -fvisibility=hidden
     -fstack-clash-protection -fno-sanitize=all)
   set_source_files_properties(${dir}/${name}_data.S PROPERTIES OBJECT_DEPENDS ${dir}/${name}_data.bin)
@@ -193,6 +212,6 @@ function(sandbox_add_wasm_module name)
   add_library(${name} STATIC ${combined})
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
   target_include_directories(${name} INTERFACE ${dir})
-  target_link_libraries(${name} INTERFACE sandbox_wasm)
+  target_link_libraries(${name} INTERFACE ${SANDBOX_WASM_RUNTIME_TARGET})
   set_target_properties(${name} PROPERTIES SANDBOX_WASM_FILE ${dir}/${name}.wasm)
 endfunction()
