@@ -8,6 +8,8 @@
 //   sandbox contexts ls|new|rm --sandbox ID ...
 //   sandbox info (--url URL | --sandbox ID)
 //   sandbox languages
+//   sandbox init --custom NAME [--wasm PATH] [DIR]   a new runtime project (src/scaffold)
+//   sandbox init LANGUAGE DIR                        a deployable runtime of a built-in engine
 //
 // Sandbox commands talk to --server (default $SANDBOXD_URL, else http://127.0.0.1:8787) with
 // --api-key (default $SANDBOXD_API_KEY). Exit status: 0 on success, 1 when the guest raised an
@@ -17,16 +19,19 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 
 #include "output.h"
 #include "repl.h"
+#include "scaffold/scaffold.h"
 
 namespace {
 
@@ -120,6 +125,35 @@ void print_info(const sandbox::SandboxInfo& info) {
   }
 }
 
+// `sandbox init`: writes a new project directory (never over an existing one) and prints what
+// to run next. The kit's prefix (for -DCMAKE_PREFIX_PATH) is where this program is installed.
+int run_init(const std::string& custom, const std::string& wasm,
+             const std::vector<std::string>& args) {
+  namespace scaffold = sandbox::scaffold;
+  const auto kit = scaffold::this_kit(scaffold::detect_kit_prefix("/proc/self/exe"));
+  scaffold::Project project;
+  std::filesystem::path dir;
+  if (!custom.empty()) {
+    if (args.size() > 1) throw UsageError("init --custom NAME takes at most one directory");
+    project = scaffold::custom_project(
+        custom, wasm.empty() ? std::nullopt : std::optional<std::filesystem::path>(wasm), kit);
+    dir = args.empty() ? custom : args[0];
+  } else {
+    if (!wasm.empty()) throw UsageError("--wasm goes with --custom NAME");
+    if (args.size() != 2) {
+      throw UsageError("usage: sandbox init LANGUAGE DIR, or sandbox init --custom NAME "
+                       "[--wasm PATH] [DIR]");
+    }
+    project = scaffold::language_project(args[0], args[1], kit);
+    dir = args[1];
+  }
+  scaffold::write_project(project, dir);
+  std::cout << "Created " << dir.string() << ": " << project.description << ".\nNext:\n  cd "
+            << dir.string() << "\n";
+  for (const auto& command : project.commands) std::cout << "  " << command << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -199,7 +233,27 @@ int main(int argc, char** argv) {
 
   auto* languages = app.add_subcommand("languages", "What the server runs (GET /languages)");
 
+  std::string custom_name, wasm_path;
+  std::vector<std::string> init_args;
+  auto* init = app.add_subcommand(
+      "init", "Create a runtime project: --custom NAME [--wasm PATH] [DIR], or LANGUAGE DIR");
+  init->add_option("--custom", custom_name,
+                   "A runtime for your own language NAME, in DIR (default ./NAME)");
+  init->add_option("--wasm", wasm_path,
+                   "With --custom: around this WASI reactor implementing the embedded ABI");
+  init->add_option("args", init_args, "LANGUAGE DIR for a built-in language, or DIR with --custom")
+      ->expected(0, 2);
+
   CLI11_PARSE(app, argc, argv);
+
+  if (*init) {
+    try {
+      return run_init(custom_name, wasm_path, init_args);
+    } catch (const std::exception& e) {  // UsageError or ScaffoldError
+      std::cerr << "sandbox: " << e.what() << "\n";
+      return kRequestFailed;
+    }
+  }
 
   try {
     const auto open_sandbox = [&] { return sandbox::get_sandbox(g.server, sandbox_id, g.client()); };
