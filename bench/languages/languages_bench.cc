@@ -45,6 +45,12 @@ struct Language {
 };
 
 constexpr Language kLanguages[] = {
+    {"lua", "1 + 1", "cpu.lua", "counter = 0; function bump() counter = counter + 1 end", "bump()",
+     "counter"},
+    {"javascript", "1 + 1", "cpu.js", "var counter = 0; function bump() { counter += 1; }",
+     "bump()", "counter"},
+    {"python", "1 + 1", "cpu.py", "counter = 0\ndef bump():\n    global counter\n    counter += 1",
+     "bump()", "counter"},
     {"ruby", "1 + 1", "cpu.rb", "$counter = 0; def bump = $counter += 1; nil", "bump", "$counter"},
     {"perl", "1 + 1", "cpu.pl", "our $counter = 0; sub bump { ++$counter } 1", "bump()",
      "$counter"},

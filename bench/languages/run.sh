@@ -24,6 +24,22 @@ best_ms() {
 }
 
 echo "native and V8 baselines (best of 3; native times include interpreter start-up):"
+if command -v lua5.4 >/dev/null; then
+  echo "lua    native $(lua5.4 -v 2>&1 | cut -d' ' -f2): $(best_ms lua5.4 "$here/workloads/cpu.lua") ms" \
+       "(start-up alone $(best_ms lua5.4 -e '') ms)"
+else
+  echo "lua    native: lua5.4 not installed (apt-get install lua5.4)"
+fi
+py=/usr/bin/python3.11
+[[ -x $py ]] || py=$(command -v python3.11 || true)
+if [[ -n "$py" ]]; then
+  echo "python native $($py -c 'import sys; print(sys.version.split()[0])'): $(best_ms "$py" "$here/workloads/cpu.py") ms" \
+       "(start-up alone $(best_ms "$py" -c pass) ms)"
+fi
+if command -v node >/dev/null; then
+  echo "javascript node $(node --version) (V8 JIT): $(best_ms node "$here/workloads/cpu.js") ms" \
+       "(start-up alone $(best_ms node -e 0) ms)"
+fi
 if command -v perl >/dev/null; then
   echo "perl   native $(perl -e 'print substr($^V, 1)'): $(best_ms perl "$here/workloads/cpu.pl") ms" \
        "(start-up alone $(best_ms perl -e 1) ms)"
