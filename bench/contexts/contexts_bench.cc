@@ -18,48 +18,15 @@
 
 #include "kv/kv_engine.h"
 #include "storage/sqlite/sqlite_stores.h"
+#include "support/counting_store.h"
 #include "support/fake_session_engine.h"
 
 namespace {
 
 using namespace sandbox;
+using bench::CountingStore;
 using Clock = std::chrono::steady_clock;
 
-// Counts what a snapshot write puts into storage.
-class CountingStore final : public InterpreterStore {
- public:
-  explicit CountingStore(InterpreterStore& inner) : inner_(inner) {}
-  std::uint64_t bytes = 0, rows = 0;
-
-  std::optional<boost::json::object> get_meta(std::string_view k) override { return inner_.get_meta(k); }
-  void put_meta(std::string_view k, const boost::json::object& m) override { inner_.put_meta(k, m); }
-  std::vector<StoredRow> list_contexts(std::string_view k) override { return inner_.list_contexts(k); }
-  std::optional<boost::json::object> get_context(std::string_view k, std::string_view id) override {
-    return inner_.get_context(k, id);
-  }
-  void put_context(std::string_view k, std::string_view id, const boost::json::object& row) override {
-    ++rows;
-    inner_.put_context(k, id, row);
-  }
-  bool delete_context(std::string_view k, std::string_view id) override { return inner_.delete_context(k, id); }
-  StoredChunks read_chunks(std::string_view k, std::string_view id) override { return inner_.read_chunks(k, id); }
-  void write_snapshot(std::string_view k, std::string_view id, const SnapshotWrite& w) override {
-    rows += 1 + w.upserts.size() + w.removed.size();
-    for (const auto& c : w.upserts) bytes += c.data.size();
-    inner_.write_snapshot(k, id, w);
-  }
-  void drop_snapshot(std::string_view k, std::string_view id, const std::optional<boost::json::object>& r) override {
-    inner_.drop_snapshot(k, id, r);
-  }
-  void wipe(std::string_view k) override { inner_.wipe(k); }
-  std::vector<std::string> list_keys() override { return inner_.list_keys(); }
-  std::optional<std::int64_t> get_alarm(std::string_view k) override { return inner_.get_alarm(k); }
-  void set_alarm(std::string_view k, std::optional<std::int64_t> d) override { inner_.set_alarm(k, d); }
-  std::vector<std::pair<std::string, std::int64_t>> list_alarms() override { return inner_.list_alarms(); }
-
- private:
-  InterpreterStore& inner_;
-};
 
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
@@ -111,7 +78,7 @@ void run(const EngineCase& c, const std::filesystem::path& dir) {
     server.handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
     exec(server, c.setup);
     exec(server, c.step);
-    counting.bytes = counting.rows = 0;
+    counting.reset();
     snapshot_ms.clear();
     const int n = 200;
     snapshot_ms.clear();
