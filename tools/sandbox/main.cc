@@ -241,8 +241,7 @@ int main(int argc, char** argv) {
                    "A runtime for your own language NAME, in DIR (default ./NAME)");
   init->add_option("--wasm", wasm_path,
                    "With --custom: around this WASI reactor implementing the embedded ABI");
-  init->add_option("args", init_args, "LANGUAGE DIR for a built-in language, or DIR with --custom")
-      ->expected(0, 2);
+  init->add_option("args", init_args, "LANGUAGE DIR for a built-in language, or DIR with --custom");
 
   CLI11_PARSE(app, argc, argv);
 
