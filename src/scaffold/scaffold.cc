@@ -1,7 +1,5 @@
 #include "scaffold/scaffold.h"
 
-#include <sandbox/protocol.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -15,6 +13,8 @@
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
+
+#include <sandbox/protocol.h>
 
 #include "scaffold/templates.h"
 #include "scaffold/wasm_exports.h"
@@ -54,17 +54,19 @@ constexpr const char* kReservedNames[] = {
     "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
     "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
     "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+    "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+    "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+    "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef",
+    "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t",
+    "while", "xor", "xor_eq",
     // Namespaces the project uses, and target names CMake reserves.
     "std", "sandbox", "boost", "main", "all", "test", "install", "clean", "help", "package"};
 
-std::string json_string(std::string_view s) { return boost::json::serialize(boost::json::string(s)); }
+std::string json_string(std::string_view s) {
+  return boost::json::serialize(boost::json::string(s));
+}
 
 // Single-quoted for a POSIX shell.
 std::string shell_quote(std::string_view s) {
@@ -94,8 +96,9 @@ std::string render(std::string_view template_path, const std::map<std::string, s
     const std::size_t open = text.find("{{", pos);
     if (open == std::string_view::npos) break;
     const std::size_t close = text.find("}}", open + 2);
-    const std::string_view key =
-        close == std::string_view::npos ? std::string_view() : text.substr(open + 2, close - open - 2);
+    const std::string_view key = close == std::string_view::npos
+                                     ? std::string_view()
+                                     : text.substr(open + 2, close - open - 2);
     const bool is_key = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
     });
@@ -192,7 +195,8 @@ std::string read_file(const fs::path& path) {
 void write_new_file(const fs::path& path, const std::string& content) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wbx"), &std::fclose);
   if (!f) throw ScaffoldError("cannot create " + path.string() + ": " + std::strerror(errno));
-  if (!content.empty() && std::fwrite(content.data(), 1, content.size(), f.get()) != content.size()) {
+  if (!content.empty() &&
+      std::fwrite(content.data(), 1, content.size(), f.get()) != content.size()) {
     throw ScaffoldError("cannot write " + path.string() + ": " + std::strerror(errno));
   }
   if (std::fclose(f.release()) != 0) {
@@ -235,17 +239,17 @@ const std::vector<std::string>& builtin_languages() {
 }
 
 void check_project_name(std::string_view name) {
-  const bool valid_chars =
-      !name.empty() && name[0] >= 'a' && name[0] <= 'z' &&
-      std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-      });
+  const bool valid_chars = !name.empty() && name[0] >= 'a' && name[0] <= 'z' &&
+                           std::all_of(name.begin(), name.end(), [](char c) {
+                             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+                           });
   if (!valid_chars || name.size() > kMaxNameLength) {
     throw ScaffoldError("invalid name '" + std::string(name) +
                         "': use 1-32 characters of a-z, 0-9 and _, starting with a letter (it "
                         "names the language, the C++ namespace and the CMake targets)");
   }
-  if (std::find(std::begin(kReservedNames), std::end(kReservedNames), name) != std::end(kReservedNames)) {
+  if (std::find(std::begin(kReservedNames), std::end(kReservedNames), name) !=
+      std::end(kReservedNames)) {
     throw ScaffoldError("invalid name '" + std::string(name) +
                         "': it is a C++ keyword or a name the project needs for itself");
   }
@@ -307,7 +311,8 @@ Project language_project(const std::string& language, const fs::path& dir, const
   }
   if (project.empty() || !(project[0] >= 'a' && project[0] <= 'z')) project = "rt_" + project;
   if (project.size() > kMaxNameLength) project.resize(kMaxNameLength);
-  if (std::find(std::begin(kReservedNames), std::end(kReservedNames), project) != std::end(kReservedNames)) {
+  if (std::find(std::begin(kReservedNames), std::end(kReservedNames), project) !=
+      std::end(kReservedNames)) {
     project += "_rt";
   }
   check_project_name(project);
@@ -354,7 +359,8 @@ void write_project(const Project& project, const fs::path& dir) {
     for (const auto& file : project.files) {
       const fs::path path = dir / fs::path(file.path);
       fs::create_directories(path.parent_path(), ec);
-      if (ec) throw ScaffoldError("cannot create " + path.parent_path().string() + ": " + ec.message());
+      if (ec)
+        throw ScaffoldError("cannot create " + path.parent_path().string() + ": " + ec.message());
       write_new_file(path, file.content);
     }
   } catch (...) {

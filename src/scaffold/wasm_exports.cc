@@ -82,7 +82,8 @@ std::vector<std::string> wasm_function_exports(std::string_view binary) {
 
 std::vector<std::string> missing_embedded_exports(const std::vector<std::string>& exports) {
   std::vector<std::string> missing;
-  for (const char* name : {"alloc", "dealloc", "session_init", "eval", "result_ptr", "result_len"}) {
+  for (const char* name :
+       {"alloc", "dealloc", "session_init", "eval", "result_ptr", "result_len"}) {
     if (std::find(exports.begin(), exports.end(), name) == exports.end()) missing.push_back(name);
   }
   return missing;

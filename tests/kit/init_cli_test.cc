@@ -1,13 +1,12 @@
 // `sandbox init` as a user runs it: the executable, in a temporary directory.
-#include <gtest/gtest.h>
-
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
 
 namespace {
 
@@ -81,10 +80,12 @@ TEST_F(InitCli, WasmCopiesAnEmbeddedAbiModule) {
   const CliRun r = sandbox("init --custom kv2 --wasm " + quote(SANDBOX_TEST_ABI_GUEST));
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("conformance.json"), std::string::npos) << r.output;
-  EXPECT_EQ(fs::file_size(dir_ / "kv2" / "wasm" / "kv2.wasm"), fs::file_size(SANDBOX_TEST_ABI_GUEST));
+  EXPECT_EQ(fs::file_size(dir_ / "kv2" / "wasm" / "kv2.wasm"),
+            fs::file_size(SANDBOX_TEST_ABI_GUEST));
   const CliRun bad = sandbox("init --custom lim --wasm " + quote(SANDBOX_TEST_NON_ABI_GUEST));
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.output.find("does not implement the embedded ABI"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("does not implement the embedded ABI"), std::string::npos)
+      << bad.output;
   EXPECT_FALSE(fs::exists(dir_ / "lim"));
 }
 

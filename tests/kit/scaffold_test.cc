@@ -4,8 +4,6 @@
 // (run_guide.py); these tests pin what is generated.
 #include "scaffold/scaffold.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +11,7 @@
 #include <string>
 
 #include <boost/json.hpp>
+#include <gtest/gtest.h>
 
 #include "scaffold/templates.h"
 #include "scaffold/wasm_exports.h"
@@ -67,9 +66,11 @@ void expect_no_placeholders(const Project& p) {
     // C++ braces are fine ("{{0}, {0}}"); a placeholder is {{identifier}}.
     const auto close = f.content.find("}}", open);
     const std::string inner = f.content.substr(open + 2, close - open - 2);
-    EXPECT_FALSE(!inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) {
-      return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-    })) << f.path << " keeps the placeholder {{" << inner << "}}";
+    EXPECT_FALSE(
+        !inner.empty() &&
+        std::all_of(inner.begin(), inner.end(),
+                    [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }))
+        << f.path << " keeps the placeholder {{" << inner << "}}";
   }
 }
 
@@ -84,9 +85,9 @@ TEST(ProjectName, AcceptsLowercaseIdentifiers) {
 }
 
 TEST(ProjectName, RefusesWhatCannotNameANamespaceOrTarget) {
-  for (const char* name : {"", "Calc", "2calc", "_calc", "my-lang", "my lang", "calc.2", "new",
-                           "int", "std", "sandbox", "test", "all", "main",
-                           "abcdefghijklmnopqrstuvwxyz0123456"}) {
+  for (const char* name :
+       {"", "Calc", "2calc", "_calc", "my-lang", "my lang", "calc.2", "new", "int", "std",
+        "sandbox", "test", "all", "main", "abcdefghijklmnopqrstuvwxyz0123456"}) {
     EXPECT_THROW(check_project_name(name), ScaffoldError) << "'" << name << "'";
   }
 }
@@ -229,13 +230,13 @@ TEST(LanguageProject, EveryBuiltinLanguageGetsItsEngineAndPrograms) {
     const Project p = language_project(language, "runtimes/my-" + language, kKit);
     const std::string project = "my_" + language;
     EXPECT_EQ(p.name, project);
-    EXPECT_TRUE(contains(content(p, "CMakeLists.txt"),
-                         "find_package(sandbox 0.1 CONFIG REQUIRED COMPONENTS engine_" + language +
-                             ")"));
+    EXPECT_TRUE(
+        contains(content(p, "CMakeLists.txt"),
+                 "find_package(sandbox 0.1 CONFIG REQUIRED COMPONENTS engine_" + language + ")"));
     EXPECT_TRUE(contains(content(p, "src/engine.cc"),
                          "#include <sandbox/engines/" + language + "_engine.h>"));
-    EXPECT_TRUE(contains(content(p, "src/engine.cc"),
-                         "sandbox::engines::make_" + language + "_engine()"));
+    EXPECT_TRUE(
+        contains(content(p, "src/engine.cc"), "sandbox::engines::make_" + language + "_engine()"));
     const std::string& unit = content(p, "deploy/" + project + ".service");
     EXPECT_TRUE(contains(unit, "ExecStart=/opt/" + project + "/bin/" + project +
                                    " --listen 127.0.0.1:8080 --data /var/lib/" + project));
