@@ -1,6 +1,6 @@
 #include "perl_engine.h"
 
-#include <preinit_engine.h>
+#include <sandbox/embedded.h>
 
 #include <algorithm>
 #include <map>
@@ -8,14 +8,11 @@
 #include <string>
 #include <string_view>
 
-#include "embedded/guest_abi.h"
 #include "perl_driver_pl.h"
 #include "perl_guest.h"
 
 namespace sandbox::engines {
 namespace {
-
-using preinit::Guest;
 
 // zeroperl_eval's context argument.
 constexpr std::uint32_t kScalarContext = 1;
@@ -33,7 +30,7 @@ std::string hex(std::string_view bytes) {
   return out;
 }
 
-class PerlDriver final : public preinit::Driver {
+class PerlDriver final : public EmbeddedDriver {
  public:
   explicit PerlDriver(const wasm::Module& module)
       : initialize_(module.function<void()>("_initialize")),
@@ -49,7 +46,7 @@ class PerlDriver final : public preinit::Driver {
             "zeroperl_to_string")),
         value_free_(module.function<void(std::uint32_t)>("zeroperl_value_free")) {}
 
-  void boot(Guest& guest) const override {
+  void boot(EmbeddedGuest& guest) const override {
     guest.call(initialize_);
     const std::uint32_t rc = guest.call(init_);
     if (rc != 0) {
@@ -60,11 +57,11 @@ class PerlDriver final : public preinit::Driver {
     // One request while booting: the first one pays for lazy initialisation (JSON::PP compiles
     // its encoder on first use, about a million units of fuel), which then lands in the image.
     const std::map<std::string, std::string> no_env;
-    const GuestReply warm = execute(guest, preinit::Request{"1", kWorkspaceRoot, no_env, false});
+    const GuestReply warm = execute(guest, DriverRequest{"1", kWorkspaceRoot, no_env, false});
     if (warm.error) throw std::runtime_error("The Perl driver's warm-up failed: " + warm.error->message);
   }
 
-  GuestReply execute(Guest& guest, const preinit::Request& request) const override {
+  GuestReply execute(EmbeddedGuest& guest, const DriverRequest& request) const override {
     std::string env;
     for (const auto& [name, value] : request.env) {
       if (!env.empty()) env += '\0';
@@ -75,18 +72,18 @@ class PerlDriver final : public preinit::Driver {
                              (request.reseed ? "1" : "0") + ");";
     try {
       eval(guest, call);
-    } catch (const preinit::GuestTrap& e) {
+    } catch (const GuestTrap& e) {
       // Perl reports a failed allocation on stderr and exits.
       if (e.trap().kind == wasm::TrapKind::kExit && out_of_memory(guest)) {
-        throw preinit::GuestTrap(e.trap(), "Out of memory: Perl reached its " +
-                                               std::to_string(kPerlMemoryBytes >> 20) +
-                                               " MiB memory limit");
+        throw GuestTrap(e.trap(), "Out of memory: Perl reached its " +
+                                      std::to_string(kPerlMemoryBytes >> 20) +
+                                      " MiB memory limit");
       }
       throw;
     }
     const std::string reply = read_reply(guest);
     if (reply.empty()) throw std::runtime_error("The Perl driver returned no reply");
-    GuestReply parsed = embedded::parse_reply(0, reply);
+    GuestReply parsed = parse_guest_reply(0, reply);
     parsed.status = parsed.error ? 1 : 0;
     return parsed;
   }
@@ -107,7 +104,7 @@ class PerlDriver final : public preinit::Driver {
 
  private:
   // Copies `text` into guest memory as a C string; the caller frees it.
-  std::uint32_t put(Guest& guest, std::string_view text) const {
+  std::uint32_t put(EmbeddedGuest& guest, std::string_view text) const {
     const auto size = static_cast<std::uint32_t>(text.size() + 1);
     const std::uint32_t ptr = guest.call(malloc_, size);
     if (ptr == 0) throw std::runtime_error("Perl could not allocate a " + std::to_string(size) + "-byte request");
@@ -117,20 +114,20 @@ class PerlDriver final : public preinit::Driver {
     return ptr;
   }
 
-  static bool out_of_memory(Guest& guest) {
+  static bool out_of_memory(EmbeddedGuest& guest) {
     for (const auto& line : guest.wasi().logs().stderr_lines) {
       if (line.starts_with("Out of memory")) return true;
     }
     return false;
   }
 
-  std::string last_error(Guest& guest) const {
+  std::string last_error(EmbeddedGuest& guest) const {
     const std::uint32_t ptr = guest.call(last_error_);
     return ptr == 0 ? std::string("unknown error") : guest.read_c_string(ptr, kMaxErrorBytes);
   }
 
   // Evaluates driver code (never user code directly): a failure here is a host problem.
-  void eval(Guest& guest, std::string_view code) const {
+  void eval(EmbeddedGuest& guest, std::string_view code) const {
     const std::uint32_t ptr = put(guest, code);
     const std::uint32_t rc = guest.call(eval_, ptr, kScalarContext, 0u, 0u);
     guest.call(flush_);
@@ -138,7 +135,7 @@ class PerlDriver final : public preinit::Driver {
     if (rc != 0) throw std::runtime_error("The Perl driver failed: " + last_error(guest));
   }
 
-  std::string read_reply(Guest& guest) const {
+  std::string read_reply(EmbeddedGuest& guest) const {
     const std::uint32_t name = put(guest, "SandboxDriver::reply");
     const std::uint32_t value = guest.call(get_var_, name);
     guest.call(free_, name);
@@ -147,7 +144,7 @@ class PerlDriver final : public preinit::Driver {
     if (len_ptr == 0) throw std::runtime_error("Perl could not allocate 4 bytes");
     const std::uint32_t str = guest.call(to_string_, value, len_ptr);
     const std::uint32_t len = guest.read_u32(len_ptr);
-    if (len > embedded::kMaxReplyBytes) throw ExecutionLimitError("Result limit exceeded");
+    if (len > kMaxGuestReplyBytes) throw ExecutionLimitError("Result limit exceeded");
     std::string reply = str == 0 ? std::string() : guest.read_string(str, len);
     guest.call(free_, len_ptr);
     guest.call(value_free_, value);
@@ -170,14 +167,15 @@ class PerlDriver final : public preinit::Driver {
 
 Engine make_perl_engine() {
   static const wasm::Module module(*sandbox_wasm_module_perl_guest());
-  return preinit::make_preinit_engine(
-      module, preinit::PreinitLanguage{
+  return make_embedded_engine(
+      module, EmbeddedLanguage{
                   .language = "perl",
                   .engine_name = "Perl 5.42.0 / zeroperl 1.0.10",
                   .limits = {.fuel = kPerlFuel,
                              .memory_bytes = kPerlMemoryBytes,
                              .code_bytes = 65'536,
                              .request_bytes = 98'304},
+                  .pooled_memories = 4,
                   .driver = std::make_shared<PerlDriver>(module),
               });
 }

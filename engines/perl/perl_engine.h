@@ -1,8 +1,9 @@
 // The Perl engine: Perl 5.42.0 from the prebuilt npm module @6over3/zeroperl-ts@1.0.10
 // (zeroperl.wasm, compiled by sandbox-wasmc with fuel and a memory cap), driven through
-// zeroperl's C API (zeroperl_init, zeroperl_eval, zeroperl_get_var, ...) by the preinit host
-// (engines/preinit/preinit_engine.h): stateless runs and code contexts both start from a
-// post-initialisation image taken after zeroperl_init and the driver prelude (driver.pl).
+// zeroperl's C API (zeroperl_init, zeroperl_eval, zeroperl_get_var, ...) by a driver of the
+// embedded host (<sandbox/embedded.h>): stateless runs and code contexts both start from its
+// post-initialisation image, taken after zeroperl_init, the driver prelude (driver.pl) and one
+// warm-up request.
 //
 // Language semantics (driver.pl has the details): a string eval in package main; `our`
 // variables, subs and loaded modules persist in a context, `my` variables do not; the value of

@@ -15,16 +15,16 @@
 // Thread-safety: used by the one thread running its instance.
 #pragma once
 
+#include <sandbox/embedded.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "guest.h"
-
 namespace sandbox::engines {
 
-class RubyHandles final : public preinit::GuestExtension {
+class RubyHandles final : public GuestExtension {
  public:
   // Most handles alive at once; a guest asking for more traps (it never needs more than two).
   static constexpr std::size_t kMaxHandles = 1024;

@@ -1,6 +1,6 @@
 #include "ruby_engine.h"
 
-#include <preinit_engine.h>
+#include <sandbox/embedded.h>
 
 #include <algorithm>
 #include <array>
@@ -10,14 +10,11 @@
 #include <string_view>
 
 #include "canonical_abi.h"
-#include "embedded/guest_abi.h"
 #include "ruby_driver_rb.h"
 #include "ruby_guest.h"
 
 namespace sandbox::engines {
 namespace {
-
-using preinit::Guest;
 
 // ruby.wasm's own initialisation, as its JavaScript glue passes it (each argument a C string).
 constexpr std::array<std::string_view, 3> kRubyArgs = {"ruby.wasm", "-EUTF-8", "-e_=0"};
@@ -52,7 +49,7 @@ std::string hex(std::string_view bytes) {
   return out;
 }
 
-class RubyDriver final : public preinit::Driver {
+class RubyDriver final : public EmbeddedDriver {
  public:
   explicit RubyDriver(const wasm::Module& module)
       : initialize_(module.function<void()>("_initialize")),
@@ -65,11 +62,11 @@ class RubyDriver final : public preinit::Driver {
         drop_value_(module.function<void(std::uint32_t)>("canonical_abi_drop_rb-abi-value")),
         clear_errinfo_(module.function<void()>(kClearErrinfo)) {}
 
-  std::unique_ptr<preinit::GuestExtension> make_extension() const override {
+  std::unique_ptr<GuestExtension> make_extension() const override {
     return std::make_unique<RubyHandles>();
   }
 
-  void boot(Guest& guest) const override {
+  void boot(EmbeddedGuest& guest) const override {
     guest.call(initialize_);
     // ruby-init(args: list<string>): an array of (ptr, len) pairs.
     const auto count = static_cast<std::uint32_t>(kRubyArgs.size());
@@ -93,11 +90,11 @@ class RubyDriver final : public preinit::Driver {
     // One request while booting, so that whatever the first one initialises lazily is part of
     // the image.
     const std::map<std::string, std::string> no_env;
-    const GuestReply warm = execute(guest, preinit::Request{"1", kWorkspaceRoot, no_env, false});
+    const GuestReply warm = execute(guest, DriverRequest{"1", kWorkspaceRoot, no_env, false});
     if (warm.error) throw std::runtime_error("The Ruby driver's warm-up failed: " + warm.error->message);
   }
 
-  GuestReply execute(Guest& guest, const preinit::Request& request) const override {
+  GuestReply execute(EmbeddedGuest& guest, const DriverRequest& request) const override {
     std::string env;
     for (const auto& [name, value] : request.env) {
       if (!env.empty()) env += '\0';
@@ -122,7 +119,7 @@ class RubyDriver final : public preinit::Driver {
       r.error = ExecutionError{"LocalJumpError", "unexpected " + std::string(jump), {}, std::nullopt};
       return r;
     }
-    GuestReply parsed = embedded::parse_reply(0, reply);
+    GuestReply parsed = parse_guest_reply(0, reply);
     parsed.status = parsed.error ? 1 : 0;
     return parsed;
   }
@@ -146,11 +143,11 @@ class RubyDriver final : public preinit::Driver {
   }
 
  private:
-  static RubyHandles& handles(Guest& guest) {
+  static RubyHandles& handles(EmbeddedGuest& guest) {
     return *static_cast<RubyHandles*>(guest.extension());
   }
 
-  std::uint32_t alloc(Guest& guest, std::uint32_t size, std::uint32_t align) const {
+  std::uint32_t alloc(EmbeddedGuest& guest, std::uint32_t size, std::uint32_t align) const {
     const std::uint32_t ptr = guest.call(realloc_, 0u, 0u, align, std::max<std::uint32_t>(size, 1));
     if (ptr == 0) {
       throw std::runtime_error("Ruby could not allocate " + std::to_string(size) + " bytes");
@@ -159,7 +156,7 @@ class RubyDriver final : public preinit::Driver {
   }
 
   // Copies `bytes` into guest memory; ownership passes to the callee it is given to.
-  std::uint32_t put(Guest& guest, std::string_view bytes) const {
+  std::uint32_t put(EmbeddedGuest& guest, std::string_view bytes) const {
     const auto size = static_cast<std::uint32_t>(bytes.size());
     const std::uint32_t ptr = alloc(guest, size, 1);
     std::copy(bytes.begin(), bytes.end(), guest.bytes(ptr, size).begin());
@@ -168,7 +165,7 @@ class RubyDriver final : public preinit::Driver {
 
   // rb_eval_string_protect(code): the rb_protect state and, when it is 0, the String value the
   // code returned. Every handle the guest hands out is removed again before this returns.
-  std::pair<std::int32_t, std::string> eval(Guest& guest, std::string_view code) const {
+  std::pair<std::int32_t, std::string> eval(EmbeddedGuest& guest, std::string_view code) const {
     const std::uint32_t ptr = put(guest, code);
     const std::uint32_t ret = guest.call(eval_, ptr, static_cast<std::uint32_t>(code.size()));
     const std::uint32_t handle = guest.read_u32(ret);
@@ -185,7 +182,7 @@ class RubyDriver final : public preinit::Driver {
     const std::uint32_t str = guest.call(rstring_ptr_, *arg);
     handles(guest).remove(*arg);
     const std::uint32_t len = guest.read_u32(str + 4);
-    if (len > embedded::kMaxReplyBytes) throw ExecutionLimitError("Result limit exceeded");
+    if (len > kMaxGuestReplyBytes) throw ExecutionLimitError("Result limit exceeded");
     std::string value = guest.read_string(guest.read_u32(str), len);
     guest.call(post_rstring_ptr_, str);
     guest.call(drop_value_, *rep);
@@ -206,14 +203,15 @@ class RubyDriver final : public preinit::Driver {
 
 Engine make_ruby_engine() {
   static const wasm::Module module(*sandbox_wasm_module_ruby_guest());
-  return preinit::make_preinit_engine(
-      module, preinit::PreinitLanguage{
+  return make_embedded_engine(
+      module, EmbeddedLanguage{
                   .language = "ruby",
                   .engine_name = "CRuby 3.4.1 / ruby.wasm 2.10.1",
                   .limits = {.fuel = kRubyFuel,
                              .memory_bytes = kRubyMemoryBytes,
                              .code_bytes = 65'536,
                              .request_bytes = 98'304},
+                  .pooled_memories = 4,
                   .driver = std::make_shared<RubyDriver>(module),
               });
 }

@@ -1,8 +1,9 @@
 // The Ruby engine: CRuby 3.4.1 from the prebuilt npm module @ruby/3.4-wasm-wasi@2.10.1
 // (ruby+stdlib.wasm, compiled by sandbox-wasmc with fuel and a memory cap), driven through its
-// wit-bindgen exports (ruby-init, rb-eval-string-protect, rstring-ptr, ...) by the preinit host
-// (engines/preinit/preinit_engine.h): stateless runs and code contexts both start from a
-// post-initialisation image taken after ruby-init and the driver prelude (driver.rb).
+// wit-bindgen exports (ruby-init, rb-eval-string-protect, rstring-ptr, ...) by a driver of the
+// embedded host (<sandbox/embedded.h>): stateless runs and code contexts both start from its
+// post-initialisation image, taken after ruby-init, the driver prelude (driver.rb) and one
+// warm-up request.
 //
 // Host glue: the canonical-ABI handle table (canonical_abi.resource_new/get) lives in the
 // instance's extension and is empty between calls (the driver returns one String per call and

@@ -1,36 +1,45 @@
-// make_embedded_engine: the Engine around an embedded interpreter (stateless run + sessions).
+// make_embedded_engine: the Engine around an embedded interpreter (stateless run + sessions),
+// both started from the engine's post-initialisation image.
 #include <sandbox/embedded.h>
 
 #include <stdexcept>
 
-#include "embedded/guest.h"
+#include "embedded/abi_driver.h"
+#include "embedded/engine_state.h"
 #include "embedded/guest_abi.h"
 #include "embedded/session.h"
 
 namespace sandbox {
 namespace {
 
-using embedded::EngineConfig;
-using embedded::GuestInstance;
+using embedded::EngineState;
+using embedded::Guest;
+using embedded::StatelessGuest;
 
-// One stateless execution in a fresh instance. Traps and internal errors throw (the kit reports
-// them with empty logs); the guest's own errors are in the outcome.
-EngineOutcome run_once(const std::shared_ptr<const EngineConfig>& config,
-                       const ExecutionRequest& request) {
-  GuestInstance guest(config, WasiOptions{.stdlib = config->language.stdlib,
-                                          .env = request.env_vars});
+// One stateless execution on an instance in the image's state. Traps and internal errors throw
+// (the kit reports them with empty logs); the guest's own errors are in the outcome. The
+// instance is kept for a later run when it can be reset to the image.
+EngineOutcome run_once(EngineState& state, const ExecutionRequest& request) {
+  const auto image = state.image();
+  std::unique_ptr<StatelessGuest> stateless = state.take_guest(*image);
+  Guest& guest = stateless->guest;
+  guest.wasi().set_env(request.env_vars);
   guest.reset_fuel();
-  guest.initialize();
-  if (config->language.after_init) config->language.after_init(guest);
-  GuestReply reply =
-      guest.eval_request(embedded::encode_request(request.code, {}, request.env_vars));
-  embedded::check_result_limit(reply.results);
+  state.driver->after_copy(guest);
+  GuestReply reply = state.driver->execute(
+      guest, DriverRequest{request.code, kWorkspaceRoot, request.env_vars, /*reseed=*/true});
+  if (!guest.extension_empty()) {
+    throw std::logic_error("The driver left host-side handles after a call");
+  }
   EngineOutcome out;
   out.logs = guest.wasi().logs();
   out.results = std::move(reply.results);
   out.error = std::move(reply.error);
   out.usage = guest.usage();
-  if (config->language.post_process) config->language.post_process(out);
+  guest.wasi().set_env({});
+  state.give_back(std::move(stateless), *image);
+  embedded::check_result_limit(out.results);
+  if (state.language.post_process) state.language.post_process(out);
   return out;
 }
 
@@ -40,26 +49,35 @@ Engine make_embedded_engine(const wasm::Module& module, EmbeddedLanguage languag
   if (language.language.empty() || language.engine_name.empty()) {
     throw std::invalid_argument("An embedded engine needs a language and an engine name");
   }
-  auto config = std::make_shared<const EngineConfig>(module, std::move(language));
-  const EmbeddedLanguage& lang = config->language;
+  std::shared_ptr<const EmbeddedDriver> driver = language.driver;
+  if (driver) {
+    if (language.after_init || !language.fingerprint.empty()) {
+      throw std::invalid_argument(
+          "after_init and fingerprint belong to the built-in ABI, not to an engine with a driver");
+    }
+  } else {
+    driver = std::make_shared<embedded::AbiDriver>(module, language.after_init,
+                                                   language.fingerprint);
+  }
+  auto state = std::make_shared<EngineState>(module, std::move(language), std::move(driver));
 
   Engine engine;
-  engine.language = lang.language;
-  engine.engine_name = lang.engine_name;
-  engine.build = lang.build.empty() ? std::string(module.wasm_sha256()) : lang.build;
-  engine.limits = lang.limits;
+  engine.language = state->language.language;
+  engine.engine_name = state->language.engine_name;
+  engine.build = state->build;
+  engine.limits = state->language.limits;
   if (engine.limits.memory_bytes == 0) {
-    engine.limits.memory_bytes = std::uint64_t{module.max_pages()} * kWasmPageBytes;
+    engine.limits.memory_bytes = std::uint64_t{state->module.max_pages()} * kWasmPageBytes;
   }
-  engine.run = [config](const ExecutionRequest& request) { return run_once(config, request); };
+  engine.run = [state](const ExecutionRequest& request) { return run_once(*state, request); };
   engine.sessions = Sessions{
       .boot =
-          [config](const SessionOptions& options) {
-            return embedded::EmbeddedSession::boot(config, options);
+          [state](const SessionOptions& options) {
+            return embedded::EmbeddedSession::boot(state, options);
           },
       .restore =
-          [config](const SessionOptions& options, const SnapshotSource& source) {
-            return embedded::EmbeddedSession::restore(config, options, source);
+          [state](const SessionOptions& options, const SnapshotSource& source) {
+            return embedded::EmbeddedSession::restore(state, options, source);
           },
   };
   return engine;

@@ -1,7 +1,10 @@
-// EngineState: what every run and session of one prebuilt-interpreter engine shares.
+// EngineState: what every run and session of one embedded engine shares — the module, the
+// language, its driver, the memory pool, the post-initialisation image (captured on first use)
+// and the idle instances kept for stateless runs.
 #pragma once
 
 #include <sandbox/clock.h>
+#include <sandbox/embedded.h>
 #include <sandbox/wasm.h>
 #include <sandbox/workspace.h>
 
@@ -10,15 +13,15 @@
 #include <string>
 #include <vector>
 
-#include "guest.h"
-#include "image.h"
-#include "preinit_engine.h"
+#include "embedded/guest.h"
+#include "embedded/image.h"
 
-namespace sandbox::preinit {
+namespace sandbox::embedded {
 
 // A guest for stateless runs with its scratch /workspace (disabled: a run has no workspace).
 struct StatelessGuest {
-  StatelessGuest(const GuestConfig& config, const Clock& clock);
+  StatelessGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
+                 const Clock& clock);
   Workspace scratch;  // declared first: outlives the guest's WASI host
   Guest guest;
 };
@@ -26,7 +29,9 @@ struct StatelessGuest {
 // Members are destroyed in reverse order: idle instances before the pool their memories return
 // to, the clock their workspaces use, and the module and driver they point to.
 struct EngineState {
-  EngineState(const wasm::Module& m, PreinitLanguage l);
+  // `driver` must not be null. Computes the build id (see <sandbox/embedded.h>).
+  EngineState(const wasm::Module& m, EmbeddedLanguage l,
+              std::shared_ptr<const EmbeddedDriver> d);
 
   // The configuration of the guests that run requests (the language's fuel and call timeout).
   GuestConfig run_config() const;
@@ -39,7 +44,8 @@ struct EngineState {
   void give_back(std::unique_ptr<StatelessGuest> guest, const Image& image);
 
   wasm::Module module;
-  PreinitLanguage language;
+  EmbeddedLanguage language;
+  std::shared_ptr<const EmbeddedDriver> driver;
   std::string build;
   std::unique_ptr<wasm::MemoryPool> pool;  // null when pooled_memories == 0
   SystemClock clock;                       // for the disabled scratch workspace of run()
@@ -51,4 +57,4 @@ struct EngineState {
   std::vector<std::unique_ptr<StatelessGuest>> idle_;
 };
 
-}  // namespace sandbox::preinit
+}  // namespace sandbox::embedded

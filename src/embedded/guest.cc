@@ -1,77 +1,88 @@
 #include "embedded/guest.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
-#include <stdexcept>
 
-#include "embedded/guest_abi.h"
+namespace sandbox {
 
-namespace sandbox::embedded {
+std::span<std::uint8_t> EmbeddedGuest::bytes(std::uint32_t ptr, std::uint32_t len) {
+  const auto memory = instance().memory();
+  if (ptr > memory.size() || len > memory.size() - ptr) {
+    throw std::runtime_error("The interpreter returned a range outside its memory (" +
+                             std::to_string(ptr) + " + " + std::to_string(len) + ")");
+  }
+  return memory.subspan(ptr, len);
+}
+
+std::uint32_t EmbeddedGuest::read_u32(std::uint32_t ptr) {
+  const auto b = bytes(ptr, 4);
+  std::uint32_t v;
+  std::memcpy(&v, b.data(), 4);  // Wasm memory is little-endian, like every host we build for
+  return v;
+}
+
+void EmbeddedGuest::write_u32(std::uint32_t ptr, std::uint32_t value) {
+  std::memcpy(bytes(ptr, 4).data(), &value, 4);
+}
+
+std::string EmbeddedGuest::read_string(std::uint32_t ptr, std::uint32_t len) {
+  const auto b = bytes(ptr, len);
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+std::string EmbeddedGuest::read_c_string(std::uint32_t ptr, std::uint32_t max) {
+  const auto memory = instance().memory();
+  if (ptr >= memory.size()) {
+    throw std::runtime_error("The interpreter returned a bad string pointer");
+  }
+  const std::size_t room = std::min<std::size_t>(memory.size() - ptr, std::size_t{max} + 1);
+  const auto* begin = memory.data() + ptr;
+  const auto* end = static_cast<const std::uint8_t*>(std::memchr(begin, 0, room));
+  if (end == nullptr) {
+    throw std::runtime_error("The interpreter returned a string longer than " +
+                             std::to_string(max) + " bytes");
+  }
+  return std::string(reinterpret_cast<const char*>(begin), static_cast<std::size_t>(end - begin));
+}
+
+namespace embedded {
 namespace {
 
-template <class Sig>
-std::optional<wasm::Function<Sig>> optional_export(const wasm::Module& module,
-                                                   std::string_view name) {
-  if (!module.find_function(name)) return std::nullopt;
-  return module.function<Sig>(name);
-}
+constexpr std::uint64_t kUnlimitedFuel =
+    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 }  // namespace
 
-GuestExports GuestExports::resolve(const wasm::Module& module) {
-  GuestExports e;
-  e.alloc = module.function<std::uint32_t(std::uint32_t)>("alloc");
-  e.dealloc = module.function<void(std::uint32_t)>("dealloc");
-  e.session_init = module.function<std::uint32_t()>("session_init");
-  e.eval = module.function<std::uint32_t(std::uint32_t, std::uint32_t)>("eval");
-  e.result_ptr = module.function<std::uint32_t()>("result_ptr");
-  e.result_len = module.function<std::uint32_t()>("result_len");
-  e.initialize = optional_export<void()>(module, "_initialize");
-  e.after_restore = optional_export<void()>(module, "after_restore");
-  return e;
-}
-
-EngineConfig::EngineConfig(const wasm::Module& m, EmbeddedLanguage l)
-    : module(m), language(std::move(l)), exports(GuestExports::resolve(module)) {
-  if (language.pooled_memories > 0) {
-    pool = std::make_unique<wasm::MemoryPool>(language.pooled_memories);
+Guest::Guest(const GuestConfig& config, WasiOptions wasi)
+    : config_(config), wasi_(std::make_unique<WasiHost>(std::move(wasi))) {
+  if (config_.module == nullptr || config_.driver == nullptr) {
+    throw std::invalid_argument("GuestConfig needs a module and a driver");
   }
-}
-
-GuestInstance::GuestInstance(std::shared_ptr<const EngineConfig> config, WasiOptions wasi)
-    : config_(std::move(config)), wasi_(std::make_unique<WasiHost>(std::move(wasi))) {
-  instance_ = wasm::Instance::create(
-      config_->module,
-      wasm::InstanceOptions{
-          .imports = {{"wasi_snapshot_preview1", wasi_->import_context()}},
-          .memory_limit_bytes = config_->language.limits.memory_bytes,
-          .pool = config_->pool.get(),
-      });
+  extension_ = config_.driver->make_extension();
+  std::vector<wasm::ImportContext> imports = {{"wasi_snapshot_preview1", wasi_->import_context()}};
+  if (extension_) {
+    for (auto& c : extension_->import_contexts()) imports.push_back(std::move(c));
+  }
+  instance_ = wasm::Instance::create(*config_.module,
+                                     wasm::InstanceOptions{
+                                         .imports = std::move(imports),
+                                         .memory_limit_bytes = config_.memory_limit_bytes,
+                                         .pool = config_.pool,
+                                     });
   wasi_->attach_memory(instance_->rt_memory());
-  if (config_->language.call_timeout.count() > 0) {
-    instance_->set_call_timeout(config_->language.call_timeout);
-  }
+  if (config_.call_timeout.count() > 0) instance_->set_call_timeout(config_.call_timeout);
 }
 
-GuestInstance::~GuestInstance() = default;
+Guest::~Guest() { instance_.reset(); }
 
-void GuestInstance::reset_fuel() {
-  if (!config_->module.metered()) return;
-  const std::uint64_t fuel = config_->language.limits.fuel;
-  instance_->set_fuel(fuel > 0 ? fuel : static_cast<std::uint64_t>(
-                                             std::numeric_limits<std::int64_t>::max()));
+GuestReply Guest::eval(std::string_view) {
+  throw std::logic_error("EmbeddedGuest::eval() needs the built-in embedded ABI");
 }
 
-Usage GuestInstance::usage() const {
-  Usage u;
-  u.fuel_limit = config_->language.limits.fuel;
-  if (config_->module.metered()) u.fuel_consumed = instance_->fuel_consumed();
-  if (u.fuel_limit > 0 && u.fuel_consumed > u.fuel_limit) u.fuel_consumed = u.fuel_limit;
-  u.memory_bytes = instance_->memory().size();
-  return u;
-}
+bool Guest::host_state_empty() const { return !wasi_->has_open_guest_fds() && extension_empty(); }
 
-void GuestInstance::throw_trap(const wasm::Trap& trap) {
+void Guest::throw_trap(const wasm::Trap& trap) {
   if (trap.kind == wasm::TrapKind::kOutputLimit || wasi_->output_limit_exceeded()) {
     throw ExecutionLimitError("Output limit exceeded");
   }
@@ -80,75 +91,34 @@ void GuestInstance::throw_trap(const wasm::Trap& trap) {
                                   ? std::string(wasm::trap_kind_message(trap.kind))
                                   : trap.message);
   }
+  if (auto described = config_.driver->describe_trap(trap)) throw GuestTrap(trap, *described);
   if (trap.kind == wasm::TrapKind::kExit) {
-    throw std::runtime_error("exit with exit code " + std::to_string(trap.exit_code));
+    throw GuestTrap(trap, "exit with exit code " + std::to_string(trap.exit_code));
   }
-  throw std::runtime_error(trap.message.empty() ? std::string(wasm::trap_kind_message(trap.kind))
-                                                : trap.message);
-}
-
-template <class R>
-R GuestInstance::checked(wasm::CallResult<R> result) {
-  if (!result.ok()) throw_trap(result.trap);
-  return result.value;
-}
-
-void GuestInstance::checked(wasm::CallResult<void> result) {
-  if (!result.ok()) throw_trap(result.trap);
-}
-
-std::string GuestInstance::read_reply() {
-  const GuestExports& x = config_->exports;
-  const std::uint32_t len = checked(x.result_len(*instance_));
-  if (len > kMaxReplyBytes) throw ExecutionLimitError("Result limit exceeded");
-  const std::uint32_t ptr = checked(x.result_ptr(*instance_));
-  const auto memory = instance_->memory();
-  if (ptr > memory.size() || len > memory.size() - ptr) {
-    throw std::runtime_error("Interpreter response is outside its memory");
+  std::string message =
+      trap.message.empty() ? std::string(wasm::trap_kind_message(trap.kind)) : trap.message;
+  if (trap.kind == wasm::TrapKind::kHostError && !wasi_->host_error().empty()) {
+    message += ": " + wasi_->host_error();
   }
-  return std::string(reinterpret_cast<const char*>(memory.data()) + ptr, len);
+  throw GuestTrap(trap, message);
 }
 
-void GuestInstance::initialize() {
-  const GuestExports& x = config_->exports;
-  if (x.initialize) checked((*x.initialize)(*instance_));
-  const std::uint32_t status = checked(x.session_init(*instance_));
-  if (status != 0) {
-    std::string message = read_reply();
-    if (message.empty()) message = "status " + std::to_string(status);
-    throw std::runtime_error("Interpreter initialization failed: " + message);
-  }
+void Guest::reset_fuel() { set_fuel(config_.fuel); }
+
+void Guest::set_fuel(std::uint64_t budget) {
+  budget_ = budget;
+  if (!config_.module->metered()) return;
+  instance_->set_fuel(budget > 0 ? std::min(budget, kUnlimitedFuel) : kUnlimitedFuel);
 }
 
-void GuestInstance::after_restore() {
-  const GuestExports& x = config_->exports;
-  if (x.after_restore) checked((*x.after_restore)(*instance_));
+Usage Guest::usage() const {
+  Usage u;
+  u.fuel_limit = budget_;
+  if (config_.module->metered()) u.fuel_consumed = instance_->fuel_consumed();
+  if (u.fuel_limit > 0 && u.fuel_consumed > u.fuel_limit) u.fuel_consumed = u.fuel_limit;
+  u.memory_bytes = instance_->memory().size();
+  return u;
 }
 
-GuestReply GuestInstance::eval_request(const std::vector<std::uint8_t>& request) {
-  const GuestExports& x = config_->exports;
-  const auto len = static_cast<std::uint32_t>(request.size());
-  const std::uint32_t ptr = checked(x.alloc(*instance_, len));
-  {
-    const auto memory = instance_->memory();
-    if (ptr == 0 || ptr > memory.size() || len > memory.size() - ptr) {
-      throw std::runtime_error("Interpreter could not allocate a " + std::to_string(len) +
-                               "-byte request");
-    }
-    if (len > 0) std::memcpy(memory.data() + ptr, request.data(), len);
-  }
-  const std::uint32_t status = checked(x.eval(*instance_, ptr, len));
-  checked(x.dealloc(*instance_, ptr));
-  const std::string reply = read_reply();
-  if (status == 0 || status == 1) return parse_reply(status, reply);
-  if (status == 2) {
-    throw std::runtime_error(reply.empty() ? "Interpreter internal error" : reply);
-  }
-  throw std::runtime_error("Interpreter returned unknown status " + std::to_string(status));
-}
-
-GuestReply GuestInstance::eval(std::string_view code) {
-  return eval_request(encode_request(code, cwd_, {}));
-}
-
-}  // namespace sandbox::embedded
+}  // namespace embedded
+}  // namespace sandbox

@@ -1,81 +1,65 @@
-// GuestInstance: one instance of an embedded interpreter with its WASI host, and the ABI calls
-// (initialize, eval, after_restore) made through it. Used by run() and by sessions.
+// Guest: one instance of an embedded interpreter's module with its WASI host and the driver's
+// extension — the host's implementation of EmbeddedGuest (<sandbox/embedded.h>), plus the fuel
+// and usage bookkeeping the host needs around it.
 //
-// Every guest call that does not return normally is turned into an exception here: a limit
-// trap into ExecutionLimitError (fuel, deadline, output), anything else into
-// std::runtime_error. After such an exception the instance must not be used again.
+// Thread-safety: a Guest is used by one thread at a time.
 #pragma once
 
 #include <sandbox/embedded.h>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace sandbox::embedded {
 
-// The ABI exports, resolved and signature-checked once per engine.
-struct GuestExports {
-  wasm::Function<std::uint32_t(std::uint32_t)> alloc;
-  wasm::Function<void(std::uint32_t)> dealloc;
-  wasm::Function<std::uint32_t()> session_init;
-  wasm::Function<std::uint32_t(std::uint32_t, std::uint32_t)> eval;
-  wasm::Function<std::uint32_t()> result_ptr;
-  wasm::Function<std::uint32_t()> result_len;
-  std::optional<wasm::Function<void()>> initialize;
-  std::optional<wasm::Function<void()>> after_restore;
-
-  // Throws wasm::WasmError when a required export is missing or mistyped.
-  static GuestExports resolve(const wasm::Module& module);
+struct GuestConfig {
+  const wasm::Module* module = nullptr;       // borrowed; outlives the guest
+  const EmbeddedDriver* driver = nullptr;     // borrowed; outlives the guest
+  std::uint64_t fuel = 0;                     // per call; 0 = unlimited
+  std::uint64_t memory_limit_bytes = 0;       // 0 = the module's maximum
+  std::chrono::nanoseconds call_timeout{0};   // 0 = none
+  wasm::MemoryPool* pool = nullptr;           // borrowed; may be null
 };
 
-// What every run and session of one engine shares (immutable after construction).
-struct EngineConfig {
-  EngineConfig(const wasm::Module& m, EmbeddedLanguage l);
-  wasm::Module module;
-  EmbeddedLanguage language;
-  GuestExports exports;
-  std::unique_ptr<wasm::MemoryPool> pool;  // null when pooled_memories == 0
-};
-
-class GuestInstance final : public EmbeddedGuest {
+class Guest final : public EmbeddedGuest {
  public:
-  // Instantiates (nothing runs yet). `wasi` describes the mounts and environment.
-  GuestInstance(std::shared_ptr<const EngineConfig> config, WasiOptions wasi);
-  ~GuestInstance() override;
+  // Instantiates the module (nothing runs; the instance is kFresh). Throws wasm::WasmError, and
+  // std::invalid_argument without a module or driver.
+  Guest(const GuestConfig& config, WasiOptions wasi);
+  // The instance goes first: its memory may return to the pool, and nothing may call into the
+  // WASI host or the extension afterwards.
+  ~Guest() override;
+  Guest(const Guest&) = delete;
+  Guest& operator=(const Guest&) = delete;
 
-  // Sets the fuel for the next calls: the language's budget (or unlimited when it is 0).
-  void reset_fuel();
-  // _initialize (when exported) then session_init; throws "Interpreter initialization failed".
-  void initialize();
-  // Calls after_restore when exported.
-  void after_restore();
-  // Runs one request; see EmbeddedGuest::eval for what throws.
-  GuestReply eval_request(const std::vector<std::uint8_t>& request);
-
-  GuestReply eval(std::string_view code) override;
-  WasiHost& wasi() override { return *wasi_; }
   wasm::Instance& instance() override { return *instance_; }
+  const wasm::Instance& instance() const { return *instance_; }
+  WasiHost& wasi() override { return *wasi_; }
+  const WasiHost& wasi() const { return *wasi_; }
+  GuestExtension* extension() override { return extension_.get(); }
+  // Throws std::logic_error: only the built-in driver's view of a guest can eval.
+  GuestReply eval(std::string_view code) override;
+  [[noreturn]] void throw_trap(const wasm::Trap& trap) override;
 
-  const std::string& cwd() const { return cwd_; }
-  void set_cwd(std::string cwd) { cwd_ = std::move(cwd); }
-  // Fuel consumed since reset_fuel() (the budget itself after exhaustion), the budget, and the
-  // current linear memory size.
+  // Whether nothing host-side would be lost by a memory image: no open guest file descriptors
+  // and an empty extension.
+  bool host_state_empty() const;
+  // True when the extension (if any) is empty.
+  bool extension_empty() const { return !extension_ || extension_->empty(); }
+
+  // Gives the next calls the configured fuel budget (unlimited when 0) or `budget`.
+  void reset_fuel();
+  void set_fuel(std::uint64_t budget);
+  // Fuel consumed since the last reset (capped at the budget), the budget, the memory size.
   Usage usage() const;
 
  private:
-  template <class R>
-  R checked(wasm::CallResult<R> result);
-  void checked(wasm::CallResult<void> result);
-  [[noreturn]] void throw_trap(const wasm::Trap& trap);
-  // The bytes at result_ptr()/result_len().
-  std::string read_reply();
-
-  std::shared_ptr<const EngineConfig> config_;
+  GuestConfig config_;
   std::unique_ptr<WasiHost> wasi_;
+  std::unique_ptr<GuestExtension> extension_;
   std::unique_ptr<wasm::Instance> instance_;
-  std::string cwd_;
+  std::uint64_t budget_ = 0;
 };
 
 }  // namespace sandbox::embedded

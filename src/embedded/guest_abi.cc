@@ -8,7 +8,8 @@
 
 #include "base/utf8.h"
 
-namespace sandbox::embedded {
+namespace sandbox {
+namespace embedded {
 namespace {
 
 void put_record(std::vector<std::uint8_t>& out, char tag, std::string_view bytes) {
@@ -110,4 +111,10 @@ void check_result_limit(const std::vector<ResultEntry>& results) {
   }
 }
 
-}  // namespace sandbox::embedded
+}  // namespace embedded
+
+GuestReply parse_guest_reply(std::uint32_t status, std::string_view bytes) {
+  return embedded::parse_reply(status, bytes);
+}
+
+}  // namespace sandbox

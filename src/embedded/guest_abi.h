@@ -13,16 +13,14 @@
 namespace sandbox::embedded {
 
 // Largest reply the host reads from guest memory.
-inline constexpr std::uint32_t kMaxReplyBytes = 1 << 20;
+inline constexpr std::uint32_t kMaxReplyBytes = kMaxGuestReplyBytes;
 
 // Records `tag:u8 len:u32le bytes`: 'c' code, then 'w' cwd (if non-empty), then one 'e'
 // "NAME=VALUE" per env var.
 std::vector<std::uint8_t> encode_request(std::string_view code, std::string_view cwd,
                                          const std::map<std::string, std::string>& env);
 
-// Parses the envelope of a status 0/1 reply. Invalid UTF-8 is replaced first. Throws
-// std::runtime_error("Malformed interpreter response: ...") when it is not the documented shape.
-// A status 1 reply without an error gets {name "Error", message "Unknown error"}.
+// parse_guest_reply() (<sandbox/embedded.h>).
 GuestReply parse_reply(std::uint32_t status, std::string_view bytes);
 
 // The UTF-8 size of `results` serialized as the wire's results array.

@@ -1,4 +1,4 @@
-#include "image.h"
+#include "embedded/image.h"
 
 #include <sandbox/clock.h>
 #include <sandbox/workspace.h>
@@ -7,14 +7,8 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
-#include <ctime>
-#include <cstdio>
-#include <cstdlib>
 
-#include <cstdio>
-#include <cstdlib>
-
-namespace sandbox::preinit {
+namespace sandbox::embedded {
 namespace {
 
 bool all_zero(const std::uint8_t* p, std::size_t n) {
@@ -25,32 +19,39 @@ bool all_zero(const std::uint8_t* p, std::size_t n) {
     std::memcpy(&w, p + i * sizeof w, sizeof w);
     if (w != 0) return false;
   }
-  return std::all_of(p + words * sizeof(std::uint64_t), p + n, [](std::uint8_t b) { return b == 0; });
+  return std::all_of(p + words * sizeof(std::uint64_t), p + n,
+                     [](std::uint8_t b) { return b == 0; });
 }
 
 }  // namespace
 
-std::shared_ptr<const Image> capture_image(const GuestConfig& config, std::uint64_t boot_fuel) {
+std::shared_ptr<const Image> capture_image(const GuestConfig& config,
+                                           std::shared_ptr<const StdlibTree> stdlib,
+                                           std::uint64_t boot_fuel) {
   SystemClock clock;
   Workspace workspace(clock);
   auto image = std::make_shared<Image>();
   {
-    Guest guest(config, WasiOptions{.workspace = &workspace});
+    Guest guest(config, WasiOptions{.stdlib = stdlib, .workspace = &workspace});
     guest.set_fuel(boot_fuel);
     const auto start = std::chrono::steady_clock::now();
     config.driver->boot(guest);
     image->stats.boot_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     image->stats.boot_fuel = guest.usage().fuel_consumed;
+    if (guest.instance().state() != wasm::InstanceState::kReady ||
+        guest.wasi().exit_code().has_value()) {
+      throw std::runtime_error("The interpreter's boot left it unusable (trapped or exited)");
+    }
     if (!guest.host_state_empty()) {
-      throw std::logic_error("The interpreter's boot left host-side state (open files or "
-                             "extension handles) that an image cannot carry");
+      throw std::runtime_error("The interpreter's boot left host-side state (open files or "
+                               "extension handles) that an image cannot carry");
     }
     image->globals = guest.instance().save_globals();
 
     // Compared with what instantiation alone produces (data segments, zero elsewhere): only the
     // pages that differ need work when the image is applied.
-    Guest fresh(config, WasiOptions{.workspace = &workspace});
+    Guest fresh(config, WasiOptions{.stdlib = stdlib, .workspace = &workspace});
     const auto initial = fresh.instance().memory();
     const auto memory = guest.instance().memory();
     image->pages = static_cast<std::uint32_t>(memory.size() / kWasmPageBytes);
@@ -84,8 +85,12 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config, std::uint6
     }
     image->page_bytes.assign(image->pages, nullptr);
     for (std::uint32_t page = 0; page < image->pages; ++page) {
-      if (data_offsets[page] != kNone) image->page_bytes[page] = image->data.data() + data_offsets[page];
-      if (base_offsets[page] != kNone) image->page_bytes[page] = image->base.data() + base_offsets[page];
+      if (data_offsets[page] != kNone) {
+        image->page_bytes[page] = image->data.data() + data_offsets[page];
+      }
+      if (base_offsets[page] != kNone) {
+        image->page_bytes[page] = image->base.data() + base_offsets[page];
+      }
     }
   }
   image->stats.pages = image->pages;
@@ -138,4 +143,4 @@ bool reset_to_image(const Image& image, Guest& guest) {
   return true;
 }
 
-}  // namespace sandbox::preinit
+}  // namespace sandbox::embedded

@@ -1,6 +1,6 @@
-// The post-initialisation image of a prebuilt interpreter: the linear memory and mutable globals
-// right after Driver::boot, kept once per engine and copied into every new instance instead of
-// running the interpreter's start-up again.
+// The post-initialisation image of an embedded interpreter: the linear memory and mutable
+// globals right after EmbeddedDriver::boot, kept once per engine and copied into every new
+// instance instead of running the interpreter's start-up again.
 //
 // Only the pages that differ from a freshly instantiated memory are copied: a fresh instance's
 // memory is deterministic (data segments, zero elsewhere), so copying the differing non-zero
@@ -26,10 +26,18 @@
 #include <memory>
 #include <vector>
 
-#include "guest.h"
-#include "preinit_engine.h"
+#include "embedded/guest.h"
 
-namespace sandbox::preinit {
+namespace sandbox::embedded {
+
+struct ImageStats {
+  std::uint32_t pages = 0;          // 64 KiB Wasm pages
+  std::uint32_t copied_pages = 0;   // pages copied into every new instance (they differ from
+                                    // what instantiation writes, and are not all zero)
+  std::uint32_t cleared_pages = 0;  // pages instantiation fills but the image has all zero
+  double boot_ms = 0;               // EmbeddedDriver::boot when the image was made
+  std::uint64_t boot_fuel = 0;
+};
 
 struct Image {
   Image() = default;
@@ -51,11 +59,14 @@ struct Image {
   ImageStats stats;
 };
 
-// Boots a new guest made with `config` (Driver::boot under `boot_fuel`) and captures its image.
-// The guest's WASI layout is the one every later instance gets (/stdlib empty, /dev, and a
-// /workspace), because the interpreter's C library records the preopens during boot. Throws
-// what boot throws, and std::logic_error when boot leaves host-side state behind.
-std::shared_ptr<const Image> capture_image(const GuestConfig& config, std::uint64_t boot_fuel);
+// Boots a new guest made with `config` (EmbeddedDriver::boot under `boot_fuel`) and captures its
+// image. The guest's WASI layout is the one every later instance gets (`stdlib`, /dev, and an
+// empty, enabled /workspace; no environment), because the interpreter's C library records the
+// preopens during boot. Throws what boot throws, and std::runtime_error when boot leaves the
+// instance unusable or host-side state behind.
+std::shared_ptr<const Image> capture_image(const GuestConfig& config,
+                                           std::shared_ptr<const StdlibTree> stdlib,
+                                           std::uint64_t boot_fuel);
 
 // Copies `image` into `guest`, whose instance must be fresh (kFresh); it becomes ready to call.
 // With `track_writes`, write tracking starts afterwards (sessions report dirty pages with it).
@@ -65,4 +76,4 @@ void apply_image(const Image& image, Guest& guest, bool track_writes);
 // leaving the guest as it was, when that is not possible; the guest must then be discarded.
 bool reset_to_image(const Image& image, Guest& guest);
 
-}  // namespace sandbox::preinit
+}  // namespace sandbox::embedded

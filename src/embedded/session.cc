@@ -12,58 +12,59 @@ namespace {
 
 constexpr std::string_view kGlobalsKey = "globals";
 
-}  // namespace
-
-WasiOptions session_wasi_options(const EngineConfig& config, const SessionOptions& options) {
+WasiOptions session_wasi(const EngineState& state, const SessionOptions& options) {
   if (options.workspace == nullptr) {
     throw std::invalid_argument("SessionOptions::workspace is required");
   }
-  return WasiOptions{.stdlib = config.language.stdlib, .workspace = options.workspace};
+  return WasiOptions{.stdlib = state.language.stdlib, .workspace = options.workspace};
 }
 
-EmbeddedSession::EmbeddedSession(std::shared_ptr<const EngineConfig> config,
-                                 std::unique_ptr<GuestInstance> guest,
+// Makes a new copy (of the image or of a snapshot) ready for its first execute: the driver's
+// after_copy under the language's budget, outside any execute's usage.
+void prepare_copy(const EngineState& state, Guest& guest) {
+  guest.reset_fuel();
+  state.driver->after_copy(guest);
+  guest.wasi().reset_logs();
+}
+
+}  // namespace
+
+EmbeddedSession::EmbeddedSession(std::shared_ptr<EngineState> state, std::unique_ptr<Guest> guest,
                                  const SessionOptions& options)
-    : config_(std::move(config)),
+    : engine_(std::move(state)),
       workspace_(options.workspace),
       on_cwd_change_(options.on_cwd_change),
       guest_(std::move(guest)),
-      cwd_(options.cwd.empty() ? std::string(kWorkspaceRoot) : options.cwd) {
-  guest_->set_cwd(cwd_);
-  // From here on, snapshot() can say which pages a step wrote (best effort: without tracking
-  // the server hashes the whole memory).
-  guest_->instance().track_writes();
-}
+      cwd_(options.cwd.empty() ? std::string(kWorkspaceRoot) : options.cwd) {}
 
-std::unique_ptr<SessionInstance> EmbeddedSession::boot(std::shared_ptr<const EngineConfig> config,
+std::unique_ptr<SessionInstance> EmbeddedSession::boot(std::shared_ptr<EngineState> state,
                                                        const SessionOptions& options) {
-  auto guest = std::make_unique<GuestInstance>(config, session_wasi_options(*config, options));
-  guest->set_cwd(options.cwd);
-  guest->reset_fuel();
-  guest->initialize();
-  if (config->language.after_init) config->language.after_init(*guest);
-  return std::make_unique<EmbeddedSession>(std::move(config), std::move(guest), options);
+  WasiOptions wasi = session_wasi(*state, options);
+  const auto image = state->image();
+  auto guest = std::make_unique<Guest>(state->run_config(), std::move(wasi));
+  apply_image(*image, *guest, /*track_writes=*/true);
+  prepare_copy(*state, *guest);
+  return std::make_unique<EmbeddedSession>(std::move(state), std::move(guest), options);
 }
 
-std::unique_ptr<SessionInstance> EmbeddedSession::restore(
-    std::shared_ptr<const EngineConfig> config, const SessionOptions& options,
-    const SnapshotSource& source) {
-  auto guest = std::make_unique<GuestInstance>(config, session_wasi_options(*config, options));
+std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<EngineState> state,
+                                                          const SessionOptions& options,
+                                                          const SnapshotSource& source) {
+  auto guest = std::make_unique<Guest>(state->run_config(), session_wasi(*state, options));
   wasm::Instance& instance = guest->instance();
-  instance.prepare_restore(source.memory_pages);
+  instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
   const std::uint32_t initial_pages = instance.module().initial_pages();
   if (source.read_page) {
     for (std::uint32_t page = 0; page < source.memory_pages; ++page) {
+      std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
       const auto bytes = source.read_page(page);
       if (!bytes) {
         // All zero when the snapshot was taken. Only pages of the initial memory can hold
         // anything now (data segments, written at instantiation): clear those.
-        if (page < initial_pages) {
-          std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
-          if (std::any_of(p, p + kWasmPageBytes, [](std::uint8_t b) { return b != 0; })) {
-            std::memset(p, 0, kWasmPageBytes);
-          }
+        if (page < initial_pages &&
+            std::any_of(p, p + kWasmPageBytes, [](std::uint8_t b) { return b != 0; })) {
+          std::memset(p, 0, kWasmPageBytes);
         }
         continue;
       }
@@ -71,20 +72,20 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(
         throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
                                  std::to_string(bytes->size()) + " bytes");
       }
-      std::memcpy(memory.data() + std::size_t{page} * kWasmPageBytes, bytes->data(),
-                  kWasmPageBytes);
+      std::memcpy(p, bytes->data(), kWasmPageBytes);
     }
   }
-  if (const auto* globals = source.extra.if_contains(kGlobalsKey)) {
-    if (!globals->is_string()) throw std::runtime_error("Snapshot globals are not a string");
-    const auto bytes = base64_decode(globals->get_string());
-    if (!bytes) throw std::runtime_error("Snapshot globals are not base64");
-    instance.load_globals(*bytes);
+  const auto* globals = source.extra.if_contains(kGlobalsKey);
+  if (globals == nullptr || !globals->is_string()) {
+    throw std::runtime_error("Snapshot has no saved globals");
   }
-  guest->set_cwd(options.cwd);
-  guest->reset_fuel();
-  guest->after_restore();
-  return std::make_unique<EmbeddedSession>(std::move(config), std::move(guest), options);
+  const auto bytes = base64_decode(globals->get_string());
+  if (!bytes) throw std::runtime_error("Snapshot globals are not base64");
+  instance.load_globals(*bytes);  // throws WasmError on a size mismatch
+  // Best effort, as after apply_image(): without tracking, snapshots hash every page.
+  instance.track_writes();
+  prepare_copy(*state, *guest);
+  return std::make_unique<EmbeddedSession>(std::move(state), std::move(guest), options);
 }
 
 void EmbeddedSession::update_cwd(const std::string& reported) {
@@ -100,7 +101,6 @@ void EmbeddedSession::update_cwd(const std::string& reported) {
   }
   if (next != cwd_) {
     cwd_ = std::move(next);
-    guest_->set_cwd(cwd_);
     if (on_cwd_change_) on_cwd_change_(cwd_);
   }
 }
@@ -111,14 +111,20 @@ SessionOutcome EmbeddedSession::execute(const ExecutionRequest& request) {
   try {
     guest_->reset_fuel();
     guest_->wasi().reset_logs();
-    GuestReply reply = guest_->eval_request(encode_request(request.code, cwd_, request.env_vars));
+    const bool reseed = reseed_;
+    reseed_ = false;
+    GuestReply reply = engine_->driver->execute(
+        *guest_, DriverRequest{request.code, cwd_, request.env_vars, reseed});
+    if (!guest_->extension_empty()) {
+      throw std::logic_error("The driver left host-side handles after a call");
+    }
     update_cwd(reply.cwd);
     check_result_limit(reply.results);
     out.logs = guest_->wasi().logs();
     out.results = std::move(reply.results);
     out.error = std::move(reply.error);
     out.usage = guest_->usage();
-    if (config_->language.post_process) config_->language.post_process(out);
+    if (engine_->language.post_process) engine_->language.post_process(out);
   } catch (const std::exception& e) {
     state_ = State::kInvalid;
     out = SessionOutcome{};
@@ -137,7 +143,7 @@ SessionOutcome EmbeddedSession::execute(const ExecutionRequest& request) {
 }
 
 bool EmbeddedSession::can_snapshot() const {
-  return state_ == State::kIdle && guest_ && !guest_->wasi().has_open_guest_fds() &&
+  return state_ == State::kIdle && guest_ && guest_->host_state_empty() &&
          guest_->instance().state() == wasm::InstanceState::kReady;
 }
 

@@ -5,9 +5,11 @@
 
 #include <sandbox/embedded.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "embedded/engine_state.h"
 #include "embedded/guest.h"
 
 namespace sandbox::embedded {
@@ -16,16 +18,17 @@ class EmbeddedSession final : public SessionInstance {
  public:
   enum class State { kIdle, kInvalid };
 
-  // Boots a fresh interpreter (_initialize, session_init, after_init). Throws on failure.
-  static std::unique_ptr<SessionInstance> boot(std::shared_ptr<const EngineConfig> config,
+  // An instance from the engine's image (captured first if needed) with the context's
+  // /workspace, then after_copy. Throws on failure (std::invalid_argument without a workspace).
+  static std::unique_ptr<SessionInstance> boot(std::shared_ptr<EngineState> state,
                                                const SessionOptions& options);
-  // Restores a snapshot into a fresh instance (no _initialize, no session_init), then runs
-  // after_restore. Throws on failure.
-  static std::unique_ptr<SessionInstance> restore(std::shared_ptr<const EngineConfig> config,
+  // A fresh instance filled from `source`, then after_copy. Throws on failure (a malformed
+  // snapshot included: a page of the wrong size, missing or malformed globals, too many pages).
+  static std::unique_ptr<SessionInstance> restore(std::shared_ptr<EngineState> state,
                                                   const SessionOptions& options,
                                                   const SnapshotSource& source);
 
-  EmbeddedSession(std::shared_ptr<const EngineConfig> config, std::unique_ptr<GuestInstance> guest,
+  EmbeddedSession(std::shared_ptr<EngineState> state, std::unique_ptr<Guest> guest,
                   const SessionOptions& options);
 
   std::string cwd() const override { return cwd_; }
@@ -40,15 +43,13 @@ class EmbeddedSession final : public SessionInstance {
   // it to /workspace.
   void update_cwd(const std::string& reported);
 
-  std::shared_ptr<const EngineConfig> config_;
+  std::shared_ptr<EngineState> engine_;
   Workspace* workspace_;
   std::function<void(const std::string&)> on_cwd_change_;
-  std::unique_ptr<GuestInstance> guest_;
+  std::unique_ptr<Guest> guest_;
   std::string cwd_;
+  bool reseed_ = true;
   State state_ = State::kIdle;
 };
-
-// The WASI options of a session: the engine's /stdlib, the context's /workspace, no environ.
-WasiOptions session_wasi_options(const EngineConfig& config, const SessionOptions& options);
 
 }  // namespace sandbox::embedded

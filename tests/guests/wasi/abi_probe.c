@@ -16,6 +16,8 @@
  *   spin / trap / exit N   endless loop, `unreachable`, exit(N)
  *   alloc MB               allocate and touch MB MiB (kept); failure is a MemoryError
  *   restores               the number of after_restore calls since session_init
+ *   random                 the next number of a generator seeded from random_get by
+ *                          session_init and again by after_restore (as real interpreters do)
  *   zerodata / datasum     zero / sum a page-sized initialized array (from a data segment)
  *
  * Built twice: normally, and with -DPROBE_BROKEN_INIT (session_init fails with a message).
@@ -26,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <wasi/api.h>
 
 #include "sandbox_guest.h"
 
@@ -50,6 +54,13 @@ static unsigned data_words[DATA_WORDS] __attribute__((aligned(65536))) = {
     FILL4096(0x01010101u), FILL4096(0x01010101u), FILL4096(0x01010101u), FILL4096(0x01010101u)};
 static int open_count;
 static int restore_count;
+static unsigned long long rng_state;
+
+static void seed_rng(void) {
+  if (__wasi_random_get((uint8_t*)&rng_state, sizeof rng_state) != 0 || rng_state == 0) {
+    rng_state = 0x9E3779B97F4A7C15ULL;
+  }
+}
 /* `alloc` keeps its blocks here, so the compiler cannot elide them. */
 static char** blocks;
 static size_t block_count;
@@ -195,6 +206,15 @@ static int run_line(outcome* o, char* line) {
     set_text(o, buf, strlen(buf));
     return 0;
   }
+  if (!strcmp(line, "random")) {
+    rng_state ^= rng_state >> 12; /* xorshift64* */
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    char n[32];
+    snprintf(n, sizeof n, "%llu", rng_state * 0x2545F4914F6CDD1DULL);
+    set_text(o, n, strlen(n));
+    return 0;
+  }
   if (!strcmp(line, "restores")) {
     char n[16];
     snprintf(n, sizeof n, "%d", restore_count);
@@ -213,12 +233,16 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
 #else
   initialized = 1;
   restore_count = 0;
+  seed_rng();
   sbx_result_message("");
   return SANDBOX_OK;
 #endif
 }
 
-SANDBOX_EXPORT("after_restore") void after_restore(void) { restore_count++; }
+SANDBOX_EXPORT("after_restore") void after_restore(void) {
+  restore_count++;
+  seed_rng();
+}
 
 SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
   if (!initialized) { sbx_result_message("eval before session_init"); return SANDBOX_INTERNAL_ERROR; }

@@ -1,0 +1,73 @@
+#include "embedded/engine_state.h"
+
+#include "embedded/sha256.h"
+
+namespace sandbox::embedded {
+
+StatelessGuest::StatelessGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
+                               const Clock& clock)
+    : scratch(clock), guest(config, WasiOptions{.stdlib = std::move(stdlib), .workspace = &scratch}) {
+  scratch.set_disabled(true);
+}
+
+EngineState::EngineState(const wasm::Module& m, EmbeddedLanguage l,
+                         std::shared_ptr<const EmbeddedDriver> d)
+    : module(m), language(std::move(l)), driver(std::move(d)) {
+  if (!language.build.empty()) {
+    build = language.build;
+  } else if (const std::string fingerprint = driver->fingerprint(); !fingerprint.empty()) {
+    build = sha256_hex(std::string(module.wasm_sha256()) + "\n" + fingerprint);
+  } else {
+    build = std::string(module.wasm_sha256());
+  }
+  if (language.pooled_memories > 0) {
+    pool = std::make_unique<wasm::MemoryPool>(language.pooled_memories);
+  }
+}
+
+GuestConfig EngineState::run_config() const {
+  return GuestConfig{
+      .module = &module,
+      .driver = driver.get(),
+      .fuel = language.limits.fuel,
+      .memory_limit_bytes = language.limits.memory_bytes,
+      .call_timeout = language.call_timeout,
+      .pool = pool.get(),
+  };
+}
+
+std::shared_ptr<const Image> EngineState::image() {
+  std::lock_guard<std::mutex> lock(image_mu_);
+  if (!image_) {
+    GuestConfig config = run_config();
+    config.call_timeout = language.boot_timeout;
+    image_ = capture_image(config, language.stdlib, language.boot_fuel);
+  }
+  return image_;
+}
+
+std::unique_ptr<StatelessGuest> EngineState::take_guest(const Image& image) {
+  {
+    std::lock_guard<std::mutex> lock(idle_mu_);
+    if (!idle_.empty()) {
+      std::unique_ptr<StatelessGuest> guest = std::move(idle_.back());
+      idle_.pop_back();
+      return guest;
+    }
+  }
+  auto guest = std::make_unique<StatelessGuest>(run_config(), language.stdlib, clock);
+  apply_image(image, guest->guest, /*track_writes=*/false);
+  return guest;
+}
+
+void EngineState::give_back(std::unique_ptr<StatelessGuest> guest, const Image& image) {
+  {
+    std::lock_guard<std::mutex> lock(idle_mu_);
+    if (idle_.size() >= language.idle_instances) return;
+  }
+  if (!reset_to_image(image, guest->guest)) return;
+  std::lock_guard<std::mutex> lock(idle_mu_);
+  if (idle_.size() < language.idle_instances) idle_.push_back(std::move(guest));
+}
+
+}  // namespace sandbox::embedded
