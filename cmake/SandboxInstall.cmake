@@ -105,8 +105,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/engines/common/sandbox_guest.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox/guest COMPONENT kit)
 
 # --- the built-in engines ------------------------------------------------------------------------
-# Each engine library with what it links that is not in the kit (its compiled Wasm module, the
-# preinit host), exported as sandbox::engine_<language>, sandbox::<language>_guest, ...
+# Each engine library with what it links that is not in the kit (its compiled Wasm module),
+# exported as sandbox::engine_<language>, sandbox::<language>_guest, ...
 set(_sandbox_engine_targets "")
 set(_sandbox_engine_languages "")
 foreach(language calc kv lua javascript python ruby perl)
