@@ -11,6 +11,7 @@
 
 #include "base/base64.h"
 #include "client/client_support.h"
+#include "base/url_codec.h"
 #include "client/http_client.h"
 
 namespace sandbox {
@@ -57,22 +58,6 @@ FileOpResult file_op_from(const boost::json::object& o) {
   }
   r.timestamp = str(o, "timestamp");
   return r;
-}
-
-std::string url_encode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c < 0x80 && std::isalnum(c)) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <boost/json/serialize.hpp>
 #include <spdlog/spdlog.h>
 
+#include "base/url_codec.h"
 #include "base/utf8.h"
 #include "base/uuid.h"
 #include "interpreter/execute_args.h"
@@ -30,21 +31,6 @@ HttpResponse json_response(int status, const boost::json::object& o) {
 
 HttpResponse error_http(const InterpreterCallError& e) {
   return HttpResponse::json(e.status, boost::json::serialize(to_json(e.body)));
-}
-
-std::string url_decode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
 }
 
 bool is_limit(const SessionOutcome& o) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/lines.h"  // split_lines, declared in protocol.h too
 #include "base/utf8.h"
 
 namespace sandbox {
@@ -36,22 +37,6 @@ bool valid_interpreter_key(std::string_view key) {
   return std::all_of(key.begin(), key.end(), [](unsigned char c) {
     return (c < 0x80 && std::isalnum(c)) || c == '.' || c == '_' || c == '-';
   });
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) {
-      lines.emplace_back(text.substr(start));
-      break;
-    }
-    lines.emplace_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();
-  return lines;
 }
 
 std::string truncate_error_message(std::string_view message) {

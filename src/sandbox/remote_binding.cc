@@ -13,7 +13,7 @@
 #include "client/http_client.h"
 #include "interpreter/execute_args.h"
 #include "sandbox/execute_response_json.h"
-#include "sandbox/url_codec.h"
+#include "base/url_codec.h"
 
 namespace sandbox {
 namespace {

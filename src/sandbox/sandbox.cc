@@ -13,7 +13,7 @@
 #include "sandbox/error_reply.h"
 #include "sandbox/files_api.h"
 #include "sandbox/interpreter_key.h"
-#include "sandbox/url_codec.h"
+#include "base/url_codec.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {

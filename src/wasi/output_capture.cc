@@ -1,5 +1,6 @@
 #include "wasi/output_capture.h"
 
+#include "base/lines.h"
 #include "base/utf8.h"
 
 namespace sandbox::wasi {
@@ -53,8 +54,8 @@ bool OutputCapture::append(OutputStream stream, std::string_view bytes) {
 }
 
 Logs OutputCapture::logs() const {
-  return Logs{split_lines(stdout_ + sanitize_utf8(stdout_tail_)),
-              split_lines(stderr_ + sanitize_utf8(stderr_tail_))};
+  return Logs{sandbox::split_lines(stdout_ + sanitize_utf8(stdout_tail_)),
+              sandbox::split_lines(stderr_ + sanitize_utf8(stderr_tail_))};
 }
 
 void OutputCapture::reset() {
@@ -65,22 +66,6 @@ void OutputCapture::reset() {
   stderr_.clear();
   stdout_tail_.clear();
   stderr_tail_.clear();
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) {
-      lines.emplace_back(text.substr(start));
-      break;
-    }
-    lines.emplace_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();
-  return lines;
 }
 
 }  // namespace sandbox::wasi

@@ -44,7 +44,4 @@ class OutputCapture {
   std::string stderr_tail_;
 };
 
-// Splits on '\n' and drops one trailing empty element: "a\nb\n" -> {"a", "b"}, "" -> {}.
-std::vector<std::string> split_lines(std::string_view text);
-
 }  // namespace sandbox::wasi

@@ -1,3 +1,4 @@
+#include "base/lines.h"
 #include "wasi/output_capture.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,7 @@ namespace {
 using testing_wasi::FakeGuest;
 using testing_wasi::trap_of;
 using wasi::OutputCapture;
-using wasi::split_lines;
+using sandbox::split_lines;
 
 TEST(SplitLines, DropsOneTrailingEmptyLine) {
   EXPECT_EQ(split_lines("a\nb\n"), (std::vector<std::string>{"a", "b"}));

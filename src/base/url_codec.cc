@@ -1,4 +1,4 @@
-#include "sandbox/url_codec.h"
+#include "base/url_codec.h"
 
 #include <cctype>
 
