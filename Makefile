@@ -3,6 +3,10 @@
 #               every built engine)
 #   make test   installs what is missing, builds, and runs every test
 JOBS ?= $(shell nproc)
+# ccache: rewrite absolute paths under the checkout to relative ones and ignore the working
+# directory, so a clone in another directory (CI) hits the cache that earlier builds filled.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 PRESET ?= default
 BUILD := build/$(PRESET)
 LISTEN ?= 127.0.0.1:8787
