@@ -13,6 +13,12 @@
 //  3. wipe() removes everything of one key atomically; other keys are untouched.
 //  4. A method that throws StorageError had no effect.
 //
+// Ownership among several nodes (an addition; storage/lease.h): acquire_lease() takes or renews
+// this node's lease on a key, and every write method is fenced by the token this store holds for
+// the key (a stale token: FencedWriteError, nothing written). The defaults below are a store
+// without ownership (one process owns every key), so wrappers need not implement them; the
+// SQLite and PostgreSQL backends implement them with a lease row per key.
+//
 // Thread-safety: implementations are safe to call from several threads; calls on one key are
 // expected to come from that key's owner one at a time (the InterpreterServer actor), so there
 // is no cross-call locking for read-modify-write sequences.
@@ -30,6 +36,8 @@
 #include <vector>
 
 #include <boost/json/object.hpp>
+
+#include "storage/lease.h"
 
 namespace sandbox {
 
@@ -96,6 +104,16 @@ class InterpreterStore {
   virtual void set_alarm(std::string_view key, std::optional<std::int64_t> deadline_ms) = 0;
   // Every armed deadline, soonest first (for re-arming timers at start-up).
   virtual std::vector<std::pair<std::string, std::int64_t>> list_alarms() = 0;
+
+  // ---- Ownership (storage/lease.h) ----------------------------------------------------------
+  // Takes or renews this node's lease on `key`. Throws LeaseHeldError while another node holds
+  // a live lease on it, StorageError on a backend failure. Default: token 0, never `acquired`.
+  virtual LeaseGrant acquire_lease(std::string_view /*key*/) { return {}; }
+  // Gives up this store's lease on `key` (expires it now) so another node may take it at once;
+  // nothing when this store holds none or lost it. Default: nothing.
+  virtual void release_lease(std::string_view /*key*/) {}
+  // release_lease() for every key this store holds (a node's graceful shutdown).
+  virtual void release_all_leases() {}
 };
 
 }  // namespace sandbox

@@ -10,6 +10,8 @@
 //  2. wipe() removes everything of one sandbox id atomically; other ids are untouched.
 //  3. A method that throws StorageError had no effect.
 //
+// Ownership among several nodes: as InterpreterStore (storage/lease.h), per sandbox id.
+//
 // Thread-safety: as InterpreterStore (safe from any thread; one owner per sandbox id).
 // Errors: StorageError.
 #pragma once
@@ -70,6 +72,11 @@ class SandboxStore {
   virtual std::optional<std::int64_t> get_alarm(std::string_view sandbox_id) = 0;
   virtual void set_alarm(std::string_view sandbox_id, std::optional<std::int64_t> deadline_ms) = 0;
   virtual std::vector<std::pair<std::string, std::int64_t>> list_alarms() = 0;
+
+  // ---- Ownership (storage/lease.h), as InterpreterStore's, per sandbox id ---------------------
+  virtual LeaseGrant acquire_lease(std::string_view /*sandbox_id*/) { return {}; }
+  virtual void release_lease(std::string_view /*sandbox_id*/) {}
+  virtual void release_all_leases() {}
 };
 
 }  // namespace sandbox

@@ -1,15 +1,18 @@
-// InterpreterStore over SQLite: round trips, ordering, per-key isolation, reopen, threads.
+// InterpreterStore over both backends (SQLite, PostgreSQL): round trips, ordering, per-key
+// isolation, reopen, corrupt rows, threads.
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "storage/sqlite/sqlite_stores.h"
+#include "storage/storage_backends.h"
 #include "storage/storage_error.h"
 #include "storage/storage_test_util.h"
 
 namespace sandbox {
 namespace {
 
+using testing_storage::BackendTest;
 using testing_storage::TempDir;
 
 std::vector<std::uint8_t> blob(std::size_t n, std::uint8_t fill) {
@@ -24,9 +27,11 @@ std::vector<std::string> ids_of(const std::vector<StoredRow>& rows) {
   return out;
 }
 
-TEST(SqliteInterpreterStore, MetaRoundTrip) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.interpreters();
+class InterpreterStoreTest : public BackendTest {};
+
+TEST_P(InterpreterStoreTest, MetaRoundTrip) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   EXPECT_EQ(store.get_meta("k"), std::nullopt);
   const boost::json::object meta{{"format", 4}, {"key", "k"}, {"build", "b1"}};
   store.put_meta("k", meta);
@@ -38,9 +43,9 @@ TEST(SqliteInterpreterStore, MetaRoundTrip) {
   EXPECT_EQ(store.get_meta("other"), std::nullopt);
 }
 
-TEST(SqliteInterpreterStore, ContextsKeepCreationOrder) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.interpreters();
+TEST_P(InterpreterStoreTest, ContextsKeepCreationOrder) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   store.put_context("k", "zeta", row(1));
   store.put_context("k", "alpha", row(1));
   store.put_context("k", "mid", row(1));
@@ -56,9 +61,9 @@ TEST(SqliteInterpreterStore, ContextsKeepCreationOrder) {
   EXPECT_EQ(ids_of(store.list_contexts("other")), (std::vector<std::string>{"x"}));
 }
 
-TEST(SqliteInterpreterStore, SnapshotWriteReadDrop) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.interpreters();
+TEST_P(InterpreterStoreTest, SnapshotWriteReadDrop) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   EXPECT_TRUE(store.read_chunks("k", "c").empty());
 
   SnapshotWrite first;
@@ -97,9 +102,9 @@ TEST(SqliteInterpreterStore, SnapshotWriteReadDrop) {
   EXPECT_EQ(store.read_chunks("k2", "c").size(), 3u);
 }
 
-TEST(SqliteInterpreterStore, DeleteContextRemovesChunks) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.interpreters();
+TEST_P(InterpreterStoreTest, DeleteContextRemovesChunks) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   SnapshotWrite w;
   w.upserts = {{1, blob(3, 1)}};
   w.context_row = row(1);
@@ -111,9 +116,9 @@ TEST(SqliteInterpreterStore, DeleteContextRemovesChunks) {
   EXPECT_EQ(store.read_chunks("k", "keep").size(), 1u);
 }
 
-TEST(SqliteInterpreterStore, WipeIsPerKeyAndListKeys) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.interpreters();
+TEST_P(InterpreterStoreTest, WipeIsPerKeyAndListKeys) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   for (const char* key : {"b", "a", "c"}) {
     store.put_meta(key, {{"format", 4}});
     SnapshotWrite w;
@@ -134,9 +139,9 @@ TEST(SqliteInterpreterStore, WipeIsPerKeyAndListKeys) {
   EXPECT_EQ(store.get_meta("c"), (boost::json::object{{"format", 4}}));
 }
 
-TEST(SqliteInterpreterStore, Alarms) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.interpreters();
+TEST_P(InterpreterStoreTest, Alarms) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   EXPECT_EQ(store.get_alarm("k"), std::nullopt);
   store.set_alarm("k", 2'000);
   store.set_alarm("j", 1'000);
@@ -149,12 +154,10 @@ TEST(SqliteInterpreterStore, Alarms) {
   EXPECT_EQ(store.list_alarms().size(), 1u);
 }
 
-TEST(SqliteInterpreterStore, StateSurvivesReopen) {
-  TempDir dir;
-  const std::string path = dir.file("state.db");
+TEST_P(InterpreterStoreTest, StateSurvivesReopen) {
   {
-    SqliteStorage storage(path);
-    auto& store = storage.interpreters();
+    auto storage = db().open();
+    auto& store = storage->interpreters();
     store.put_meta("k", {{"format", 4}, {"build", "b"}});
     SnapshotWrite w;
     w.upserts = {{0, blob(1'048'576, 7)}, {3, blob(100, 8)}};
@@ -162,8 +165,8 @@ TEST(SqliteInterpreterStore, StateSurvivesReopen) {
     store.write_snapshot("k", "c", w);
     store.set_alarm("k", 77);
   }
-  SqliteStorage reopened(path);
-  auto& store = reopened.interpreters();
+  auto reopened = db().open();
+  auto& store = reopened->interpreters();
   EXPECT_EQ(store.get_meta("k"), (boost::json::object{{"format", 4}, {"build", "b"}}));
   EXPECT_EQ(store.get_context("k", "c"), row(5));
   const StoredChunks chunks = store.read_chunks("k", "c");
@@ -180,23 +183,21 @@ TEST(SqliteInterpreterStore, FileDatabaseUsesWal) {
   EXPECT_EQ(st.column_text(0), "wal");
 }
 
-TEST(SqliteInterpreterStore, CorruptStoredJsonIsAStorageError) {
-  SqliteStorage storage(":memory:");
-  storage.database().connection().exec(
-      "INSERT INTO meta (key, value) VALUES ('k', '{not json');"
-      "INSERT INTO contexts (key, id, value) VALUES ('k', 'c', '[1,2]');");
-  EXPECT_THROW(storage.interpreters().get_meta("k"), StorageError);
-  EXPECT_THROW(storage.interpreters().get_context("k", "c"), StorageError);
-  EXPECT_THROW(storage.interpreters().list_contexts("k"), StorageError);
+TEST_P(InterpreterStoreTest, CorruptStoredJsonIsAStorageError) {
+  auto storage = db().open();
+  db().exec_raw("INSERT INTO meta (key, value) VALUES ('k', '{not json')");
+  db().exec_raw("INSERT INTO contexts (key, id, value) VALUES ('k', 'c', '[1,2]')");
+  EXPECT_THROW(storage->interpreters().get_meta("k"), StorageError);
+  EXPECT_THROW(storage->interpreters().get_context("k", "c"), StorageError);
+  EXPECT_THROW(storage->interpreters().list_contexts("k"), StorageError);
   // The store still works afterwards.
-  storage.interpreters().put_meta("k", {{"format", 4}});
-  EXPECT_TRUE(storage.interpreters().get_meta("k").has_value());
+  storage->interpreters().put_meta("k", {{"format", 4}});
+  EXPECT_TRUE(storage->interpreters().get_meta("k").has_value());
 }
 
-TEST(SqliteInterpreterStore, ThreadsWritingDifferentKeys) {
-  TempDir dir;
-  SqliteStorage storage(dir.file("threads.db"));
-  auto& store = storage.interpreters();
+TEST_P(InterpreterStoreTest, ThreadsWritingDifferentKeys) {
+  auto storage = db().open();
+  auto& store = storage->interpreters();
   constexpr int kRounds = 40;
   const auto worker = [&](std::string key, std::uint8_t fill) {
     for (int i = 0; i < kRounds; ++i) {
@@ -226,6 +227,9 @@ TEST(SqliteInterpreterStore, ThreadsWritingDifferentKeys) {
     EXPECT_EQ(chunks.at(10), blob(8, kRounds - 1));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, InterpreterStoreTest, testing_storage::kAllBackends,
+                         testing_storage::backend_name);
 
 }  // namespace
 }  // namespace sandbox

@@ -1,13 +1,13 @@
-// SandboxStore over SQLite: workspace rows, persist, meta, contexts, wipe, reopen.
+// SandboxStore over both backends (SQLite, PostgreSQL): workspace rows, persist, meta, contexts,
+// wipe, reopen.
 #include <gtest/gtest.h>
 
-#include "storage/sqlite/sqlite_stores.h"
-#include "storage/storage_test_util.h"
+#include "storage/storage_backends.h"
 
 namespace sandbox {
 namespace {
 
-using testing_storage::TempDir;
+using testing_storage::BackendTest;
 
 std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
 
@@ -17,9 +17,11 @@ std::vector<std::string> paths_of(const std::vector<WorkspaceRow>& rows) {
   return out;
 }
 
-TEST(SqliteSandboxStore, PersistAndLoadWorkspaceRows) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.sandboxes();
+class SandboxStoreTest : public BackendTest {};
+
+TEST_P(SandboxStoreTest, PersistAndLoadWorkspaceRows) {
+  auto storage = db().open();
+  auto& store = storage->sandboxes();
   EXPECT_TRUE(store.load_files("sb").empty());
 
   WorkspacePersist first;
@@ -54,8 +56,8 @@ TEST(SqliteSandboxStore, PersistAndLoadWorkspaceRows) {
   EXPECT_TRUE(store.load_files("other").empty());
 }
 
-TEST(SqliteSandboxStore, RowsRestoreIntoAWorkspace) {
-  SqliteStorage storage(":memory:");
+TEST_P(SandboxStoreTest, RowsRestoreIntoAWorkspace) {
+  auto storage = db().open();
   ManualClock clock;
   Workspace source(clock);
   source.mkdir("a/b", true);
@@ -63,17 +65,17 @@ TEST(SqliteSandboxStore, RowsRestoreIntoAWorkspace) {
   source.write("top.bin", "AAEC", Encoding::kBase64);
   WorkspacePersist all;
   all.upserts = source.serialize();
-  storage.sandboxes().persist("sb", all, std::nullopt);
+  storage->sandboxes().persist("sb", all, std::nullopt);
 
   Workspace restored(clock);
-  restored.restore_from(storage.sandboxes().load_files("sb"));
+  restored.restore_from(storage->sandboxes().load_files("sb"));
   EXPECT_EQ(restored.manifest().files, source.manifest().files);
   EXPECT_EQ(restored.manifest().dirs, source.manifest().dirs);
 }
 
-TEST(SqliteSandboxStore, MetaContextsWipeAndIds) {
-  SqliteStorage storage(":memory:");
-  auto& store = storage.sandboxes();
+TEST_P(SandboxStoreTest, MetaContextsWipeAndIds) {
+  auto storage = db().open();
+  auto& store = storage->sandboxes();
   store.put_meta("s2", {{"format", 1}, {"id", "s2"}});
   store.put_meta("s1", {{"format", 1}, {"id", "s1"}});
   store.put_context("s1", "b", {{"n", 1}});
@@ -112,27 +114,28 @@ TEST(SqliteSandboxStore, MetaContextsWipeAndIds) {
   EXPECT_EQ(store.list_alarms().size(), 1u);
 }
 
-TEST(SqliteSandboxStore, SidesShareOneFileWithoutInterfering) {
-  TempDir dir;
-  const std::string path = dir.file("both.db");
+TEST_P(SandboxStoreTest, SidesShareOneDatabaseWithoutInterfering) {
   {
-    SqliteStorage storage(path);
-    storage.sandboxes().put_meta("same-id", {{"format", 1}});
-    storage.interpreters().put_meta("same-id", {{"format", 4}});
-    storage.interpreters().put_context("same-id", "c", {{"side", "runtime"}});
-    storage.sandboxes().put_context("same-id", "c", {{"side", "caller"}});
+    auto storage = db().open();
+    storage->sandboxes().put_meta("same-id", {{"format", 1}});
+    storage->interpreters().put_meta("same-id", {{"format", 4}});
+    storage->interpreters().put_context("same-id", "c", {{"side", "runtime"}});
+    storage->sandboxes().put_context("same-id", "c", {{"side", "caller"}});
     WorkspacePersist files;
     files.upserts = {{"/workspace/kept", bytes_of("k"), 1}};
-    storage.sandboxes().persist("same-id", files, std::nullopt);
-    storage.interpreters().wipe("same-id");
+    storage->sandboxes().persist("same-id", files, std::nullopt);
+    storage->interpreters().wipe("same-id");
   }
-  SqliteStorage reopened(path);
-  EXPECT_EQ(reopened.interpreters().get_meta("same-id"), std::nullopt);
-  EXPECT_EQ(reopened.sandboxes().get_meta("same-id"), (boost::json::object{{"format", 1}}));
-  EXPECT_EQ(reopened.sandboxes().get_context("same-id", "c"),
+  auto reopened = db().open();
+  EXPECT_EQ(reopened->interpreters().get_meta("same-id"), std::nullopt);
+  EXPECT_EQ(reopened->sandboxes().get_meta("same-id"), (boost::json::object{{"format", 1}}));
+  EXPECT_EQ(reopened->sandboxes().get_context("same-id", "c"),
             (boost::json::object{{"side", "caller"}}));
-  EXPECT_EQ(reopened.sandboxes().load_files("same-id").size(), 1u);
+  EXPECT_EQ(reopened->sandboxes().load_files("same-id").size(), 1u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, SandboxStoreTest, testing_storage::kAllBackends,
+                         testing_storage::backend_name);
 
 }  // namespace
 }  // namespace sandbox

@@ -1,21 +1,23 @@
-// Crash safety: a failure (an exception) or a crash (process exit) at every write statement of
-// a storage operation leaves either the old state or the new one, never a mix.
+// Crash safety, on both backends: a failure (an exception) or a crash (process exit) at every
+// write statement of a storage operation leaves either the old state or the new one, never a mix.
+// For PostgreSQL the crash is the client process dying mid-transaction (the server rolls back
+// what it had not committed).
 #include <functional>
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "storage/sqlite/sqlite_stores.h"
-#include "storage/storage_test_util.h"
+#include "storage/storage_backends.h"
 
 namespace sandbox {
 namespace {
 
+using testing_storage::Backend;
 using testing_storage::CrashAtNthWrite;
 using testing_storage::FailNthWrite;
 using testing_storage::InjectedFault;
-using testing_storage::TempDir;
+using testing_storage::TestDatabase;
 
 std::vector<std::uint8_t> blob(std::uint8_t fill) {
   return std::vector<std::uint8_t>(64 * 1024, fill);
@@ -69,118 +71,112 @@ const Operation kOperations[] = {
 
 void PrintTo(const Operation& op, std::ostream* os) { *os << op.name; }
 
-// The state after the operation succeeded.
-ContextState expected_after(const Operation& op) {
-  SqliteStorage scratch(":memory:");
-  write_old(scratch.interpreters());
-  op.run(scratch.interpreters());
-  return read_state(scratch.interpreters());
+// Starts key "k" over with the old state.
+void reset_old(InterpreterStore& store) {
+  store.wipe("k");
+  write_old(store);
 }
 
-class StorageFaults : public ::testing::TestWithParam<Operation> {};
+class StorageFaults : public ::testing::TestWithParam<std::tuple<Backend, Operation>> {
+ protected:
+  void SetUp() override {
+    db_ = std::get<0>(GetParam()).make();
+    if (!db_) GTEST_SKIP() << testing_storage::kNoPostgresMessage;
+    const Operation& op = std::get<1>(GetParam());
+    // The state after the operation succeeded, and how many write statements it issues.
+    FailNthWrite counter(0);
+    auto s = db_->open(&counter);
+    counter.disarm();
+    reset_old(s->interpreters());
+    before_ = read_state(s->interpreters());
+    counter.arm(0);
+    op.run(s->interpreters());
+    writes_ = counter.count();
+    after_ = read_state(s->interpreters());
+  }
+  TestDatabase& db() { return *db_; }
+  const Operation& op() const { return std::get<1>(GetParam()); }
+
+  ContextState before_;
+  ContextState after_;
+  int writes_ = 0;
+
+ private:
+  std::unique_ptr<TestDatabase> db_;
+};
 
 TEST_P(StorageFaults, FailureAtEveryWriteLeavesOldOrNew) {
-  const Operation& op = GetParam();
-  const ContextState after = expected_after(op);
-
-  // How many write statements does the operation issue?
-  FailNthWrite counter(0);
-  int writes = 0;
-  {
-    SqliteStorage s(":memory:", {.fault_injector = &counter});
-    write_old(s.interpreters());
-    counter.arm(0);
-    op.run(s.interpreters());
-    writes = counter.count();
-  }
-  ASSERT_GE(writes, 2) << "expected several statements plus COMMIT";
-
-  TempDir dir;
-  for (int n = 1; n <= writes; ++n) {
-    const std::string path = dir.file(std::string(op.name) + std::to_string(n) + ".db");
+  ASSERT_GE(writes_, 2) << "expected several statements plus COMMIT";
+  for (int n = 1; n <= writes_; ++n) {
     FailNthWrite faults(0);
-    ContextState before;
     {
-      SqliteStorage s(path, {.fault_injector = &faults});
+      auto s = db().open(&faults);
       faults.disarm();
-      write_old(s.interpreters());
-      before = read_state(s.interpreters());
+      reset_old(s->interpreters());
+      ASSERT_EQ(read_state(s->interpreters()), before_);
       faults.arm(n);
-      EXPECT_THROW(op.run(s.interpreters()), InjectedFault) << "write " << n;
+      EXPECT_THROW(op().run(s->interpreters()), InjectedFault) << "write " << n;
       faults.disarm();
-      EXPECT_EQ(read_state(s.interpreters()), before) << op.name << " failed at write " << n;
+      EXPECT_EQ(read_state(s->interpreters()), before_) << op().name << " failed at write " << n;
       // The store is usable after the failure, and the same operation then succeeds.
-      op.run(s.interpreters());
-      EXPECT_EQ(read_state(s.interpreters()), after);
+      op().run(s->interpreters());
+      EXPECT_EQ(read_state(s->interpreters()), after_);
     }
     // And the rolled-back-then-applied state is what a reopen sees.
-    SqliteStorage reopened(path);
-    EXPECT_EQ(read_state(reopened.interpreters()), after);
+    auto reopened = db().open();
+    EXPECT_EQ(read_state(reopened->interpreters()), after_);
   }
 }
 
 TEST_P(StorageFaults, CrashAtEveryWriteLeavesOldOrNewAfterReopen) {
-  const Operation& op = GetParam();
-  const ContextState after = expected_after(op);
-  ContextState before;
-  {
-    SqliteStorage scratch(":memory:");
-    write_old(scratch.interpreters());
-    before = read_state(scratch.interpreters());
-  }
-  FailNthWrite counter(0);
-  int writes = 0;
-  {
-    SqliteStorage s(":memory:", {.fault_injector = &counter});
-    write_old(s.interpreters());
-    counter.arm(0);
-    op.run(s.interpreters());
-    writes = counter.count();
-  }
-
-  TempDir dir;
   // n == writes + 1: the child gets through COMMIT and exits before anything else.
-  for (int n = 1; n <= writes + 1; ++n) {
-    const std::string path = dir.file(std::string(op.name) + std::to_string(n) + ".db");
+  for (int n = 1; n <= writes_ + 1; ++n) {
     {
-      SqliteStorage s(path);
-      write_old(s.interpreters());
+      auto s = db().open();
+      reset_old(s->interpreters());
     }
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
       CrashAtNthWrite crash(n);
-      SqliteStorage s(path, {.fault_injector = &crash});
-      op.run(s.interpreters());
+      auto s = db().open(&crash);
+      op().run(s->interpreters());
       _exit(0);  // completed without crashing
     }
     int status = 0;
     ASSERT_EQ(waitpid(child, &status, 0), child);
     ASSERT_TRUE(WIFEXITED(status));
     const bool crashed = WEXITSTATUS(status) == 42;
-    EXPECT_EQ(crashed, n <= writes) << "write " << n;
-    SqliteStorage reopened(path);
-    const ContextState state = read_state(reopened.interpreters());
+    EXPECT_EQ(crashed, n <= writes_) << "write " << n;
+    auto reopened = db().open();
+    const ContextState state = read_state(reopened->interpreters());
     if (crashed) {
-      EXPECT_EQ(state, before) << op.name << " crashed at write " << n;
+      EXPECT_EQ(state, before_) << op().name << " crashed at write " << n;
     } else {
-      EXPECT_EQ(state, after) << op.name;
+      EXPECT_EQ(state, after_) << op().name;
     }
     // The untouched context of the same key survives unless the key was wiped.
-    if (std::string_view(op.name) != "wipe" || crashed) {
-      EXPECT_TRUE(reopened.interpreters().get_context("k", "other").has_value());
+    if (std::string_view(op().name) != "wipe" || crashed) {
+      EXPECT_TRUE(reopened->interpreters().get_context("k", "other").has_value());
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Operations, StorageFaults, ::testing::ValuesIn(kOperations),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Operations, StorageFaults,
+                         ::testing::Combine(::testing::Values(testing_storage::kSqliteBackend,
+                                                              testing_storage::kPostgresBackend),
+                                            ::testing::ValuesIn(kOperations)),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  std::get<1>(info.param).name;
+                         });
 
-TEST(StorageFaults, SandboxPersistIsAtomic) {
-  TempDir dir;
+class SandboxFaults : public testing_storage::BackendTest {};
+
+TEST_P(SandboxFaults, PersistIsAtomic) {
   FailNthWrite faults(0);
-  SqliteStorage s(dir.file("sandbox.db"), {.fault_injector = &faults});
-  auto& store = s.sandboxes();
+  auto s = db().open(&faults);
+  auto& store = s->sandboxes();
   faults.disarm();
   WorkspacePersist old_files;
   old_files.upserts = {{"/workspace/a", std::vector<std::uint8_t>{1}, 1},
@@ -207,6 +203,9 @@ TEST(StorageFaults, SandboxPersistIsAtomic) {
   ASSERT_EQ(store.load_files("sb").size(), 1u);
   EXPECT_EQ(store.get_context("sb", "c"), (boost::json::object{{"v", 2}}));
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, SandboxFaults, testing_storage::kAllBackends,
+                         testing_storage::backend_name);
 
 }  // namespace
 }  // namespace sandbox

@@ -47,7 +47,17 @@ CREATE TABLE IF NOT EXISTS sandbox_contexts (
 CREATE TABLE IF NOT EXISTS sandbox_alarms (
   sandbox_id TEXT PRIMARY KEY NOT NULL,
   deadline INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS leases (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  token INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)) WITHOUT ROWID;
 )sql";
+
+// Epoch milliseconds by SQLite's clock (julianday has millisecond resolution).
+#define SANDBOX_SQLITE_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
 // The JSON `format` of a stored meta value, if it is a number.
 std::optional<double> json_format(const std::string& text) {
@@ -215,6 +225,88 @@ SqliteDatabase::Transaction::~Transaction() {
   } catch (const StorageError&) {
     // SQLite may already have rolled back (e.g. after an I/O error); nothing left to undo.
   }
+}
+
+LeaseGrant SqliteDatabase::acquire_lease(std::string_view scope, std::string_view key,
+                                         HeldLeases& held) {
+  const auto asked = HeldLeases::Clock::now();
+  if (const auto token = held.fresh_token(key, asked)) return {*token, false};
+  const std::optional<std::int64_t> before = held.token(key);
+  const auto guard = lock();
+  // Insert, renew (same owner and token), or take over (same owner with a token it does not
+  // hold, or an expired lease): the token grows on every change of hands.
+  StatementScope st(
+      statement("INSERT INTO leases (scope, key, owner, token, expires_at) "
+                "VALUES (?1, ?2, ?3, 1, " SANDBOX_SQLITE_NOW_MS " + ?4) "
+                "ON CONFLICT (scope, key) DO UPDATE SET "
+                "token = CASE WHEN leases.owner = excluded.owner AND leases.token = ?5 "
+                "THEN leases.token ELSE leases.token + 1 END, "
+                "owner = excluded.owner, expires_at = excluded.expires_at "
+                "WHERE leases.owner = excluded.owner OR leases.expires_at <= " SANDBOX_SQLITE_NOW_MS
+                " RETURNING token"));
+  st->bind(1, scope);
+  st->bind(2, key);
+  st->bind(3, options_.lease.node_id);
+  st->bind(4, options_.lease.ttl_ms);
+  st->bind(5, before.value_or(0));
+  fault_point(st->sql());
+  if (st->step()) {
+    const std::int64_t token = st->column_int(0);
+    while (st->step()) {
+    }
+    held.record(key, token, asked, options_.lease.ttl_ms);
+    return {token, token != before.value_or(0)};
+  }
+  held.forget(key);
+  StatementScope who(statement("SELECT owner, max(expires_at - " SANDBOX_SQLITE_NOW_MS
+                               ", 0) FROM leases WHERE scope = ?1 AND key = ?2"));
+  who->bind(1, scope);
+  who->bind(2, key);
+  std::string owner = "another node";
+  std::int64_t remaining = 0;
+  if (who->step() && !who->column_is_null(0)) {
+    owner = who->column_text(0);
+    remaining = who->column_int(1);
+  }
+  throw LeaseHeldError(std::string(scope) + " '" + std::string(key) + "' is owned by node '" +
+                           owner + "' for another " + std::to_string(remaining) + " ms",
+                       owner, remaining);
+}
+
+void SqliteDatabase::release_lease(std::string_view scope, std::string_view key, HeldLeases& held) {
+  const auto token = held.token(key);
+  if (!token) return;
+  const auto guard = lock();
+  StatementScope st(
+      statement("UPDATE leases SET expires_at = 0 WHERE scope = ?1 AND key = ?2 AND owner = ?3 "
+                "AND token = ?4"));
+  st->bind(1, scope);
+  st->bind(2, key);
+  st->bind(3, options_.lease.node_id);
+  st->bind(4, *token);
+  write(*st);
+  held.forget(key, *token);
+}
+
+void SqliteDatabase::check_fence(std::string_view scope, std::string_view key, HeldLeases& held) {
+  const auto token = held.token(key);
+  StatementScope st(statement("SELECT owner, token, expires_at > " SANDBOX_SQLITE_NOW_MS
+                              " FROM leases WHERE scope = ?1 AND key = ?2"));
+  st->bind(1, scope);
+  st->bind(2, key);
+  const bool row = st->step();
+  const std::string owner = row ? st->column_text(0) : std::string();
+  const bool mine = row && owner == options_.lease.node_id;
+  if (token) {
+    if (mine && st->column_int(1) == *token) return;
+    held.forget(key, *token);
+    throw FencedWriteError("write to " + std::string(scope) + " '" + std::string(key) +
+                           "' refused: this node's lease (token " + std::to_string(*token) +
+                           ") was taken over" + (row ? " by node '" + owner + "'" : ""));
+  }
+  if (!row || mine || st->column_int(2) == 0) return;
+  throw FencedWriteError("write to " + std::string(scope) + " '" + std::string(key) +
+                         "' refused: node '" + owner + "' holds its lease");
 }
 
 void SqliteDatabase::Transaction::commit() {

@@ -11,6 +11,9 @@
 //   files            (sandbox_id, path, data BLOB NULL for dirs, updated_at; UNIQUE(sandbox_id,
 //   path)) sandbox_meta     (sandbox_id PRIMARY KEY, value JSON) sandbox_contexts (sandbox_id, id,
 //   value JSON; UNIQUE(sandbox_id, id)) sandbox_alarms   (sandbox_id PRIMARY KEY, deadline)
+//   leases           (scope, key, owner, token, expires_at; PRIMARY KEY (scope, key))
+//                    ownership among processes sharing the file (storage/lease.h); added to
+//                    layout 4 without a version bump (an older server ignores the table)
 // Row tables keep rowids so listings come back in insertion order (JavaScript Map order).
 //
 // Schema check at open (there is no migration, only wipe, as upstream §7.2 / §8.2):
@@ -35,6 +38,8 @@
 #include <string_view>
 
 #include "storage/fault_injector.h"
+#include "storage/held_leases.h"
+#include "storage/lease.h"
 #include "storage/sqlite/sqlite_handle.h"
 
 namespace sandbox {
@@ -47,6 +52,8 @@ struct SqliteOptions {
   bool synchronous_full = false;
   // Borrowed; must outlive the database. Consulted before every write statement.
   FaultInjector* fault_injector = nullptr;
+  // This process's node id and lease TTL (storage/lease.h).
+  LeaseOptions lease;
 };
 
 class SqliteDatabase {
@@ -66,6 +73,15 @@ class SqliteDatabase {
   // Consults the fault injector, then steps a write statement to completion. Returns the
   // number of rows it changed.
   std::int64_t write(SqliteStatement& st);
+
+  // Lease rows of `scope` (storage/lease.h), for the stores' acquire_lease/release_lease; each
+  // takes lock() itself. `held` is the calling store's record of its grants.
+  LeaseGrant acquire_lease(std::string_view scope, std::string_view key, HeldLeases& held);
+  void release_lease(std::string_view scope, std::string_view key, HeldLeases& held);
+  // Guarantees 1 and 2 of lease.h for a write on (scope, key): throws FencedWriteError (and
+  // forgets the stale grant) unless the write may go ahead. Call under lock(), inside the
+  // write's Transaction.
+  void check_fence(std::string_view scope, std::string_view key, HeldLeases& held);
 
   // The raw connection, for tests and tools that inspect the file; hold lock() while using it
   // when other threads may use the database.

@@ -7,6 +7,8 @@ namespace {
 
 using Tx = SqliteDatabase::Transaction;
 
+constexpr std::string_view kScope = "interpreter";
+
 void upsert_context(SqliteDatabase& db, std::string_view key, std::string_view id,
                     const boost::json::object& row) {
   const std::string text = json_text(row);
@@ -39,12 +41,17 @@ std::optional<boost::json::object> SqliteInterpreterStore::get_meta(std::string_
 void SqliteInterpreterStore::put_meta(std::string_view key, const boost::json::object& meta) {
   const std::string text = json_text(meta);
   const auto lock = db_.lock();
-  StatementScope st(
-      db_.statement("INSERT INTO meta (key, value) VALUES (?1, ?2) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
-  st->bind(1, key);
-  st->bind(2, text);
-  db_.write(*st);
+  Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
+  {
+    StatementScope st(
+        db_.statement("INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                      "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
+    st->bind(1, key);
+    st->bind(2, text);
+    db_.write(*st);
+  }
+  tx.commit();
 }
 
 std::vector<StoredRow> SqliteInterpreterStore::list_contexts(std::string_view key) {
@@ -71,12 +78,16 @@ std::optional<boost::json::object> SqliteInterpreterStore::get_context(std::stri
 void SqliteInterpreterStore::put_context(std::string_view key, std::string_view id,
                                          const boost::json::object& row) {
   const auto lock = db_.lock();
+  Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
   upsert_context(db_, key, id, row);
+  tx.commit();
 }
 
 bool SqliteInterpreterStore::delete_context(std::string_view key, std::string_view id) {
   const auto lock = db_.lock();
   Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
   delete_chunks(db_, key, id);
   std::int64_t deleted = 0;
   {
@@ -111,6 +122,7 @@ void SqliteInterpreterStore::write_snapshot(std::string_view key, std::string_vi
                                             const SnapshotWrite& write) {
   const auto lock = db_.lock();
   Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
   for (const auto chunk : write.removed) {
     StatementScope st(
         db_.statement("DELETE FROM chunks WHERE key = ?1 AND context_id = ?2 AND chunk = ?3"));
@@ -137,6 +149,7 @@ void SqliteInterpreterStore::drop_snapshot(std::string_view key, std::string_vie
                                            const std::optional<boost::json::object>& row) {
   const auto lock = db_.lock();
   Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
   delete_chunks(db_, key, context_id);
   if (row) upsert_context(db_, key, context_id, *row);
   tx.commit();
@@ -145,6 +158,7 @@ void SqliteInterpreterStore::drop_snapshot(std::string_view key, std::string_vie
 void SqliteInterpreterStore::wipe(std::string_view key) {
   const auto lock = db_.lock();
   Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
   for (const char* sql :
        {"DELETE FROM chunks WHERE key = ?1", "DELETE FROM contexts WHERE key = ?1",
         "DELETE FROM meta WHERE key = ?1", "DELETE FROM alarms WHERE key = ?1"}) {
@@ -176,18 +190,21 @@ std::optional<std::int64_t> SqliteInterpreterStore::get_alarm(std::string_view k
 void SqliteInterpreterStore::set_alarm(std::string_view key,
                                        std::optional<std::int64_t> deadline_ms) {
   const auto lock = db_.lock();
+  Tx tx(db_);
+  db_.check_fence(kScope, key, leases_);
   if (!deadline_ms) {
     StatementScope st(db_.statement("DELETE FROM alarms WHERE key = ?1"));
     st->bind(1, key);
     db_.write(*st);
-    return;
+  } else {
+    StatementScope st(
+        db_.statement("INSERT INTO alarms (key, deadline) VALUES (?1, ?2) "
+                      "ON CONFLICT (key) DO UPDATE SET deadline = excluded.deadline"));
+    st->bind(1, key);
+    st->bind(2, *deadline_ms);
+    db_.write(*st);
   }
-  StatementScope st(
-      db_.statement("INSERT INTO alarms (key, deadline) VALUES (?1, ?2) "
-                    "ON CONFLICT (key) DO UPDATE SET deadline = excluded.deadline"));
-  st->bind(1, key);
-  st->bind(2, *deadline_ms);
-  db_.write(*st);
+  tx.commit();
 }
 
 std::vector<std::pair<std::string, std::int64_t>> SqliteInterpreterStore::list_alarms() {
@@ -196,6 +213,18 @@ std::vector<std::pair<std::string, std::int64_t>> SqliteInterpreterStore::list_a
   std::vector<std::pair<std::string, std::int64_t>> out;
   while (st->step()) out.emplace_back(st->column_text(0), st->column_int(1));
   return out;
+}
+
+LeaseGrant SqliteInterpreterStore::acquire_lease(std::string_view key) {
+  return db_.acquire_lease(kScope, key, leases_);
+}
+
+void SqliteInterpreterStore::release_lease(std::string_view key) {
+  db_.release_lease(kScope, key, leases_);
+}
+
+void SqliteInterpreterStore::release_all_leases() {
+  for (const auto& [key, token] : leases_.all()) release_lease(key);
 }
 
 }  // namespace sandbox

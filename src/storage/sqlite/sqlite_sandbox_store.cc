@@ -7,6 +7,8 @@ namespace {
 
 using Tx = SqliteDatabase::Transaction;
 
+constexpr std::string_view kScope = "sandbox";
+
 void upsert_context(SqliteDatabase& db, std::string_view sandbox_id, std::string_view id,
                     const boost::json::object& row) {
   const std::string text = json_text(row);
@@ -41,6 +43,7 @@ void SqliteSandboxStore::persist(std::string_view sandbox_id, const WorkspacePer
                                  const std::optional<StoredRow>& context) {
   const auto lock = db_.lock();
   Tx tx(db_);
+  db_.check_fence(kScope, sandbox_id, leases_);
   for (const auto& path : diff.deletes) {
     StatementScope st(db_.statement("DELETE FROM files WHERE sandbox_id = ?1 AND path = ?2"));
     st->bind(1, sandbox_id);
@@ -78,12 +81,17 @@ std::optional<boost::json::object> SqliteSandboxStore::get_meta(std::string_view
 void SqliteSandboxStore::put_meta(std::string_view sandbox_id, const boost::json::object& meta) {
   const std::string text = json_text(meta);
   const auto lock = db_.lock();
-  StatementScope st(
-      db_.statement("INSERT INTO sandbox_meta (sandbox_id, value) VALUES (?1, ?2) "
-                    "ON CONFLICT (sandbox_id) DO UPDATE SET value = excluded.value"));
-  st->bind(1, sandbox_id);
-  st->bind(2, text);
-  db_.write(*st);
+  Tx tx(db_);
+  db_.check_fence(kScope, sandbox_id, leases_);
+  {
+    StatementScope st(
+        db_.statement("INSERT INTO sandbox_meta (sandbox_id, value) VALUES (?1, ?2) "
+                      "ON CONFLICT (sandbox_id) DO UPDATE SET value = excluded.value"));
+    st->bind(1, sandbox_id);
+    st->bind(2, text);
+    db_.write(*st);
+  }
+  tx.commit();
 }
 
 std::vector<StoredRow> SqliteSandboxStore::list_contexts(std::string_view sandbox_id) {
@@ -112,21 +120,32 @@ std::optional<boost::json::object> SqliteSandboxStore::get_context(std::string_v
 void SqliteSandboxStore::put_context(std::string_view sandbox_id, std::string_view id,
                                      const boost::json::object& row) {
   const auto lock = db_.lock();
+  Tx tx(db_);
+  db_.check_fence(kScope, sandbox_id, leases_);
   upsert_context(db_, sandbox_id, id, row);
+  tx.commit();
 }
 
 bool SqliteSandboxStore::delete_context(std::string_view sandbox_id, std::string_view id) {
   const auto lock = db_.lock();
-  StatementScope st(
-      db_.statement("DELETE FROM sandbox_contexts WHERE sandbox_id = ?1 AND id = ?2"));
-  st->bind(1, sandbox_id);
-  st->bind(2, id);
-  return db_.write(*st) > 0;
+  Tx tx(db_);
+  db_.check_fence(kScope, sandbox_id, leases_);
+  std::int64_t deleted = 0;
+  {
+    StatementScope st(
+        db_.statement("DELETE FROM sandbox_contexts WHERE sandbox_id = ?1 AND id = ?2"));
+    st->bind(1, sandbox_id);
+    st->bind(2, id);
+    deleted = db_.write(*st);
+  }
+  tx.commit();
+  return deleted > 0;
 }
 
 void SqliteSandboxStore::wipe(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   Tx tx(db_);
+  db_.check_fence(kScope, sandbox_id, leases_);
   for (const char* sql : {"DELETE FROM files WHERE sandbox_id = ?1",
                           "DELETE FROM sandbox_contexts WHERE sandbox_id = ?1",
                           "DELETE FROM sandbox_meta WHERE sandbox_id = ?1",
@@ -160,18 +179,21 @@ std::optional<std::int64_t> SqliteSandboxStore::get_alarm(std::string_view sandb
 void SqliteSandboxStore::set_alarm(std::string_view sandbox_id,
                                    std::optional<std::int64_t> deadline_ms) {
   const auto lock = db_.lock();
+  Tx tx(db_);
+  db_.check_fence(kScope, sandbox_id, leases_);
   if (!deadline_ms) {
     StatementScope st(db_.statement("DELETE FROM sandbox_alarms WHERE sandbox_id = ?1"));
     st->bind(1, sandbox_id);
     db_.write(*st);
-    return;
+  } else {
+    StatementScope st(
+        db_.statement("INSERT INTO sandbox_alarms (sandbox_id, deadline) VALUES (?1, ?2) "
+                      "ON CONFLICT (sandbox_id) DO UPDATE SET deadline = excluded.deadline"));
+    st->bind(1, sandbox_id);
+    st->bind(2, *deadline_ms);
+    db_.write(*st);
   }
-  StatementScope st(
-      db_.statement("INSERT INTO sandbox_alarms (sandbox_id, deadline) VALUES (?1, ?2) "
-                    "ON CONFLICT (sandbox_id) DO UPDATE SET deadline = excluded.deadline"));
-  st->bind(1, sandbox_id);
-  st->bind(2, *deadline_ms);
-  db_.write(*st);
+  tx.commit();
 }
 
 std::vector<std::pair<std::string, std::int64_t>> SqliteSandboxStore::list_alarms() {
@@ -181,6 +203,18 @@ std::vector<std::pair<std::string, std::int64_t>> SqliteSandboxStore::list_alarm
   std::vector<std::pair<std::string, std::int64_t>> out;
   while (st->step()) out.emplace_back(st->column_text(0), st->column_int(1));
   return out;
+}
+
+LeaseGrant SqliteSandboxStore::acquire_lease(std::string_view sandbox_id) {
+  return db_.acquire_lease(kScope, sandbox_id, leases_);
+}
+
+void SqliteSandboxStore::release_lease(std::string_view sandbox_id) {
+  db_.release_lease(kScope, sandbox_id, leases_);
+}
+
+void SqliteSandboxStore::release_all_leases() {
+  for (const auto& [id, token] : leases_.all()) release_lease(id);
 }
 
 }  // namespace sandbox

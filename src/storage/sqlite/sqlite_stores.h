@@ -1,14 +1,18 @@
 // The SQLite implementations of InterpreterStore and SandboxStore, both views over one
 // SqliteDatabase (see sqlite_database.h for the layout, schema check and threading), and
 // SqliteStorage, which owns the database and both views: what main() wires into the servers.
+// Each view keeps the leases it holds (scope "interpreter" / "sandbox", storage/lease.h); every
+// write method checks the key's lease inside its transaction.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "storage/held_leases.h"
 #include "storage/interpreter_store.h"
 #include "storage/sandbox_store.h"
 #include "storage/sqlite/sqlite_database.h"
+#include "storage/storage.h"
 
 namespace sandbox {
 
@@ -35,9 +39,13 @@ class SqliteInterpreterStore final : public InterpreterStore {
   std::optional<std::int64_t> get_alarm(std::string_view key) override;
   void set_alarm(std::string_view key, std::optional<std::int64_t> deadline_ms) override;
   std::vector<std::pair<std::string, std::int64_t>> list_alarms() override;
+  LeaseGrant acquire_lease(std::string_view key) override;
+  void release_lease(std::string_view key) override;
+  void release_all_leases() override;
 
  private:
   SqliteDatabase& db_;
+  HeldLeases leases_;
 };
 
 class SqliteSandboxStore final : public SandboxStore {
@@ -60,13 +68,17 @@ class SqliteSandboxStore final : public SandboxStore {
   std::optional<std::int64_t> get_alarm(std::string_view sandbox_id) override;
   void set_alarm(std::string_view sandbox_id, std::optional<std::int64_t> deadline_ms) override;
   std::vector<std::pair<std::string, std::int64_t>> list_alarms() override;
+  LeaseGrant acquire_lease(std::string_view sandbox_id) override;
+  void release_lease(std::string_view sandbox_id) override;
+  void release_all_leases() override;
 
  private:
   SqliteDatabase& db_;
+  HeldLeases leases_;
 };
 
 // One database file and both stores over it.
-class SqliteStorage {
+class SqliteStorage final : public Storage {
  public:
   // Opens or creates `path` (":memory:" for tests). Throws StorageError.
   explicit SqliteStorage(const std::string& path, SqliteOptions options = {})
@@ -74,8 +86,8 @@ class SqliteStorage {
         interpreters_(*db_),
         sandboxes_(*db_) {}
 
-  InterpreterStore& interpreters() { return interpreters_; }
-  SandboxStore& sandboxes() { return sandboxes_; }
+  InterpreterStore& interpreters() override { return interpreters_; }
+  SandboxStore& sandboxes() override { return sandboxes_; }
   SqliteDatabase& database() { return *db_; }
 
  private:
