@@ -20,6 +20,7 @@
 #include "interpreter/session_state.h"
 #include "protocol/execute_request.h"
 #include "storage/interpreter_store.h"
+#include "storage/lease.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {
@@ -172,11 +173,36 @@ struct InterpreterServer::Impl {
 
   void wipe(const std::string& key, KeyState& state) {
     store.wipe(key);
+    forget_cached(state);
+  }
+
+  void forget_cached(KeyState& state) {
     drop_resident(state);
     state.mirror = std::make_unique<Workspace>(clock);
     state.alarm_cache.reset();
     state.meta_ensured = false;
   }
+
+  // ---- ownership among nodes (storage/lease.h) -----------------------------------------------
+
+  // Takes or renews this node's lease on `key` before acting on it. A new token means another
+  // node may have owned the key since this one last acted: whatever is cached about it (resident
+  // instance, mirror, alarm, meta) is dropped and comes back from storage. Throws LeaseHeldError
+  // while another node holds a live lease (call_error answers 503). Returns the grant.
+  LeaseGrant claim(const std::string& key, KeyState& state) {
+    const LeaseGrant grant = store.acquire_lease(key);
+    if (grant.token != state.lease_token) {
+      forget_cached(state);
+      state.lease_token = grant.token;
+    }
+    std::lock_guard lock(deferred_mu);
+    deferred.erase(key);
+    return grant;
+  }
+
+  // Keys whose idle alarm is due but whose lease another node holds: not before (clock ms).
+  std::mutex deferred_mu;
+  std::map<std::string, std::int64_t, std::less<>> deferred;
 
   // ---- contexts ----------------------------------------------------------------------------
 
@@ -420,6 +446,14 @@ struct InterpreterServer::Impl {
   }
 
   InterpreterCallError call_error(const std::exception& e) {
+    if (const auto* held = dynamic_cast<const LeaseHeldError*>(&e)) {
+      // Another node owns the key (a load balancer moving keys, or a node that just died and
+      // whose lease has not run out): the caller may retry.
+      return call_error(ApiError(503,
+                                 std::string("Interpreter key unavailable on this node: ") +
+                                     held->what() + "; retry later",
+                                 ErrorCode::kInternalError));
+    }
     const ErrorResponse body = error_response_for(e, clock.now_ms());
     return InterpreterCallError{body.http_status, body};
   }
@@ -448,6 +482,7 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
     if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
     auto state = d.state_for(key);
     std::lock_guard lock(state->lock);
+    d.claim(key, *state);
     if (method == "DELETE" && path == "/") {
       d.wipe(key, *state);
       return json_response(200, {{"success", true}});
@@ -483,6 +518,7 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
     if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
     auto state = d.state_for(key);
     std::lock_guard lock(state->lock);
+    d.claim(key, *state);
     auto outcome = d.execute(key, *state, args, nullptr, &get_files);
     return std::get<InterpreterExecuteResponse>(std::move(outcome));
   } catch (const std::exception& e) {
@@ -492,8 +528,16 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
 
 std::optional<std::int64_t> InterpreterServer::next_alarm() const {
   const auto alarms = impl_->store.list_alarms();
-  if (alarms.empty()) return std::nullopt;
-  return alarms.front().second;
+  std::lock_guard lock(impl_->deferred_mu);
+  std::optional<std::int64_t> next;
+  for (const auto& [key, deadline] : alarms) {
+    std::int64_t at = deadline;
+    if (const auto it = impl_->deferred.find(key); it != impl_->deferred.end()) {
+      at = std::max(at, it->second);
+    }
+    if (!next || at < *next) next = at;
+  }
+  return next;
 }
 
 int InterpreterServer::run_due_alarms() {
@@ -502,8 +546,41 @@ int InterpreterServer::run_due_alarms() {
   const std::int64_t now = d.clock.now_ms();
   for (const auto& [key, deadline] : d.store.list_alarms()) {
     if (deadline > now) break;  // soonest first
+    {
+      std::lock_guard lock(d.deferred_mu);
+      if (const auto it = d.deferred.find(key); it != d.deferred.end() && it->second > now) {
+        continue;
+      }
+    }
     auto state = d.state_for(key);
     std::lock_guard lock(state->lock);
+    // Another node's key (several nodes share the database): its owner expires it; this node
+    // does only once the owner's lease has run out (the owner died). A lease taken just for
+    // the alarm is given back afterwards, so the key's next request may go to any node.
+    LeaseGrant grant;
+    try {
+      grant = d.claim(key, *state);
+    } catch (const LeaseHeldError& e) {
+      std::lock_guard lock(d.deferred_mu);
+      d.deferred[key] = now + std::max<std::int64_t>(e.remaining_ms(), 100);
+      continue;
+    } catch (const std::exception& e) {
+      spdlog::error("interpreter {}: idle expiry failed: {}", key, e.what());
+      continue;
+    }
+    struct GiveBack {
+      InterpreterStore& store;
+      const std::string& key;
+      bool taken;
+      ~GiveBack() {
+        if (!taken) return;
+        try {
+          store.release_lease(key);
+        } catch (const std::exception& e) {
+          spdlog::warn("interpreter {}: releasing the lease failed: {}", key, e.what());
+        }
+      }
+    } give_back{d.store, key, grant.acquired};
     try {
       const auto armed = d.store.get_alarm(key);
       if (!armed || *armed > now) continue;  // re-armed meanwhile

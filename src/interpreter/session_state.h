@@ -42,6 +42,10 @@ struct KeyState {
   std::optional<Resident> resident;
   std::optional<std::int64_t> alarm_cache;
   bool meta_ensured = false;
+  // The fencing token of this node's lease on the key when it last acted on it (storage/lease.h;
+  // always 0 with a store without ownership). A different token means another node may have
+  // changed the key meanwhile: everything above is dropped and reloaded.
+  std::int64_t lease_token = 0;
   // The row of the execution in progress: the target of the instance's cwd-change callback.
   ContextRow* current_row = nullptr;
   std::atomic<std::uint64_t> last_used{0};  // LRU tick of the resident

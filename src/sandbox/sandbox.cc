@@ -44,6 +44,7 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
                              const std::string& body) {
   const std::int64_t now = env_.clock.now_ms();
   try {
+    claim();
     if (path == "/" || path.empty()) {
       if (method == "GET") return info();
       if (method == "DELETE") return destroy();
@@ -75,18 +76,42 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
     return error_http(ApiError(404, "Not found").to_response(now));
   } catch (const ErrorReply& reply) {
     return reply.response();
+  } catch (const LeaseHeldError& e) {
+    // Another node owns this sandbox (a load balancer moving ids, or a node that just died and
+    // whose lease has not run out): the caller may retry.
+    return error_http(ApiError(503,
+                               std::string("Sandbox unavailable on this node: ") + e.what() +
+                                   "; retry later",
+                               ErrorCode::kInternalError)
+                          .to_response(now));
   } catch (const StorageError& e) {
     // Whatever was cached may be ahead of the store now: reload it on the next call.
-    meta_loaded_ = false;
-    meta_.reset();
-    alarm_known_ = false;
-    workspace_.discard();
+    forget_cached();
     return error_http(ApiError(500, std::string("Storage failure: ") + e.what(),
                                ErrorCode::kInternalError)
                           .to_response(now));
   } catch (const std::exception& e) {
     return error_http(error_response_for(e, now));
   }
+}
+
+// --- ownership among nodes ---------------------------------------------------------------------
+
+LeaseGrant Sandbox::claim() {
+  const LeaseGrant grant = env_.store.acquire_lease(id_);
+  if (grant.token != lease_token_) {
+    forget_cached();
+    lease_token_ = grant.token;
+  }
+  return grant;
+}
+
+void Sandbox::forget_cached() {
+  meta_loaded_ = false;
+  meta_.reset();
+  alarm_known_ = false;
+  alarm_.reset();
+  workspace_.discard();
 }
 
 // --- meta and the idle alarm -------------------------------------------------------------------
@@ -144,6 +169,20 @@ std::optional<std::int64_t> Sandbox::touch() {
 }
 
 bool Sandbox::run_alarm() {
+  const LeaseGrant grant = claim();  // LeaseHeldError: another node's sandbox, not ours to expire
+  struct GiveBack {
+    SandboxStore& store;
+    const std::string& id;
+    bool taken;
+    ~GiveBack() {
+      if (!taken) return;
+      try {
+        store.release_lease(id);
+      } catch (const StorageError&) {
+        // It runs out by itself after the TTL.
+      }
+    }
+  } give_back{env_.store, id_, grant.acquired};
   try {
     const auto& m = meta();
     const std::int64_t ttl = env_.options.idle_ttl_ms;
@@ -168,10 +207,7 @@ bool Sandbox::run_alarm() {
     wipe();
     return true;
   } catch (const StorageError&) {
-    meta_loaded_ = false;
-    meta_.reset();
-    alarm_known_ = false;
-    workspace_.discard();
+    forget_cached();
     return false;
   }
 }

@@ -20,6 +20,10 @@
 // together with the context row in one transaction (§8.6 step 7). A failed write discards the
 // in-memory tree, so the next call reloads the last committed state.
 //
+// Several nodes over one database: every route and the alarm first take or renew this node's
+// lease on the id (storage/lease.h); another node's live lease answers 503, and the store refuses
+// writes under a lease this node lost.
+//
 // Thread-safety: none. SandboxService runs one call per sandbox id at a time.
 #pragma once
 
@@ -66,7 +70,9 @@ class Sandbox {
   HttpResponse handle(const std::string& method, const std::string& path, const std::string& body);
 
   // The idle alarm's handler (§7.10): re-arms when activity moved the deadline, otherwise
-  // destroys the sandbox (as DELETE /). Returns true when it destroyed it.
+  // destroys the sandbox (as DELETE /). Returns true when it destroyed it. Throws
+  // LeaseHeldError (and does nothing) while another node owns the sandbox id; a lease it had to
+  // take for the alarm is given back afterwards.
   bool run_alarm();
 
  private:
@@ -97,6 +103,12 @@ class Sandbox {
 
   std::string now_iso() const;
 
+  // Takes or renews this node's lease on the id (storage/lease.h) before acting; a new token
+  // drops everything cached (another node may have changed the sandbox). Throws LeaseHeldError.
+  LeaseGrant claim();
+  // Forgets the cached meta, alarm and tree; the next use reloads them from the store.
+  void forget_cached();
+
   std::string id_;
   const SandboxEnvironment& env_;
   bool meta_loaded_ = false;
@@ -104,6 +116,7 @@ class Sandbox {
   bool alarm_known_ = false;
   std::optional<std::int64_t> alarm_;
   PersistedWorkspace workspace_;
+  std::int64_t lease_token_ = 0;  // of the lease this actor last acted under (0: no ownership)
 };
 
 }  // namespace sandbox

@@ -89,6 +89,8 @@ struct SandboxService::Impl {
   mutable std::mutex mu;
   std::unordered_map<std::string, std::shared_ptr<Entry>> entries;
   std::uint64_t use_counter = 0;
+  // Sandbox ids whose alarm is due but whose lease another node holds: not before (clock ms).
+  std::unordered_map<std::string, std::int64_t> deferred;  // guarded by mu
 
   // Background expiry.
   std::mutex timer_mu;
@@ -156,17 +158,37 @@ int SandboxService::run_due_alarms() {
   int destroyed = 0;
   for (const auto& [id, deadline] : impl_->env.store.list_alarms()) {
     if (deadline > now) continue;
-    if (impl_->with_sandbox(id, [](Sandbox& sandbox) { return sandbox.run_alarm(); })) {
-      ++destroyed;
+    {
+      std::lock_guard lock(impl_->mu);
+      const auto it = impl_->deferred.find(id);
+      if (it != impl_->deferred.end()) {
+        if (it->second > now) continue;
+        impl_->deferred.erase(it);
+      }
+    }
+    try {
+      if (impl_->with_sandbox(id, [](Sandbox& sandbox) { return sandbox.run_alarm(); })) {
+        ++destroyed;
+      }
+    } catch (const LeaseHeldError& e) {
+      // Another node's sandbox: its owner expires it, or this node once that lease runs out.
+      std::lock_guard lock(impl_->mu);
+      impl_->deferred[id] = now + std::max<std::int64_t>(e.remaining_ms(), 100);
     }
   }
   return destroyed;
 }
 
 std::optional<std::int64_t> SandboxService::next_alarm() const {
+  const auto alarms = impl_->env.store.list_alarms();
+  std::lock_guard lock(impl_->mu);
   std::optional<std::int64_t> next;
-  for (const auto& [id, deadline] : impl_->env.store.list_alarms()) {
-    if (!next || deadline < *next) next = deadline;
+  for (const auto& [id, deadline] : alarms) {
+    std::int64_t at = deadline;
+    if (const auto it = impl_->deferred.find(id); it != impl_->deferred.end()) {
+      at = std::max(at, it->second);
+    }
+    if (!next || at < *next) next = at;
   }
   return next;
 }

@@ -55,9 +55,11 @@ class SandboxService {
                       const std::string& path, const std::string& body);
 
   // Runs the alarm handler of every sandbox whose deadline has passed by the clock. Returns how
-  // many sandboxes were destroyed.
+  // many sandboxes were destroyed. A sandbox whose lease another node holds (several nodes over
+  // one database) is skipped until that lease would run out.
   int run_due_alarms();
-  // The earliest armed deadline (epoch ms), if any.
+  // The earliest armed deadline (epoch ms), if any, counting such a skipped sandbox's at the
+  // end of the other node's lease.
   std::optional<std::int64_t> next_alarm() const;
 
   const BindingSet& bindings() const;

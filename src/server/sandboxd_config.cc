@@ -5,6 +5,7 @@
 
 #include "sandbox/binding.h"
 #include "sandbox/interpreter_key.h"
+#include "storage/postgres/open_storage.h"
 
 namespace sandbox {
 
@@ -83,6 +84,15 @@ void check_config(const SandboxdConfig& config) {
   }
   for (const auto& key : config.api_keys) {
     if (key.empty()) throw std::invalid_argument("an API key must not be empty");
+  }
+  if (!config.database_url.empty() && !is_postgres_url(config.database_url)) {
+    throw std::invalid_argument(
+        "--database expects a PostgreSQL URL (postgresql://USER@HOST:PORT/"
+        "DBNAME or libpq key=value pairs), got '" +
+        config.database_url + "'");
+  }
+  if (config.lease_ttl_ms < 100) {
+    throw std::invalid_argument("--lease-ttl-ms must be at least 100");
   }
 }
 

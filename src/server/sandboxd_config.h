@@ -8,6 +8,12 @@
 //                             each as binding <NAME> (uppercase) and under /runtimes/<NAME>/
 //   --binding NAME=URL        a remote runtime, URL http://[TOKEN@]HOST:PORT[/PREFIX] (repeatable)
 //   --api-key KEY             accepted bearer token (repeatable); also SANDBOXD_API_KEYS=a,b
+//   --database URL            a PostgreSQL database shared by several sandboxd nodes
+//                             (postgresql://USER@HOST:PORT/DBNAME or libpq key=value pairs)
+//                             instead of the SQLite file; README "Several nodes"
+//   --node-id ID              this node's id in the lease rows (default: the host name)
+//   --lease-ttl-ms N          how long a node's ownership of a sandbox lasts without use
+//                             (default 30000; storage/lease.h)
 //   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS   as upstream (§10.5)
 //
 // Safety rule: a listen address that is not loopback requires at least one API key.
@@ -37,6 +43,11 @@ struct SandboxdConfig {
   std::int64_t idle_ttl_ms = 86'400'000;
   bool file_api = true;
   int worker_threads = 16;
+  // Empty: SQLite in data_dir. Otherwise a PostgreSQL connection string.
+  std::string database_url;
+  // Empty: the host name.
+  std::string node_id;
+  std::int64_t lease_ttl_ms = 30'000;
 };
 
 // "NAME=http://[TOKEN@]HOST[:PORT][/PREFIX]". Throws std::invalid_argument with a message naming
@@ -50,7 +61,8 @@ std::vector<std::string> split_list(std::string_view list);
 bool is_loopback_listen(std::string_view listen);
 
 // Throws std::invalid_argument when the configuration must not start: a non-loopback listen
-// address without API keys, a malformed listen address, duplicate binding names.
+// address without API keys, a malformed listen address, duplicate binding names, a database URL
+// that is not PostgreSQL's, a lease TTL below 100 ms.
 void check_config(const SandboxdConfig& config);
 
 }  // namespace sandbox

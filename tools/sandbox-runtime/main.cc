@@ -1,18 +1,22 @@
 // sandbox-runtime: serves one engine built into this tree as a sandbox-workers runtime.
 //   sandbox-runtime --engine calc --listen 127.0.0.1:8080 [--data DIR]
-// Code contexts (engines with sessions) are stored in DIR/interpreters.db; idle keys expire after
-// INTERPRETER_IDLE_TTL_MS (default 24 h, "0" disables).
-#include <sandbox/runtime.h>
-
+//                   [--database postgresql://... [--node-id ID] [--lease-ttl-ms N]]
+// Code contexts (engines with sessions) are stored in DIR/interpreters.db, or in a PostgreSQL
+// database shared by several runtime nodes (each interpreter key owned by one node at a time,
+// storage/lease.h); idle keys expire after INTERPRETER_IDLE_TTL_MS (default 24 h, "0" disables).
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include <sandbox/runtime.h>
+
 #include "registry.h"
+#include "storage/postgres/open_storage.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
-               "/interpreters/...)"};
+  CLI::App app{
+      "sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
+      "/interpreters/...)"};
   std::string engine_name;
   std::string data_dir;
   sandbox::ServeOptions options{.handle_signals = true};
@@ -26,6 +30,17 @@ int main(int argc, char** argv) {
   app.add_option("--threads", options.worker_threads, "Worker threads running engine code")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  sandbox::StorageConfig storage_config;
+  std::string node_id;
+  app.add_option("--database", storage_config.database_url,
+                 "PostgreSQL database shared with other runtime nodes, "
+                 "postgresql://USER@HOST:PORT/DBNAME (default: SQLite in --data)");
+  app.add_option("--node-id", node_id,
+                 "This node's id in the ownership leases (default: the host name)");
+  app.add_option("--lease-ttl-ms", storage_config.lease.ttl_ms,
+                 "How long this node keeps an interpreter key it no longer serves")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{100}, std::int64_t{86'400'000}));
   CLI11_PARSE(app, argc, argv);
 
   const auto* entry = sandbox::engines::find_engine(engine_name);
@@ -35,13 +50,30 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (data_dir.empty()) data_dir = "data/" + entry->name;
-    auto runtime = sandbox::define_interpreter_runtime(
-        entry->make(), sandbox::RuntimeOptions{.data_dir = data_dir});
+    std::unique_ptr<sandbox::Storage> storage;
+    std::unique_ptr<sandbox::InterpreterRuntime> runtime;
+    if (!storage_config.database_url.empty()) {
+      if (!sandbox::is_postgres_url(storage_config.database_url)) {
+        std::cerr << "sandbox-runtime: --database expects a PostgreSQL URL, got '"
+                  << storage_config.database_url << "'\n";
+        return 2;
+      }
+      storage_config.lease.node_id = node_id.empty() ? sandbox::default_node_id() : node_id;
+      storage_config.max_connections = options.worker_threads + 1;
+      storage = sandbox::open_storage(storage_config);
+      runtime = sandbox::define_interpreter_runtime(entry->make(), storage->interpreters());
+    } else {
+      if (data_dir.empty()) data_dir = "data/" + entry->name;
+      runtime = sandbox::define_interpreter_runtime(entry->make(),
+                                                    sandbox::RuntimeOptions{.data_dir = data_dir});
+    }
     runtime->serve(options, [&](std::uint16_t port) {
       std::cout << "sandbox-runtime (" << entry->name << ") listening on port " << port
                 << std::endl;
     });
+    runtime.reset();
+    // Hand this node's interpreter keys to the other nodes now rather than after the TTL.
+    if (storage) storage->release_all_leases();
   } catch (const std::exception& e) {
     std::cerr << "sandbox-runtime: " << e.what() << std::endl;
     return 1;

@@ -1,11 +1,10 @@
 // sandboxd: the sandbox server (README "Quick start"). It owns sandboxes (a /workspace each, env
-// vars, durable code contexts, idle expiry) in one SQLite database and runs code through its
-// bindings: every built-in engine in process, plus remote runtime servers given with --binding.
+// vars, durable code contexts, idle expiry) in one SQLite database, or in a PostgreSQL database
+// shared with other sandboxd nodes (--database; README "Several nodes"), and runs code through
+// its bindings: every built-in engine in process, plus remote runtime servers given with
+// --binding.
 // See src/server/sandboxd_config.h for the options and src/server/sandboxd_handler.h for the
 // routes.
-#include <sandbox/http.h>
-#include <sandbox/runtime.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -15,13 +14,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sandbox/http.h>
+#include <sandbox/runtime.h>
+
 #include "registry.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/remote_binding.h"
 #include "sandbox/sandbox_service.h"
 #include "server/sandboxd_config.h"
 #include "server/sandboxd_handler.h"
-#include "storage/sqlite/sqlite_stores.h"
+#include "storage/postgres/open_storage.h"
 
 namespace {
 
@@ -34,8 +36,9 @@ std::string uppercase(std::string s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
-               "running code in the built-in engines and remote runtimes"};
+  CLI::App app{
+      "sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
+      "running code in the built-in engines and remote runtimes"};
   sandbox::SandboxdConfig config;
   std::string engines;
   std::vector<std::string> bindings;
@@ -53,6 +56,15 @@ int main(int argc, char** argv) {
   app.add_option("--threads", config.worker_threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  app.add_option("--database", config.database_url,
+                 "PostgreSQL database shared with other sandboxd nodes, "
+                 "postgresql://USER@HOST:PORT/DBNAME (default: SQLite in --data)");
+  app.add_option("--node-id", config.node_id,
+                 "This node's id in the ownership leases (default: the host name)");
+  app.add_option("--lease-ttl-ms", config.lease_ttl_ms,
+                 "How long this node keeps a sandbox it no longer serves before another node "
+                 "may take it")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -70,63 +82,80 @@ int main(int argc, char** argv) {
   }
 
   try {
-    std::filesystem::create_directories(config.data_dir);
-    sandbox::SqliteStorage storage((std::filesystem::path(config.data_dir) / "sandboxd.db").string());
+    sandbox::StorageConfig storage_config;
+    storage_config.database_url = config.database_url;
+    storage_config.sqlite_path = (std::filesystem::path(config.data_dir) / "sandboxd.db").string();
+    storage_config.lease = {config.node_id.empty() ? sandbox::default_node_id() : config.node_id,
+                            config.lease_ttl_ms};
+    // Every worker thread and the two expiry threads may hold a connection at once.
+    storage_config.max_connections = config.worker_threads + 2;
+    if (config.database_url.empty()) std::filesystem::create_directories(config.data_dir);
+    const std::unique_ptr<sandbox::Storage> storage = sandbox::open_storage(storage_config);
     sandbox::SystemClock clock;
-
-    sandbox::BindingSet binding_set;
-    std::vector<const sandbox::engines::EngineEntry*> entries;
-    if (config.engines) {
-      for (const auto& name : *config.engines) {
-        const auto* entry = sandbox::engines::find_engine(name);
-        if (!entry) {
-          std::cerr << "sandboxd: unknown engine '" << name
-                    << "' (built: " << sandbox::engines::builtin_engine_names() << ")" << std::endl;
-          return 2;
+    {
+      sandbox::BindingSet binding_set;
+      std::vector<const sandbox::engines::EngineEntry*> entries;
+      if (config.engines) {
+        for (const auto& name : *config.engines) {
+          const auto* entry = sandbox::engines::find_engine(name);
+          if (!entry) {
+            std::cerr << "sandboxd: unknown engine '" << name
+                      << "' (built: " << sandbox::engines::builtin_engine_names() << ")"
+                      << std::endl;
+            return 2;
+          }
+          entries.push_back(entry);
         }
-        entries.push_back(entry);
+      } else {
+        for (const auto& entry : sandbox::engines::builtin_engines()) entries.push_back(&entry);
       }
-    } else {
-      for (const auto& entry : sandbox::engines::builtin_engines()) entries.push_back(&entry);
-    }
-    std::string served;
-    for (const auto* entry : entries) {
-      // Each engine is created once: the language engines load their stdlib here.
-      auto runtime = sandbox::define_interpreter_runtime(
-          entry->make(), storage.interpreters(), sandbox::RuntimeOptions{.clock = &clock});
-      binding_set.add(sandbox::make_local_binding(uppercase(entry->name), std::move(runtime)));
-      served += (served.empty() ? "" : ",") + uppercase(entry->name);
-    }
-    for (const auto& spec : config.bindings) {
-      binding_set.add(sandbox::make_remote_binding(
-          spec.name, sandbox::RemoteBindingOptions{.url = spec.url, .bearer_token = spec.token}));
-      served += (served.empty() ? "" : ",") + spec.name + "=" + spec.url;
-    }
+      std::string served;
+      for (const auto* entry : entries) {
+        // Each engine is created once: the language engines load their stdlib here.
+        auto runtime = sandbox::define_interpreter_runtime(
+            entry->make(), storage->interpreters(), sandbox::RuntimeOptions{.clock = &clock});
+        binding_set.add(sandbox::make_local_binding(uppercase(entry->name), std::move(runtime)));
+        served += (served.empty() ? "" : ",") + uppercase(entry->name);
+      }
+      for (const auto& spec : config.bindings) {
+        binding_set.add(sandbox::make_remote_binding(
+            spec.name, sandbox::RemoteBindingOptions{.url = spec.url, .bearer_token = spec.token}));
+        served += (served.empty() ? "" : ",") + spec.name + "=" + spec.url;
+      }
 
-    sandbox::SandboxService service(
-        storage.sandboxes(), clock, binding_set,
-        sandbox::SandboxServiceOptions{
-            .sandbox = {.idle_ttl_ms = config.idle_ttl_ms, .file_api = config.file_api},
-            .background_expiry = true});
-    std::mutex log_mu;
-    sandbox::SandboxdHandler handler(
-        service, clock,
-        sandbox::SandboxdOptions{
-            .api_keys = config.api_keys,
-            .log = [&](const sandbox::RequestLogEntry& entry) {
-              const std::string line = sandbox::format_request_log(entry, clock.now_ms());
-              std::lock_guard lock(log_mu);
-              std::cerr << line << std::endl;
-            }});
-    sandbox::HttpServer server(handler, sandbox::ServeOptions{.listen = config.listen,
-                                                              .worker_threads =
-                                                                  config.worker_threads,
-                                                              .handle_signals = true});
-    const auto colon = config.listen.rfind(':');
-    std::cout << "sandboxd listening on http://" << config.listen.substr(0, colon) << ":"
-              << server.port() << " (bindings: " << (served.empty() ? "none" : served)
-              << "; data: " << config.data_dir << ")" << std::endl;
-    server.run();
+      sandbox::SandboxService service(
+          storage->sandboxes(), clock, binding_set,
+          sandbox::SandboxServiceOptions{
+              .sandbox = {.idle_ttl_ms = config.idle_ttl_ms, .file_api = config.file_api},
+              .background_expiry = true});
+      std::mutex log_mu;
+      sandbox::SandboxdHandler handler(
+          service, clock,
+          sandbox::SandboxdOptions{
+              .api_keys = config.api_keys, .log = [&](const sandbox::RequestLogEntry& entry) {
+                const std::string line = sandbox::format_request_log(entry, clock.now_ms());
+                std::lock_guard lock(log_mu);
+                std::cerr << line << std::endl;
+              }});
+      sandbox::HttpServer server(handler,
+                                 sandbox::ServeOptions{.listen = config.listen,
+                                                       .worker_threads = config.worker_threads,
+                                                       .handle_signals = true});
+      const auto colon = config.listen.rfind(':');
+      std::cout << "sandboxd listening on http://" << config.listen.substr(0, colon) << ":"
+                << server.port() << " (bindings: " << (served.empty() ? "none" : served)
+                << "; data: " << sandbox::describe_storage(storage_config)
+                << "; node: " << storage_config.lease.node_id << ")" << std::endl;
+      server.run();
+    }
+    // Stopped (SIGTERM/SIGINT) and every actor gone: hand this node's sandboxes and interpreter
+    // keys to the other nodes now rather than when the leases run out.
+    try {
+      storage->release_all_leases();
+    } catch (const std::exception& e) {
+      std::cerr << "sandboxd: releasing leases failed (they expire by themselves): " << e.what()
+                << std::endl;
+    }
   } catch (const std::exception& e) {
     std::cerr << "sandboxd: " << e.what() << std::endl;
     return 1;

@@ -61,6 +61,9 @@ int run(std::vector<std::string> argv, const std::string& log) {
 }
 
 std::string temp_base() {
+  // As root the cluster runs as `postgres`, who must be able to reach the directory: /tmp, not
+  // a TMPDIR that may sit under a private home.
+  if (::geteuid() == 0) return "/tmp";
   const char* base = std::getenv("TMPDIR");
   return base && *base ? base : "/tmp";
 }

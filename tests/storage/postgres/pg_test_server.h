@@ -8,7 +8,7 @@
 //     process of a ctest run.
 //  3. Otherwise a private cluster for this process, started on first use and stopped at exit.
 //
-// A private cluster: initdb into a fresh directory under $TMPDIR (or /tmp), then pg_ctl start
+// A private cluster: initdb into a fresh directory under $TMPDIR (/tmp as root), then pg_ctl start
 // with a Unix socket in that directory and no TCP listener (no port to collide on), trust
 // authentication, fsync off (the tests simulate process crashes, not power loss). PostgreSQL
 // refuses to run as root, so as root both run as the `postgres` user through runuser; the
