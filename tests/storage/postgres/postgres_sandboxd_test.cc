@@ -131,5 +131,19 @@ TEST_F(PostgresSandboxd, AKilledNodesSandboxesMoveWhenItsLeasesRunOut) {
   EXPECT_GE(refused, 1) << "node-b took a live lease";
 }
 
+TEST(SandboxdDatabaseOption, BadValuesAreRefusedAtStart) {
+  testing_storage::TempDir dir;
+  for (const auto& [args, message] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--database", "mysql://db/x"}, "--database expects a PostgreSQL URL"},
+           {{"--lease-ttl-ms", "5"}, "--lease-ttl-ms must be at least 100"}}) {
+    std::vector<std::string> argv = {SANDBOXD_PATH, "--data", dir.file("data")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ChildProcess child(argv, {}, {}, dir.file("stderr.log"));
+    EXPECT_EQ(child.wait_exit(), 2);
+    EXPECT_NE(child.stderr_text().find(message), std::string::npos) << child.stderr_text();
+  }
+}
+
 }  // namespace
 }  // namespace sandbox::test
