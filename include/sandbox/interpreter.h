@@ -33,6 +33,11 @@
 //     memory and disk never silently disagree.
 //  5. Chunks are written compressed (zstd) and the codec is recorded in the snapshot record.
 //
+// Several nodes over one shared store (PostgreSQL; src/storage/lease.h): before acting on a key
+// the server takes or renews this node's lease on it; a key another node holds answers 503, and
+// a key taken over from another node drops its resident instance and mirror and continues from
+// storage. With a store without ownership (or SQLite on one machine) nothing changes.
+//
 // Thread-safety: all public methods may be called from any thread.
 #pragma once
 

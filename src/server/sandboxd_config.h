@@ -11,7 +11,8 @@
 //   --database URL            a PostgreSQL database shared by several sandboxd nodes
 //                             (postgresql://USER@HOST:PORT/DBNAME or libpq key=value pairs)
 //                             instead of the SQLite file; README "Several nodes"
-//   --node-id ID              this node's id in the lease rows (default: the host name)
+//   --node-id ID              this node's id in the lease rows (default: the host name with
+//                             --database, "local" with SQLite)
 //   --lease-ttl-ms N          how long a node's ownership of a sandbox lasts without use
 //                             (default 30000; storage/lease.h)
 //   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS   as upstream (§10.5)
@@ -45,7 +46,7 @@ struct SandboxdConfig {
   int worker_threads = 16;
   // Empty: SQLite in data_dir. Otherwise a PostgreSQL connection string.
   std::string database_url;
-  // Empty: the host name.
+  // Empty: default_node_id(database_url) (storage/postgres/open_storage.h).
   std::string node_id;
   std::int64_t lease_ttl_ms = 30'000;
 };

@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
                   << storage_config.database_url << "'\n";
         return 2;
       }
-      storage_config.lease.node_id = node_id.empty() ? sandbox::default_node_id() : node_id;
+      storage_config.lease.node_id =
+          node_id.empty() ? sandbox::default_node_id(storage_config.database_url) : node_id;
       storage_config.max_connections = options.worker_threads + 1;
       storage = sandbox::open_storage(storage_config);
       runtime = sandbox::define_interpreter_runtime(entry->make(), storage->interpreters());

@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
                  "PostgreSQL database shared with other sandboxd nodes, "
                  "postgresql://USER@HOST:PORT/DBNAME (default: SQLite in --data)");
   app.add_option("--node-id", config.node_id,
-                 "This node's id in the ownership leases (default: the host name)");
+                 "This node's id in the ownership leases (default: the host name with "
+                 "--database, else local)");
   app.add_option("--lease-ttl-ms", config.lease_ttl_ms,
                  "How long this node keeps a sandbox it no longer serves before another node "
                  "may take it")
@@ -85,8 +86,9 @@ int main(int argc, char** argv) {
     sandbox::StorageConfig storage_config;
     storage_config.database_url = config.database_url;
     storage_config.sqlite_path = (std::filesystem::path(config.data_dir) / "sandboxd.db").string();
-    storage_config.lease = {config.node_id.empty() ? sandbox::default_node_id() : config.node_id,
-                            config.lease_ttl_ms};
+    storage_config.lease = {
+        config.node_id.empty() ? sandbox::default_node_id(config.database_url) : config.node_id,
+        config.lease_ttl_ms};
     // Every worker thread and the two expiry threads may hold a connection at once.
     storage_config.max_connections = config.worker_threads + 2;
     if (config.database_url.empty()) std::filesystem::create_directories(config.data_dir);

@@ -15,7 +15,8 @@ bool is_postgres_url(std::string_view url) {
          url.find('=') != std::string_view::npos;
 }
 
-std::string default_node_id() {
+std::string default_node_id(std::string_view database_url) {
+  if (database_url.empty()) return "local";
   char name[HOST_NAME_MAX + 1] = {};
   if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "local";
   return name;

@@ -27,8 +27,11 @@ struct StorageConfig {
 // key=value string).
 bool is_postgres_url(std::string_view url);
 
-// This machine's host name (the default node id); "local" when it cannot be read.
-std::string default_node_id();
+// The node id a server uses when none is given: with a shared PostgreSQL database
+// (`database_url` not empty) this machine's host name ("local" when it cannot be read); with
+// SQLite, which one machine owns, always "local", so a restarted server takes its keys back at
+// once whatever the host is called now.
+std::string default_node_id(std::string_view database_url);
 
 // Opens the configured backend. Throws std::invalid_argument for a database URL that is not
 // PostgreSQL's, StorageError when the database cannot be opened.

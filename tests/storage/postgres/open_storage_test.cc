@@ -2,6 +2,7 @@
 #include "storage/postgres/open_storage.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "storage/postgres/pg_test_server.h"
 #include "storage/storage_error.h"
@@ -16,6 +17,16 @@ TEST(OpenStorage, RecognizesPostgresUrls) {
   EXPECT_TRUE(is_postgres_url("host=/run/postgresql dbname=sandboxd"));
   EXPECT_FALSE(is_postgres_url("mysql://db/x"));
   EXPECT_FALSE(is_postgres_url("data/sandboxd.db"));
+}
+
+TEST(OpenStorage, DefaultNodeIds) {
+  EXPECT_EQ(default_node_id(""), "local");  // SQLite: one machine, restarts take keys back
+  const std::string shared = default_node_id("postgresql://db/x");
+  EXPECT_FALSE(shared.empty());
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0 && host[0]) {
+    EXPECT_EQ(shared, host);
+  }
 }
 
 TEST(OpenStorage, DescriptionsHidePasswords) {
