@@ -29,7 +29,7 @@ test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 bench: build
-	bench/stateless_http/run.sh $(BUILD)
+	bench/run.sh $(BUILD)
 
 clean:
 	rm -rf build

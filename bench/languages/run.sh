@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs languages-bench, then times the same CPU workloads natively (Debian's perl, a native ruby
-# when installed) and in the same prebuilt .wasm under node's V8 (node:wasi), for comparison.
+# Runs languages-bench, then times the same CPU workloads natively (Debian's lua5.4, python3.11,
+# perl, node 20 for JavaScript, a native ruby when installed) and in the same prebuilt .wasm under
+# node's V8 (node:wasi), and prints each engine's workload time as a ratio to the native one
+# (target: within 2x). Native times are best of 3 with the interpreter's start-up subtracted, the
+# engine's are the best of 3 evaluations (languages-bench), so both count the program alone.
 #   bench/languages/run.sh [languages-bench arguments...]
 # BUILD_DIR defaults to build/default.
 set -euo pipefail
@@ -8,7 +11,40 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${BUILD_DIR:-$root/build/default}"
 
-"$build/bench/languages/languages-bench" "$@"
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+"$build/bench/languages/languages-bench" "$@" | tee "$out"
+
+# The engine's best workload time for a language, from languages-bench's output.
+engine_ms() {
+  awk -v lang="$1" '$1 == lang && $2 == "workload" { for (i = 1; i <= NF; i++) if ($i == "best") print $(i + 1) }' "$out"
+}
+ratios=()
+# native LANGUAGE VERSION-TEXT COMMAND...: prints the native time and remembers the ratio.
+native() {
+  local lang="$1" version="$2"
+  shift 2
+  local total startup program engine
+  total=$(best_ms "$@" "$here/workloads/$(workload_of "$lang")")
+  local empty
+  case "$lang" in
+    lua | ruby) empty=(-e "") ;; python) empty=(-c pass) ;; javascript) empty=(-e 0) ;; perl) empty=(-e 1) ;;
+  esac
+  startup=$(best_ms "$@" "${empty[@]}")
+  program=$(( total > startup ? total - startup : 1 ))
+  echo "$lang native $version: $total ms, start-up alone $startup ms, program $program ms"
+  engine=$(engine_ms "$lang")
+  if [[ -n "$engine" ]]; then
+    ratios+=("$(awk -v l="$lang" -v e="$engine" -v n="$program" -v v="$version" 'BEGIN {
+      r = e / n; printf "  %-10s %8.1f ms / %6d ms (%s) = %5.2fx  %s", l, e, n, v, r, (r <= 2 ? "ok" : "MISSED") }')")
+  fi
+}
+workload_of() {
+  case "$1" in
+    lua) echo cpu.lua ;; python) echo cpu.py ;; javascript) echo cpu.js ;;
+    perl) echo cpu.pl ;; ruby) echo cpu.rb ;;
+  esac
+}
 
 # Best of 3 wall-clock runs of a command, in ms (interpreter start-up included).
 best_ms() {
@@ -23,30 +59,27 @@ best_ms() {
   echo "$best"
 }
 
-echo "native and V8 baselines (best of 3; native times include interpreter start-up):"
+echo "native baselines (best of 3 wall-clock runs, start-up measured separately):"
 if command -v lua5.4 >/dev/null; then
-  echo "lua    native $(lua5.4 -v 2>&1 | cut -d' ' -f2): $(best_ms lua5.4 "$here/workloads/cpu.lua") ms" \
-       "(start-up alone $(best_ms lua5.4 -e '') ms)"
+  native lua "lua $(lua5.4 -v 2>&1 | cut -d' ' -f2)" lua5.4
 else
   echo "lua    native: lua5.4 not installed (apt-get install lua5.4)"
 fi
 py=/usr/bin/python3.11
 [[ -x $py ]] || py=$(command -v python3.11 || true)
 if [[ -n "$py" ]]; then
-  echo "python native $($py -c 'import sys; print(sys.version.split()[0])'): $(best_ms "$py" "$here/workloads/cpu.py") ms" \
-       "(start-up alone $(best_ms "$py" -c pass) ms)"
+  native python "python $($py -c 'import sys; print(sys.version.split()[0])')" "$py"
 fi
 if command -v node >/dev/null; then
-  echo "javascript node $(node --version) (V8 JIT): $(best_ms node "$here/workloads/cpu.js") ms" \
-       "(start-up alone $(best_ms node -e 0) ms)"
+  native javascript "node $(node --version), V8 JIT" node
 fi
 if command -v perl >/dev/null; then
-  echo "perl   native $(perl -e 'print substr($^V, 1)'): $(best_ms perl "$here/workloads/cpu.pl") ms" \
-       "(start-up alone $(best_ms perl -e 1) ms)"
+  native perl "perl $(perl -e 'print substr($^V, 1)')" perl
 fi
 if command -v ruby >/dev/null; then
-  echo "ruby   native $(ruby -e 'print RUBY_VERSION'): $(best_ms ruby "$here/workloads/cpu.rb") ms" \
-       "(start-up alone $(best_ms ruby -e 1) ms)"
+  native ruby "ruby $(ruby -e 'print RUBY_VERSION')" ruby
+else
+  echo "ruby   native: not installed (apt-get install ruby); compared under node:wasi below"
 fi
 if command -v node >/dev/null; then
   ruby_wasm="$build/engines/ruby/npm/package/dist/ruby+stdlib.wasm"
@@ -60,3 +93,6 @@ if command -v node >/dev/null; then
          "$(node --no-warnings "$here/node_wasi.mjs" perl "$perl_wasm" "$here/workloads/cpu.pl") ms (eval only)"
   fi
 fi
+
+echo "CPU workload, engine / native (target <= 2x):"
+for r in "${ratios[@]}"; do echo "$r"; done
