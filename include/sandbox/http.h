@@ -29,6 +29,8 @@ struct HttpRequest {
   std::optional<std::string> header(std::string_view name) const;
   // The target without its query string.
   std::string_view path() const;
+  // The Content-Length header as a number; nullopt when absent or not a plain decimal number.
+  std::optional<std::uint64_t> content_length() const;
 };
 
 struct HttpResponse {

@@ -1,7 +1,8 @@
-#include <sandbox/http.h>
-
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+
+#include <sandbox/http.h>
 
 namespace sandbox {
 namespace {
@@ -30,6 +31,18 @@ std::optional<std::string> HttpRequest::header(std::string_view name) const {
 std::string_view HttpRequest::path() const {
   const std::string_view t = target;
   return t.substr(0, t.find('?'));
+}
+
+std::optional<std::uint64_t> HttpRequest::content_length() const {
+  const auto v = header("content-length");
+  if (!v || v->empty() ||
+      !std::all_of(v->begin(), v->end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (ec != std::errc() || end != v->data() + v->size()) return std::nullopt;
+  return n;
 }
 
 HttpResponse HttpResponse::json(int status, std::string body) {

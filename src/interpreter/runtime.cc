@@ -24,19 +24,6 @@ HttpResponse error_http(const ErrorResponse& e) {
   return HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
 }
 
-std::optional<std::uint64_t> content_length(const HttpRequest& r) {
-  const auto v = r.header("content-length");
-  if (!v) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const auto n = std::stoull(*v, &used);
-    if (used != v->size()) return std::nullopt;
-    return n;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
 // Splits "/interpreters/<key><rest>"; returns false for any other path.
 bool match_interpreters(std::string_view path, std::string& key, std::string& rest) {
   constexpr std::string_view kPrefix = "/interpreters/";
@@ -134,7 +121,7 @@ class Runtime final : public InterpreterRuntime {
     if (path == "/interpreter") return d;
     if (match_interpreters(path, key, rest)) {
       if (rest == "/execute") d.body_limit = kMaxSyncRequestBytes;
-      if (const auto n = content_length(head); n && *n > d.body_limit) {
+      if (const auto n = head.content_length(); n && *n > d.body_limit) {
         d.early_response = d.too_large;
       }
       return d;
@@ -152,7 +139,7 @@ class Runtime final : public InterpreterRuntime {
           ApiError(415, "Content-Type must be application/json").to_response(clock_->now_ms()));
       return d;
     }
-    if (const auto n = content_length(head); n && *n > kMaxRequestBytes) {
+    if (const auto n = head.content_length(); n && *n > kMaxRequestBytes) {
       d.early_response = d.too_large;
     }
     return d;

@@ -14,19 +14,6 @@
 namespace sandbox {
 namespace {
 
-std::optional<std::uint64_t> content_length(const HttpRequest& r) {
-  const auto v = r.header("content-length");
-  if (!v) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const auto n = std::stoull(*v, &used);
-    if (used != v->size()) return std::nullopt;
-    return n;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
 std::string lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -164,7 +151,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     default:
       break;
   }
-  if (const auto n = content_length(head); n && *n > d.body_limit) d.early_response = d.too_large;
+  if (const auto n = head.content_length(); n && *n > d.body_limit) d.early_response = d.too_large;
   return finish(std::move(d));
 }
 
