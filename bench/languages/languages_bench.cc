@@ -7,7 +7,8 @@
 //     post-initialisation image);
 //   - stateless `1 + 1`: p50/p90 wall time and p50 thread CPU time over N runs (target for
 //     ruby and perl: p50 <= 10 ms);
-//   - a CPU workload (workloads/cpu.<ext>, the same file run.sh times natively): best of 3;
+//   - a CPU workload (workloads/cpu.<ext>, the same file run.sh times natively): best of 5
+//     evaluations;
 //   - code contexts over SQLite: the first snapshot (non-zero pages, chunk rows, compressed
 //     bytes), a typical step (chunk rows and bytes written), and the cold restore after a
 //     restart (a new store handle and server over the same file: the first execute, p50 of 5).
@@ -120,7 +121,7 @@ void bench_stateless(const Language& lang, int runs) {
   double best = 1e300;
   std::uint64_t fuel = 0;
   std::string result;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 5; ++i) {
     t = SteadyClock::now();
     const EngineOutcome o = run_ok(engine, workload);
     best = std::min(best, ms_since(t));
