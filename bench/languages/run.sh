@@ -3,8 +3,8 @@
 # perl, node 20 for JavaScript, a native ruby when installed) and in the same prebuilt .wasm under
 # node's V8 (node:wasi), and prints each engine's workload time as a ratio to the native one
 # (target: within 2x). Native times are taken inside the interpreter around the compilation and
-# run of the workload (best of 5), the engine's are the best of 5 evaluations (languages-bench),
-# so neither counts an interpreter's start-up.
+# run of the workload, the engine's around its evaluation (languages-bench --cpu-only), so
+# neither counts an interpreter's start-up; the two alternate three times and each keeps its best.
 #   bench/languages/run.sh [languages-bench arguments...]
 # BUILD_DIR defaults to build/default.
 set -euo pipefail
@@ -12,31 +12,44 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${BUILD_DIR:-$root/build/default}"
 
-out="$(mktemp)"
-trap 'rm -f "$out"' EXIT
-"$build/bench/languages/languages-bench" "$@" | tee "$out"
+"$build/bench/languages/languages-bench" "$@"
 
-# The engine's best workload time for a language, from languages-bench's output.
+# The engine's best workload time for a language (languages-bench --cpu-only).
 engine_ms() {
-  awk -v lang="$1" '$1 == lang && $2 == "workload" { for (i = 1; i <= NF; i++) if ($i == "best") print $(i + 1) }' "$out"
+  "$build/bench/languages/languages-bench" --cpu-only "$1" |
+    awk -v lang="$1" '$1 == lang && $2 == "workload" { for (i = 1; i <= NF; i++) if ($i == "best") print $(i + 1) }'
 }
-ratios=()
-# native LANGUAGE VERSION-TEXT COMMAND...: times the workload inside the native interpreter
-# (COMMAND reads the workload's path as its last argument and prints the milliseconds its
-# compilation and run took: no interpreter start-up), best of 5, and remembers the ratio.
-native() {
-  local lang="$1" version="$2" best="" ms engine
-  shift 2
+# The native interpreter's best of 5 (COMMAND reads the workload's path as its last argument and
+# prints the milliseconds its compilation and run took: no interpreter start-up).
+native_ms() {
+  local lang="$1" best="" ms
+  shift
   for _ in 1 2 3 4 5; do
     ms=$("$@" "$here/workloads/$(workload_of "$lang")" 2>/dev/null)
-    if [[ -z "$best" ]] || awk -v a="$ms" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$ms; fi
+    best=$(min "$best" "$ms")
   done
-  echo "$lang native $version: $best ms"
+  echo "$best"
+}
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
+ratios=()
+# native LANGUAGE VERSION-TEXT COMMAND...: the engine and the native interpreter, alternately
+# three times (the machine's speed drifts: each side keeps its best), and the ratio.
+native() {
+  local lang="$1" version="$2" engine program
+  shift 2
   engine=$(engine_ms "$lang")
-  if [[ -n "$engine" ]]; then
-    ratios+=("$(awk -v l="$lang" -v e="$engine" -v n="$best" -v v="$version" 'BEGIN {
-      r = e / n; printf "  %-10s %8.1f ms / %7.1f ms (%s) = %5.2fx  %s", l, e, n, v, r, (r <= 2 ? "ok" : "MISSED") }')")
+  program=$(native_ms "$lang" "$@")
+  if [[ -z "$engine" ]]; then
+    echo "$lang native $version: $program ms (the engine is not built)"
+    return
   fi
+  for _ in 2 3; do
+    engine=$(min "$engine" "$(engine_ms "$lang")")
+    program=$(min "$program" "$(native_ms "$lang" "$@")")
+  done
+  echo "$lang native $version: $program ms (engine $engine ms)"
+  ratios+=("$(awk -v l="$lang" -v e="$engine" -v n="$program" -v v="$version" 'BEGIN {
+    r = e / n; printf "  %-10s %8.1f ms / %7.1f ms (%s) = %5.2fx  %s", l, e, n, v, r, (r <= 2 ? "ok" : "MISSED") }')")
 }
 workload_of() {
   case "$1" in
@@ -61,7 +74,8 @@ my $t = time; eval $src; die $@ if $@; printf "%.2f", (time - $t) * 1000;')
 rb_timed=(-e 'src = File.read(ARGV[0]); t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 eval(src, TOPLEVEL_BINDING); printf("%.2f", (Process.clock_gettime(Process::CLOCK_MONOTONIC) - t) * 1000)')
 
-echo "native baselines (the workload timed inside the interpreter, best of 5):"
+echo "CPU workload: the engine (best of 5 evaluations) and the native interpreter (the workload"
+echo "timed inside it, best of 5), alternately three times:"
 if command -v lua5.4 >/dev/null; then
   native lua "lua $(lua5.4 -v 2>&1 | cut -d' ' -f2)" lua_timed
 else
