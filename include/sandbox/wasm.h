@@ -40,7 +40,10 @@
 //    negative the guest calls `sandbox.fuel_exhausted`, which traps with kOutOfFuel (unless a
 //    refill handler gives more). Deterministic: the same call with the same budget consumes the
 //    same fuel. The budget is set by set_fuel() before a call; fuel_consumed() is exact after
-//    the call, also after exhaustion (then it equals the budget plus refills).
+//    the call, also after exhaustion (then it equals the budget plus refills) and after an
+//    `unreachable` trap. The generated code keeps fuel in a local between calls, so after any
+//    other trap (out of bounds, division by zero, stack exhaustion, deadline) it can miss the
+//    units the trapping function used since its entry or its last call.
 //  * Memory cap: InstanceOptions::memory_limit_bytes (or set_memory_limit) in whole 64 KiB
 //    pages, rounded down. memory.grow beyond it returns -1 to the guest (a normal guest
 //    out-of-memory condition; the instance stays valid). Checked at every grow.
@@ -377,7 +380,8 @@ class Instance {
   // Sets the remaining fuel (at most INT64_MAX) and resets fuel_consumed() to 0.
   void set_fuel(std::uint64_t budget);
   std::uint64_t fuel_remaining() const;
-  // Fuel used since set_fuel(), refills included; after exhaustion, budget + refills.
+  // Fuel used since set_fuel(), refills included; after exhaustion, budget + refills (see
+  // "Limits" above for other traps).
   std::uint64_t fuel_consumed() const;
   // Called (on the guest's thread, inside the guest call) when fuel runs out; it returns more
   // fuel to continue with, or 0 to trap with kOutOfFuel. It must not throw. Optional.

@@ -171,3 +171,120 @@ TEST_F(Splitter, ManyDataSegmentsLoadFromATable) {
 
 }  // namespace
 }  // namespace sandbox::wasmc
+
+namespace sandbox::wasmc {
+namespace {
+
+// wasm2c 1.0.32 shapes of a metered module: the tick function, a loop with a call, an import
+// call, call_indirect, an explicit trap, and a function with a try block.
+constexpr const char* kMetered = R"(#include "m.h"
+static bool s_module_initialized = false;
+static void w2c_log_execution(Z_m_instance_t*, u32);
+static u32 w2c_loop(Z_m_instance_t*, u32);
+static void w2c_log_execution(Z_m_instance_t* instance, u32 w2c_p0) {
+  FUNC_PROLOGUE;
+  u64 w2c_j0;
+  w2c_j0 = instance->w2c_fuel;
+  FUNC_EPILOGUE;
+}
+static u32 w2c_loop(Z_m_instance_t* instance, u32 w2c_p0) {
+  u32 w2c_l1 = 0;
+  FUNC_PROLOGUE;
+  u32 w2c_i0, w2c_i1;
+  w2c_i0 = 1u;
+  w2c_log_execution(instance, w2c_i0);
+  w2c_L1: 
+    w2c_i0 = 2u;
+    w2c_log_execution(instance, w2c_i0);
+    w2c_i0 = w2c_loop(instance, w2c_p0);
+    w2c_i0 = (*Z_envZ_cb)(instance->Z_env_instance, w2c_i0);
+    w2c_i0 = CALL_INDIRECT(instance->w2c_T0, u32 (*)(void*, u32), 0, w2c_i1, instance->w2c_T0.data[w2c_i1].module_instance, w2c_i0);
+    if (w2c_i0) {goto w2c_L1;}
+  UNREACHABLE;
+  FUNC_EPILOGUE;
+  return w2c_i0;
+}
+static void w2c_catcher(Z_m_instance_t* instance) {
+  FUNC_PROLOGUE;
+  u32 w2c_i0;
+  w2c_i0 = 3u;
+  w2c_log_execution(instance, w2c_i0);
+  if (!wasm_rt_try(*outer)) {
+    w2c_loop(instance, 0);
+  }
+  FUNC_EPILOGUE;
+}
+)";
+
+TEST_F(Splitter, MeteredFunctionsKeepFuelInALocal) {
+  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  options.inline_functions = {"w2c_log_execution"};
+  options.fuel_field = "w2c_fuel";
+  options.fuel_tick = "w2c_log_execution";
+  options.renames = {{"Z_envZ_cb", "wrap_cb"}};
+  split_wasm2c_source(kMetered, options);
+  std::string common = slurp(dir_ / "m_common.h");
+  EXPECT_NE(common.find("#define SANDBOX_WASMC_FUEL_ENTER s64 sandbox_wasmc_fuel = "
+                        "(s64)instance->w2c_fuel\n"),
+            std::string::npos);
+  EXPECT_NE(common.find("#define SANDBOX_WASMC_FUEL_SAVE instance->w2c_fuel = "
+                        "(u64)sandbox_wasmc_fuel\n"),
+            std::string::npos);
+  // The slow path hands the pre-decrement value to the unchanged tick function.
+  EXPECT_NE(common.find("instance->w2c_fuel = (u64)(sandbox_wasmc_fuel + 1);"), std::string::npos);
+  EXPECT_NE(common.find("w2c_log_execution(instance, 0);"), std::string::npos);
+  EXPECT_NE(common.find("static inline void w2c_log_execution("), std::string::npos);
+  EXPECT_NE(common.find("  w2c_j0 = instance->w2c_fuel;\n  FUNC_EPILOGUE;\n"), std::string::npos);
+
+  std::string part = slurp(dir_ / "m_part0.c");
+  std::string loop = part.substr(0, part.find("w2c_catcher("));
+  EXPECT_NE(loop.find("  FUNC_PROLOGUE; SANDBOX_WASMC_FUEL_ENTER;\n"), std::string::npos);
+  EXPECT_EQ(loop.find("w2c_log_execution"), std::string::npos);
+  EXPECT_NE(loop.find("  w2c_i0 = 1u;\n  SANDBOX_WASMC_TICK;\n"), std::string::npos);
+  EXPECT_NE(loop.find("    w2c_i0 = 2u;\n    SANDBOX_WASMC_TICK;\n"), std::string::npos);
+  EXPECT_NE(loop.find("    SANDBOX_WASMC_FUEL_SAVE; w2c_i0 = w2c_loop(instance, w2c_p0); "
+                      "SANDBOX_WASMC_FUEL_LOAD;\n"),
+            std::string::npos);
+  EXPECT_NE(loop.find("    SANDBOX_WASMC_FUEL_SAVE; w2c_i0 = (*wrap_cb)(instance->Z_env_instance, "
+                      "w2c_i0); SANDBOX_WASMC_FUEL_LOAD;\n"),
+            std::string::npos);
+  EXPECT_NE(loop.find("    SANDBOX_WASMC_FUEL_SAVE; w2c_i0 = CALL_INDIRECT("), std::string::npos);
+  EXPECT_NE(loop.find("    if (w2c_i0) {goto w2c_L1;}\n"), std::string::npos);
+  EXPECT_NE(loop.find("  SANDBOX_WASMC_FUEL_SAVE; UNREACHABLE;\n"), std::string::npos);
+  EXPECT_NE(loop.find("  SANDBOX_WASMC_FUEL_SAVE; FUNC_EPILOGUE;\n  return w2c_i0;\n"),
+            std::string::npos);
+
+  // With a try block: the plain tick and no local.
+  std::string catcher = part.substr(part.find("w2c_catcher("));
+  EXPECT_EQ(catcher.find("SANDBOX_WASMC"), std::string::npos);
+  EXPECT_NE(catcher.find("  w2c_log_execution(instance, w2c_i0);\n"), std::string::npos);
+  EXPECT_NE(catcher.find("    w2c_loop(instance, 0);\n"), std::string::npos);
+}
+
+TEST_F(Splitter, UnmeteredOutputHasNoFuelLocal) {
+  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  options.inline_functions = {"w2c_log_execution"};
+  split_wasm2c_source(kMetered, options);
+  EXPECT_EQ(slurp(dir_ / "m_common.h").find("SANDBOX_WASMC_FUEL"), std::string::npos);
+  std::string part = slurp(dir_ / "m_part0.c");
+  EXPECT_EQ(part.find("SANDBOX_WASMC"), std::string::npos);
+  EXPECT_NE(part.find("    w2c_log_execution(instance, w2c_i0);\n"), std::string::npos);
+}
+
+TEST_F(Splitter, AFuelCallThatIsNotAStatementIsAnError) {
+  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  options.inline_functions = {"w2c_log_execution"};
+  options.fuel_field = "w2c_fuel";
+  options.fuel_tick = "w2c_log_execution";
+  std::string source = kMetered;
+  source.replace(source.find("    w2c_i0 = w2c_loop(instance, w2c_p0);"),
+                 std::string("    w2c_i0 = w2c_loop(instance, w2c_p0);").size(),
+                 "    if (w2c_loop(instance, w2c_p0)) {");
+  EXPECT_THROW(split_wasm2c_source(source, options), Wasm2cOutputError);
+  // The tick must be one of the inlined functions.
+  options.inline_functions.clear();
+  EXPECT_THROW(split_wasm2c_source(kMetered, options), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sandbox::wasmc

@@ -96,6 +96,65 @@ TEST(Fuel, RefillHandlerExtendsTheBudget) {
   EXPECT_EQ(inst->fuel_consumed(), 8000u);
 }
 
+// The generated code keeps fuel in a C local per function (sandbox-wasmc's splitter) and writes
+// it back around calls and returns; the fuel points are the same as with a tick that updates the
+// instance's global directly. These counts were measured with that earlier code generation and
+// must not change: work(n) ticks at its entry, at each loop iteration and at each entry of
+// `step` (2n + 2); call_indirect at its own and twice's entry (plus one return tick); call_host
+// at its entry and, through the import, at add_one's; trap_unreachable at its entry before it
+// traps.
+TEST(Fuel, CountsAreExactAcrossLoopsCallsImportsAndTraps) {
+  TestEnv env;
+  env.mode = CallbackMode::kAddOneSame;
+  auto inst = make_instance(fuel_module(), env);
+  auto consumed = [&](auto&& call) {
+    inst->set_fuel(1'000'000'000);
+    call();
+    return inst->fuel_consumed();
+  };
+  EXPECT_EQ(consumed([&] {
+              EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("work", 10000).value),
+                        (make_instance(plain_module(), env)
+                             ->call<std::uint32_t(std::uint32_t)>("work", 10000)
+                             .value));
+            }),
+            20002u);
+  EXPECT_EQ(
+      consumed([&] {
+        EXPECT_EQ(
+            (inst->call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 1, 21).value),
+            42u);
+      }),
+      3u);
+  EXPECT_EQ(consumed([&] {
+              EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("call_host", 5).value), 1006u);
+            }),
+            2u);
+  EXPECT_EQ(consumed([&] {
+              EXPECT_EQ(inst->call<void()>("trap_unreachable").trap.kind, TrapKind::kUnreachable);
+            }),
+            1u);
+}
+
+// Refills from the exhausted import continue the guest where it stopped, with the same total.
+TEST(Fuel, RefillsKeepTheCountExact) {
+  TestEnv env;
+  auto inst = make_instance(fuel_module(), env);
+  int refills = 0;
+  inst->set_fuel_exhausted_handler([&]() -> std::uint64_t {
+    ++refills;
+    return 1000;
+  });
+  inst->set_fuel(7);
+  auto r = inst->call<std::uint32_t(std::uint32_t)>("work", 10000);
+  ASSERT_TRUE(r.ok()) << r.trap.message;
+  EXPECT_EQ(refills, 20);  // 7 + 20 * 1000 >= 20002 > 7 + 19 * 1000
+  EXPECT_EQ(inst->fuel_consumed(), 20002u);
+  EXPECT_EQ(inst->fuel_remaining(), 7u + 20000u - 20002u);
+  auto plain = make_instance(plain_module(), env);
+  EXPECT_EQ(r.value, (plain->call<std::uint32_t(std::uint32_t)>("work", 10000).value));
+}
+
 TEST(Fuel, UnmeteredModulesRefuseFuel) {
   TestEnv env;
   auto inst = make_instance(plain_module(), env);

@@ -224,6 +224,66 @@ std::string base_pointer_accessors(const std::vector<std::string_view>& prelude,
   return out;
 }
 
+// The fuel macros of SplitOptions::fuel_field: the local, its write-back and reload, and the
+// tick (whose rare slow path hands the pre-decrement value to the wasm2c tick function, which
+// decrements, sees the negative value and calls the exhausted import).
+std::string fuel_local_macros(const std::string& fuel_field, const std::string& fuel_tick) {
+  const std::string field = "instance->" + fuel_field;
+  std::string out =
+      "/* sandbox-wasmc: fuel in a local per function, written back around calls and returns */\n";
+  out += "#define SANDBOX_WASMC_FUEL_ENTER s64 sandbox_wasmc_fuel = (s64)" + field + "\n";
+  out += "#define SANDBOX_WASMC_FUEL_SAVE " + field + " = (u64)sandbox_wasmc_fuel\n";
+  out += "#define SANDBOX_WASMC_FUEL_LOAD sandbox_wasmc_fuel = (s64)" + field + "\n";
+  out += "#define SANDBOX_WASMC_TICK \\\n";
+  out += "  do { \\\n";
+  out += "    if (__builtin_expect(--sandbox_wasmc_fuel < 0, 0)) { \\\n";
+  out += "      " + field + " = (u64)(sandbox_wasmc_fuel + 1); \\\n";
+  out += "      " + fuel_tick + "(instance, 0); \\\n";
+  out += "      SANDBOX_WASMC_FUEL_LOAD; \\\n";
+  out += "    } \\\n";
+  out += "  } while (0)\n";
+  return out;
+}
+
+// Rewrites one line of a function body for the fuel local (see SplitOptions::fuel_field). The
+// shapes are wasm2c 1.0.32's: `  FUNC_PROLOGUE;` once after the locals, `FUNC_EPILOGUE;` before
+// every return (explicit returns are gotos to the end), the tick as a statement of its own, and
+// every call on one line ending in `;`: `w2c_f(instance, ...)`, `(*import)(instance->ctx, ...)`,
+// `CALL_INDIRECT(...)` (the callee gets its table entry's `module_instance`), `wasm_rt_throw()`.
+// Returns false if the line is left as it is.
+bool rewrite_for_fuel_local(std::string_view line, const std::string& tick_call, std::string& out) {
+  std::size_t indent = 0;
+  while (indent < line.size() && line[indent] == ' ') ++indent;
+  std::string_view code = line.substr(indent);
+  std::string_view pad = line.substr(0, indent);
+  if (code == "FUNC_PROLOGUE;") {
+    out.append(line).append(" SANDBOX_WASMC_FUEL_ENTER;");
+    return true;
+  }
+  if (code == "FUNC_EPILOGUE;") {
+    out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; FUNC_EPILOGUE;");
+    return true;
+  }
+  if (starts_with(code, tick_call)) {
+    out.append(pad).append("SANDBOX_WASMC_TICK;");
+    return true;
+  }
+  bool call = code.find("(instance,") != std::string_view::npos ||
+              code.find("(instance)") != std::string_view::npos ||
+              code.find(")(instance->") != std::string_view::npos ||
+              code.find("CALL_INDIRECT(") != std::string_view::npos ||
+              code.find("wasm_rt_throw(") != std::string_view::npos;
+  // An explicit trap: write the fuel back so fuel_consumed() after it is exact.
+  bool trap = code == "UNREACHABLE;";
+  if (!call && !trap) return false;
+  if (!ends_with(code, ";") || code.find('{') != std::string_view::npos) {
+    throw Wasm2cOutputError("a call that is not a statement of its own: " + std::string(line));
+  }
+  out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; ").append(code);
+  if (call) out.append(" SANDBOX_WASMC_FUEL_LOAD;");
+  return true;
+}
+
 }  // namespace
 
 SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options) {
@@ -346,6 +406,14 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
     std::vector<std::string_view> prelude(lines.begin(), lines.begin() + prelude_end);
     common += base_pointer_accessors(prelude, options.memory_field);
   }
+  const bool fuel_local = !options.fuel_field.empty();
+  if (fuel_local) {
+    if (options.inline_functions.count(options.fuel_tick) == 0) {
+      throw std::invalid_argument("fuel_tick must be one of inline_functions");
+    }
+    common += fuel_local_macros(options.fuel_field, options.fuel_tick);
+  }
+  const std::string tick_call = options.fuel_tick + "(instance, ";
   common += options.extra_common;
   common += decls;
   common += inline_defs;
@@ -379,8 +447,20 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
     out.append(kHidden);
     renamer.append(out, lines[b].substr(7));
     out.push_back('\n');
+    // A function with a try block keeps its fuel in the instance: a local changed after the
+    // try's setjmp would be indeterminate after the longjmp of a throw.
+    bool fuel_here = fuel_local;
+    for (std::size_t j = b + 1; fuel_here && j < e; ++j) {
+      if (lines[j].find("wasm_rt_try(") != std::string_view::npos) fuel_here = false;
+    }
+    std::string rewritten;
     for (std::size_t j = b + 1; j < e; ++j) {
-      renamer.append(out, lines[j]);
+      rewritten.clear();
+      if (fuel_here && rewrite_for_fuel_local(lines[j], tick_call, rewritten)) {
+        renamer.append(out, rewritten);
+      } else {
+        renamer.append(out, lines[j]);
+      }
       out.push_back('\n');
     }
     out.push_back('\n');

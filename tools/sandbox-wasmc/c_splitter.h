@@ -17,7 +17,7 @@
 // global symbols are the ones declared with default visibility.
 //
 // `inline_functions` are small functions every unit should inline: they are defined static inline
-// in the common header.
+// in the common header. With `fuel_field`, fuel lives in a C local per function (see below).
 //
 // `renames` replaces identifiers (whole tokens) in the generated code, e.g. an import symbol by
 // its wrapper.
@@ -51,6 +51,23 @@ struct SplitOptions {
   // after every store. Valid because this runtime never moves a memory (grow only changes
   // protections inside the 8 GiB reservation).
   std::string memory_field;
+  // The instance field of the fuel global (e.g. "w2c_fuel") and the C name of the tick
+  // function (one of `inline_functions`); empty if the module is not metered. When set, every
+  // function keeps its fuel in a C local: loaded at entry (after FUNC_PROLOGUE), decremented by
+  // each tick (the same fuel points as before, so counts are unchanged), written back to the
+  // instance before every call (direct, through an import pointer, CALL_INDIRECT, a throw),
+  // before every FUNC_EPILOGUE (every return goes through one) and before an explicit
+  // `unreachable`, and reloaded after every call (the callee or the host may have used or
+  // refilled it). A tick that goes negative writes back and runs the tick function, which calls
+  // the exhausted import (it traps or refills), then reloads. Without this the tick would
+  // load, decrement and store the field on every loop iteration: stores into linear memory are
+  // char-typed and may alias the instance as far as the compiler knows. Consequence: after a
+  // trap other than out-of-fuel or `unreachable` (out-of-bounds access, division by zero, stack
+  // exhaustion, a deadline), the instance's fuel misses the units the trapping function used
+  // since its entry or its last call. A function with a try block (`wasm_rt_try`) keeps the
+  // plain ticks (a local changed after setjmp is indeterminate after a throw's longjmp).
+  std::string fuel_field;
+  std::string fuel_tick;
 };
 
 struct SplitResult {

@@ -202,6 +202,7 @@ GeneratedGlue generate_glue(const ModulePlan& plan, const WasmModule& module,
     }
   }
   glue.metered = fuel_global >= 0;
+  if (glue.metered) glue.fuel_field = gfields[static_cast<std::size_t>(fuel_global)]->name;
 
   // ---- exports ----
   if (module.exports.size() != header.exports.size()) {

@@ -47,6 +47,7 @@ struct GeneratedGlue {
   unsigned provided_imports = 0;
   unsigned stubbed_imports = 0;
   bool metered = false;
+  std::string fuel_field;  // the instance field of the fuel global when metered
 };
 
 GeneratedGlue generate_glue(const ModulePlan& plan, const WasmModule& module,

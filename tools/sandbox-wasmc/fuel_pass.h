@@ -6,8 +6,11 @@
 // the end of each function body is removed again); the logger becomes an internal function
 // `log_execution`
 //     fuel -= 1; if (fuel < 0) sandbox.fuel_exhausted();
-// which the splitter makes `static inline` in every unit. The host sets `fuel` before a call
-// and reads it afterwards. The output always has a name section.
+// which the splitter makes `static inline` in every unit. The splitter then replaces each call of
+// it by a decrement of a per-function C local copy of `fuel`, written back around calls and
+// returns, and calls `log_execution` only when the local goes negative (SplitOptions::fuel_field):
+// the same fuel points, so the same counts. The host sets `fuel` before a call and reads it
+// afterwards. The output always has a name section.
 //
 // Throws FuelPassError when binaryen cannot read or validate the module, or when the module is
 // already metered (it has a `fuel` export, a `log_execution` function or a sandbox.fuel_exhausted

@@ -155,7 +155,11 @@ int main_impl(int argc, char** argv) {
   options.parts = split;
   options.extra_common = glue.common_extra;
   options.renames = glue.renames;
-  if (glue.metered) options.inline_functions = {kFuelTickFunction};
+  if (glue.metered) {
+    options.inline_functions = {kFuelTickFunction};
+    options.fuel_field = glue.fuel_field;
+    options.fuel_tick = kFuelTickFunction;
+  }
   if (const InstanceField* memory = header.memory_field()) options.memory_field = memory->name;
   SplitResult result;
   {
