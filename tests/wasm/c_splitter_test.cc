@@ -178,6 +178,8 @@ namespace {
 // wasm2c 1.0.32 shapes of a metered module: the tick function, a loop with a call, an import
 // call, call_indirect, an explicit trap, and a function with a try block.
 constexpr const char* kMetered = R"(#include "m.h"
+DEFINE_LOAD(i32_load, u32, u32, u32)
+DEFINE_STORE(i32_store, u32, u32)
 static bool s_module_initialized = false;
 static void w2c_log_execution(Z_m_instance_t*, u32);
 static u32 w2c_loop(Z_m_instance_t*, u32);
@@ -259,6 +261,28 @@ TEST_F(Splitter, MeteredFunctionsKeepFuelInALocal) {
   EXPECT_EQ(catcher.find("SANDBOX_WASMC"), std::string::npos);
   EXPECT_NE(catcher.find("  w2c_log_execution(instance, w2c_i0);\n"), std::string::npos);
   EXPECT_NE(catcher.find("    w2c_loop(instance, 0);\n"), std::string::npos);
+}
+
+// Loads and stores through the base address held in a local, without wasm2c's force read.
+TEST_F(Splitter, MemoryAccessesUseTheBaseLocal) {
+  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  options.memory_field = "w2c_memory";
+  split_wasm2c_source(kMetered, options);
+  std::string common = slurp(dir_ / "m_common.h");
+  EXPECT_NE(common.find("#define FUNC_PROLOGUE u8* const sandbox_wasmc_base = "
+                        "instance->w2c_memory.data\n"),
+            std::string::npos);
+  EXPECT_NE(common.find("static inline u32 sandbox_wasmc_i32_load(u8* base, u64 addr) { u32 "
+                        "result; wasm_rt_memcpy(&result, base + addr, sizeof(u32)); return "
+                        "(u32)(u32)result; }\n"),
+            std::string::npos);
+  EXPECT_NE(common.find("#define i32_load(mem, addr) sandbox_wasmc_i32_load(sandbox_wasmc_base, "
+                        "addr)\n"),
+            std::string::npos);
+  EXPECT_NE(common.find("#define i32_store(mem, addr, value) "
+                        "sandbox_wasmc_i32_store(sandbox_wasmc_base, addr, value)\n"),
+            std::string::npos);
+  EXPECT_EQ(common.find("wasm_asm("), std::string::npos);
 }
 
 TEST_F(Splitter, UnmeteredOutputHasNoFuelLocal) {

@@ -49,7 +49,9 @@ struct SplitOptions {
   // loads and stores use that local: stores into linear memory are char-typed and could alias
   // `memory.data` as far as the compiler knows, which otherwise forces a reload of the base
   // after every store. Valid because this runtime never moves a memory (grow only changes
-  // protections inside the 8 GiB reservation).
+  // protections inside the 8 GiB reservation). These loads drop wasm2c's "force read" so gcc
+  // can fold them into other instructions; a load whose result is unused may then be removed,
+  // and such a dead out-of-bounds load does not trap (memory safety is unaffected).
   std::string memory_field;
   // The instance field of the fuel global (e.g. "w2c_fuel") and the C name of the tick
   // function (one of `inline_functions`); empty if the module is not metered. When set, every
