@@ -16,15 +16,17 @@
 #   Creates the custom target <name>; its property SANDBOX_WASM_FILE holds the .wasm path.
 #
 # sandbox_add_wasm_module(<name> WASM <file.wasm (relative: to the current source dir) | guest target>
-#     [FUEL ON|OFF] [SPLIT <n>] [MAX_PAGES <n> | MAX_MEMORY <bytes>] [PROVIDE <module[.name]>...]
-#     [OPT <-O level>] [DEPENDS <files/targets>...])
+#     [FUEL ON|OFF] [EXCEPTIONS ON|OFF] [SPLIT <n>] [MAX_PAGES <n> | MAX_MEMORY <bytes>]
+#     [PROVIDE <module[.name]>...] [OPT <-O level>] [DEPENDS <files/targets>...])
 #   Runs sandbox-wasmc (fuel pass, memory cap, wasm2c, split into <n> units, data segments as a
 #   blob) and compiles the result with gcc (-O2 unless OPT says otherwise; -O1 suits huge
 #   modules) into a static library <name>, parallel per unit. The units are combined with
 #   `ld -r` and `objcopy --localize-hidden`, so the only global symbol is
 #   `sandbox_wasm_module_<name>()` (declared in the generated <name>.h, on the library's include
 #   path) and several modules link into one program without clashes. Imports from modules other
-#   than wasi_snapshot_preview1, sandbox and PROVIDE become stubs that trap. <name> must be a C
+#   than wasi_snapshot_preview1, sandbox and PROVIDE become stubs that trap. EXCEPTIONS ON
+#   accepts Wasm exception handling (the legacy try/catch/throw that clang-19 emits, e.g. for
+#   -mllvm -wasm-enable-sjlj; sandbox-wasmc --exceptions). <name> must be a C
 #   identifier. A guest target given as WASM must be defined before this call.
 #
 # The same file serves this source tree and an installed kit (find_package(sandbox), whose
@@ -129,7 +131,8 @@ function(sandbox_add_wasm_guest name)
 endfunction()
 
 function(sandbox_add_wasm_module name)
-  cmake_parse_arguments(ARG "" "WASM;FUEL;SPLIT;MAX_PAGES;MAX_MEMORY;OPT" "PROVIDE;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "WASM;FUEL;EXCEPTIONS;SPLIT;MAX_PAGES;MAX_MEMORY;OPT" "PROVIDE;DEPENDS"
+    ${ARGN})
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "sandbox_add_wasm_module: '${name}' is not a C identifier")
   endif()
@@ -168,6 +171,9 @@ function(sandbox_add_wasm_module name)
   set(flags --name ${name} --split ${ARG_SPLIT} --wasm2c ${SANDBOX_WASM2C})
   if(ARG_FUEL)
     list(APPEND flags --fuel)
+  endif()
+  if(ARG_EXCEPTIONS)
+    list(APPEND flags --exceptions)
   endif()
   if(ARG_MAX_MEMORY)
     math(EXPR ARG_MAX_PAGES "${ARG_MAX_MEMORY} / 65536")

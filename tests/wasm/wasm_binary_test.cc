@@ -39,6 +39,17 @@ TEST(WasmBinary, ReadsDeclarations) {
   EXPECT_EQ(m.exports[1].kind, ExternalKind::kMemory);
 }
 
+TEST(WasmBinary, NotesATagSection) {
+  EXPECT_FALSE(read_wasm_module(kModule).has_tag_section);
+  // (module (tag (param i32))): exception handling.
+  const std::vector<std::uint8_t> with_tag = {
+      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      0x01, 0x05, 0x01, 0x60, 0x01, 0x7f, 0x00,
+      0x0d, 0x03, 0x01, 0x00, 0x00,
+  };
+  EXPECT_TRUE(read_wasm_module(with_tag).has_tag_section);
+}
+
 TEST(WasmBinary, CapsTheMemoryMaximum) {
   std::vector<std::uint8_t> capped = cap_memory_maximum(kModule, 300);
   WasmModule m = read_wasm_module(capped);

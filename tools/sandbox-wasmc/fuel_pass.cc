@@ -56,12 +56,13 @@ FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_n
   ModulePtr module(BinaryenModuleRead(copy.data(), copy.size()));
   if (!module) throw FuelPassError("binaryen could not read the module");
   BinaryenModuleRef m = module.get();
-  // Modules without a target_features section read as MVP; the code we compile uses these.
+  // Modules without a target_features section read as MVP; the code we compile uses these
+  // (exception handling: modules built for sandbox-wasmc --exceptions).
   BinaryenModuleSetFeatures(
       m, BinaryenModuleGetFeatures(m) | BinaryenFeatureMutableGlobals() |
              BinaryenFeatureSignExt() | BinaryenFeatureBulkMemory() |
              BinaryenFeatureNontrappingFPToInt() | BinaryenFeatureMultivalue() |
-             BinaryenFeatureReferenceTypes());
+             BinaryenFeatureReferenceTypes() | BinaryenFeatureExceptionHandling());
 
   if (BinaryenGetFunction(m, kLogger) != nullptr || BinaryenGetExport(m, kFuelGlobal) != nullptr ||
       BinaryenGetGlobal(m, kFuelGlobal) != nullptr || BinaryenGetFunction(m, kFuelImport) != nullptr) {

@@ -2,11 +2,15 @@
 // sandbox_add_wasm_module, is described in cmake/SandboxWasm.cmake).
 //
 //   sandbox-wasmc INPUT.wasm --name NAME --out-dir DIR [--fuel] [--max-pages N] [--split N]
-//                 [--provide MODULE[.NAME]]... [--wasm2c PATH]
+//                 [--provide MODULE[.NAME]]... [--wasm2c PATH] [--exceptions]
 //
 // Steps: check the module is supported; (--fuel) add fuel metering with binaryen; (--max-pages)
 // cap the memory maximum; write DIR/NAME.wasm; run wasm2c; split its C into N units with the
 // data segments in a blob; write the import wrappers/stubs, the descriptor and NAME.h.
+// --exceptions accepts Wasm exception handling (the legacy try/catch/throw instructions clang
+// emits, e.g. for -mllvm -wasm-enable-sjlj): wasm2c --enable-exceptions, with its branches out
+// of try blocks repaired (try_exits.h); the runtime's exceptions.c implements what that code
+// calls.
 // Exit status 0 on success, 1 with a message on stderr otherwise.
 #include <openssl/evp.h>
 #include <spawn.h>
@@ -28,6 +32,7 @@
 
 #include "c_splitter.h"
 #include "descriptor_writer.h"
+#include "try_exits.h"
 #include "fuel_pass.h"
 #include "wasm2c_header.h"
 #include "wasm_binary.h"
@@ -89,6 +94,16 @@ void run(const std::vector<std::string>& argv) {
   }
 }
 
+// With --exceptions: wasm2c 1.0.32 opens every `try` with wasm_rt_try, which is
+// sigsetjmp(buf, 1) when its signal handler is configured: a signal-mask system call per try,
+// and another per throw (longjmp restores the mask). This runtime never needs the mask back:
+// a Wasm throw only runs in guest code, which never changes the mask, and traps leave through
+// the guest call's own jump buffer (src/wasm/call.c), which does not save it either.
+constexpr const char* kTryWithoutSignalMask =
+    "/* sandbox-wasmc --exceptions: a try saves no signal mask (see sandbox-wasmc main.cc) */\n"
+    "#undef wasm_rt_try\n"
+    "#define wasm_rt_try(target) sigsetjmp(target, 0)\n";
+
 bool valid_name(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
   for (char c : name) {
@@ -107,6 +122,7 @@ int main_impl(int argc, char** argv) {
   unsigned split = 1;
   std::vector<std::string> provide;
   std::string wasm2c = "wasm2c";
+  bool exceptions = false;
   app.add_option("input", input, "input .wasm")->required();
   app.add_option("--name", name, "module name (a C identifier; symbols are prefixed with it)")
       ->required();
@@ -119,6 +135,8 @@ int main_impl(int argc, char** argv) {
                  "import module or module.name the host provides (in addition to "
                  "wasi_snapshot_preview1 and sandbox); others become trapping stubs");
   app.add_option("--wasm2c", wasm2c, "the wasm2c program");
+  app.add_flag("--exceptions", exceptions,
+               "accept Wasm exception handling (legacy try/catch; wasm2c --enable-exceptions)");
   CLI11_PARSE(app, argc, argv);
 
   if (!valid_name(name)) {
@@ -132,6 +150,11 @@ int main_impl(int argc, char** argv) {
   std::vector<std::uint8_t> wasm = read_binary(input);
   WasmModule original = read_wasm_module(wasm);
   check_supported(original);
+  if (original.has_tag_section && !exceptions) {
+    std::cerr << "sandbox-wasmc: the module uses Wasm exception handling (it has a tag section); "
+                 "compile it with --exceptions (sandbox_add_wasm_module: EXCEPTIONS ON)\n";
+    return 1;
+  }
   if (fuel) wasm = add_fuel_metering(wasm, original.has_name_section).wasm;
   if (max_pages > 0) wasm = cap_memory_maximum(wasm, max_pages);
   WasmModule module = read_wasm_module(wasm);
@@ -139,7 +162,10 @@ int main_impl(int argc, char** argv) {
   fs::path final_wasm = dir / (name + ".wasm");
   write_file(final_wasm, wasm.data(), wasm.size());
   fs::path c_file = dir / (name + "_w2c.c");
-  run({wasm2c, final_wasm.string(), "-n", name, "-o", c_file.string()});
+  std::vector<std::string> wasm2c_command = {wasm2c, final_wasm.string(), "-n", name, "-o",
+                                             c_file.string()};
+  if (exceptions) wasm2c_command.push_back("--enable-exceptions");
+  run(wasm2c_command);
   Wasm2cHeader header = parse_wasm2c_header(read_text(dir / (name + "_w2c.h")));
 
   ModulePlan plan;
@@ -154,6 +180,7 @@ int main_impl(int argc, char** argv) {
   options.out_dir = dir;
   options.parts = split;
   options.extra_common = glue.common_extra;
+  if (exceptions) options.extra_common += kTryWithoutSignalMask;
   options.renames = glue.renames;
   if (glue.metered) {
     options.inline_functions = {kFuelTickFunction};
@@ -164,6 +191,7 @@ int main_impl(int argc, char** argv) {
   SplitResult result;
   {
     std::string source = read_text(c_file);
+    if (exceptions) source = repair_try_exits(source).source;
     result = split_wasm2c_source(source, options);
   }
   fs::remove(c_file);  // the parts hold all of it; it can be hundreds of MB

@@ -280,8 +280,11 @@ WasmModule read_wasm_module(std::span<const std::uint8_t> bytes) {
         }
         break;
       }
+      case 13:  // tag
+        m.has_tag_section = true;
+        break;
       default:
-        break;  // start, element, code, data, datacount, tag: not needed here
+        break;  // start, element, code, data, datacount: not needed here
     }
     if (id >= 1 && id <= 7 && s.pos() != end) s.fail("section size mismatch");
     r.skip(size);

@@ -78,6 +78,7 @@ struct WasmModule {
   std::uint32_t tables = 0;
   std::vector<Export> exports;
   bool has_name_section = false;
+  bool has_tag_section = false;  // exception tags: the module uses Wasm exception handling
   // Byte range of the memory section (id byte included), for rewriting.
   std::size_t memory_section_begin = 0;
   std::size_t memory_section_end = 0;
