@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Builds the kit's Debian package with CPack and checks what a user of it relies on:
+
+  check_deb.py --build-dir BUILD
+
+  - the package holds the programs, the public headers and the CMake package;
+  - every shared library each installed program loads belongs to a Debian package that the
+    package's Depends bring in (the Depends and, recursively, their dependencies as installed
+    on this machine), so installing the .deb on a clean Debian 12 is enough to run them.
+The package is built in a temporary directory, not in BUILD.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+EXPECTED_FILES = [
+    "usr/bin/sandbox",
+    "usr/bin/sandboxd",
+    "usr/bin/sandbox-runtime",
+    "usr/bin/sandbox-wasmc",
+    "usr/include/sandbox/engine.h",
+    "usr/include/sandbox/runtime.h",
+    "usr/lib/cmake/sandbox/sandboxConfig.cmake",
+    "usr/lib/cmake/sandbox/SandboxWasm.cmake",
+]
+
+
+def run(args, **kwargs):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kwargs).stdout
+
+
+def package_names(field):
+    """The package names of a Depends-style field; alternatives all count."""
+    names = []
+    for clause in field.split(","):
+        for alternative in clause.split("|"):
+            name = re.sub(r"\(.*?\)|\[.*?\]", "", alternative).strip().split(":")[0]
+            if name:
+                names.append(name)
+    return names
+
+
+def installed_closure(roots):
+    """The roots and everything they depend on, as installed here (virtual names resolved
+    through Provides)."""
+    providers = {}
+    for line in run(["dpkg-query", "-W", "-f", "${Package}\t${Provides}\n"]).splitlines():
+        package, _, provides = line.partition("\t")
+        for name in package_names(provides):
+            providers.setdefault(name, []).append(package)
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            fields = run(["dpkg-query", "-W", "-f", "${Depends},${Pre-Depends}", name])
+        except subprocess.CalledProcessError:
+            todo.extend(providers.get(name, []))  # a virtual package
+            continue
+        todo.extend(package_names(fields))
+    return seen
+
+
+def owner(path):
+    """The Debian package that installed a library path (merged /usr: try both spellings)."""
+    candidates = {path, os.path.realpath(path)}
+    for p in list(candidates):
+        if p.startswith("/usr/"):
+            candidates.add(p[4:])
+        else:
+            candidates.add("/usr" + p)
+    for p in candidates:
+        result = subprocess.run(["dpkg", "-S", p], capture_output=True, text=True)
+        if result.returncode == 0:
+            return result.stdout.split(":")[0].strip()
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build-dir", required=True)
+    args = parser.parse_args()
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="check-deb-") as tmp:
+        config = os.path.join(args.build_dir, "CPackConfig.cmake")
+        run(["cpack", "-G", "DEB", "--config", config, "-B", tmp])
+        debs = glob.glob(os.path.join(tmp, "*.deb"))
+        if len(debs) != 1:
+            sys.exit(f"expected one .deb in {tmp}, found {debs}")
+        deb = debs[0]
+        depends = package_names(run(["dpkg-deb", "-f", deb, "Depends"]))
+        print(f"{os.path.basename(deb)}: Depends {', '.join(depends)}")
+        closure = installed_closure(depends)
+
+        root = os.path.join(tmp, "root")
+        run(["dpkg-deb", "-x", deb, root])
+        for f in EXPECTED_FILES:
+            if not os.path.isfile(os.path.join(root, f)):
+                failures.append(f"missing from the package: /{f}")
+
+        for program in sorted(glob.glob(os.path.join(root, "usr/bin/*"))):
+            name = os.path.basename(program)
+            before = len(failures)
+            for line in run(["ldd", program]).splitlines():
+                if "not found" in line:
+                    failures.append(f"{name}: {line.strip()}")
+                    continue
+                m = re.match(r"\s*(\S+) => (/\S+)", line)
+                if not m:
+                    continue  # the vdso and the dynamic loader
+                package = owner(m.group(2))
+                if package is None:
+                    failures.append(f"{name}: {m.group(1)} ({m.group(2)}) belongs to no package")
+                elif package not in closure:
+                    failures.append(f"{name}: {m.group(1)} comes from {package}, which the "
+                                    "Depends do not bring in")
+            if len(failures) == before:
+                print(f"  {name}: every library it loads is covered")
+    if failures:
+        print("\n".join(failures), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
