@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "engines/corpus/corpus_runner.h"
+#include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 
 namespace sandbox {
@@ -75,6 +76,43 @@ TEST(JavaScriptEngine, StartUpUsesLittleOfTheFuelBudget) {
   EXPECT_LT(run.usage->fuel_consumed, engines::kJavaScriptFuel / 20);
   EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);
   EXPECT_LT(ts.usage->fuel_consumed, engines::kJavaScriptFuel / 2);
+}
+
+// Stateless runs reuse instances reset to the post-initialisation image: nothing one run leaves
+// behind may be visible to the next (globals, functions, changed prototypes, env vars).
+TEST(JavaScriptEngine, StatelessRunsDoNotShareState) {
+  testing_corpus::expect_stateless_runs_do_not_share_state(
+      javascript(),
+      "globalThis.leak = 1; var leakedVar = 1; function leaked() {} Array.prototype.leak = 1; "
+      "process.env.LEAK = '1'; 1",
+      "[typeof leak, typeof leakedVar, typeof leaked, typeof [].leak, "
+      "Object.keys(process.env).length].join(',')",
+      "'undefined,undefined,undefined,undefined,0'");
+}
+
+// A run that trapped (fuel, output flood) leaves nothing behind either.
+TEST(JavaScriptEngine, RunsAfterAFailedRunStartFromTheImage) {
+  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
+      javascript(),
+      {"globalThis.x = 1; for (;;) {}", "globalThis.x = 1; for (;;) console.log('flood')"},
+      "typeof x", "'undefined'");
+}
+
+TEST(JavaScriptEngine, AGrownInstanceIsNotReused) {
+  testing_corpus::expect_a_grown_instance_is_not_reused(javascript(),
+                                                        "'x'.repeat(30 << 20).length");
+}
+
+TEST(JavaScriptEngine, ConcurrentStatelessRuns) {
+  testing_corpus::expect_concurrent_stateless_runs(
+      javascript(), [](int n) { return "globalThis.seen = " + std::to_string(n) + "; seen * 2"; });
+}
+
+TEST(JavaScriptEngine, AContextSurvivesARestartOfTheRuntime) {
+  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
+      engines::make_javascript_engine,
+      "var greeting = 'hi'; function shout(s) { return s.toUpperCase(); } var n = 41",
+      "shout(greeting) + ' ' + (n + 1)", "'HI 42'");
 }
 
 SANDBOX_LANGUAGE_CORPUS(JavaScriptCorpus, engines::make_javascript_engine(), JAVASCRIPT_CORPUS);

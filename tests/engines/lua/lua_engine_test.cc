@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "engines/corpus/corpus_runner.h"
+#include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 
 namespace sandbox {
@@ -66,6 +67,39 @@ TEST(LuaEngine, StartUpUsesLittleOfTheFuelBudget) {
             << step.usage->fuel_consumed << " of " << engines::kLuaFuel << "\n";
   EXPECT_LT(run.usage->fuel_consumed, engines::kLuaFuel / 20);
   EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);  // no start-up in a session
+}
+
+// Stateless runs reuse instances reset to the post-initialisation image: nothing one run leaves
+// behind may be visible to the next (globals, functions, changed libraries, env vars).
+TEST(LuaEngine, StatelessRunsDoNotShareState) {
+  testing_corpus::expect_stateless_runs_do_not_share_state(
+      lua(), "leak = 1; function leaked() end; string.leak = 1",
+      "tostring(leak) .. ',' .. tostring(leaked) .. ',' .. tostring(string.leak) .. ',' .. "
+      "tostring(os.getenv('A'))",
+      "\"nil,nil,nil,nil\"");
+}
+
+// A run that trapped (fuel, output flood) leaves nothing behind either.
+TEST(LuaEngine, RunsAfterAFailedRunStartFromTheImage) {
+  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
+      lua(), {"x = 1; while true do end", "x = 1; while true do print('flood') end"}, "tostring(x)",
+      "\"nil\"");
+}
+
+TEST(LuaEngine, AGrownInstanceIsNotReused) {
+  testing_corpus::expect_a_grown_instance_is_not_reused(
+      lua(), "local s = 'x'; for i = 1, 24 do s = s .. s end; return #s");
+}
+
+TEST(LuaEngine, ConcurrentStatelessRuns) {
+  testing_corpus::expect_concurrent_stateless_runs(
+      lua(), [](int n) { return "seen = " + std::to_string(n) + "; return seen * 2"; });
+}
+
+TEST(LuaEngine, AContextSurvivesARestartOfTheRuntime) {
+  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
+      engines::make_lua_engine, "greeting = 'hi'; function shout(s) return s:upper() end; n = 41",
+      "shout(greeting) .. ' ' .. (n + 1)", "\"HI 42\"");
 }
 
 SANDBOX_LANGUAGE_CORPUS(LuaCorpus, engines::make_lua_engine(), LUA_CORPUS);

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "engines/corpus/corpus_runner.h"
+#include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 
 namespace sandbox {
@@ -73,6 +74,39 @@ TEST(PythonEngine, StartUpUsesLittleOfTheFuelBudget) {
             << step.usage->fuel_consumed << " of " << engines::kPythonFuel << "\n";
   EXPECT_LT(run.usage->fuel_consumed, engines::kPythonFuel / 5);
   EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);
+}
+
+// Stateless runs reuse instances reset to the post-initialisation image: nothing one run leaves
+// behind may be visible to the next (globals, functions, changed modules, env vars).
+TEST(PythonEngine, StatelessRunsDoNotShareState) {
+  testing_corpus::expect_stateless_runs_do_not_share_state(
+      python(),
+      "leak = 1\ndef leaked(): pass\nimport os, sys\nos.environ['LEAK'] = '1'\nsys.leak = 1",
+      "import os, sys\n','.join(str(v) for v in ('leak' in globals(), 'leaked' in globals(), "
+      "hasattr(sys, 'leak'), len(os.environ)))",
+      "'False,False,False,0'");
+}
+
+// A run that trapped (fuel, output flood) leaves nothing behind either.
+TEST(PythonEngine, RunsAfterAFailedRunStartFromTheImage) {
+  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
+      python(), {"x = 1\nwhile True: pass", "x = 1\nwhile True: print('flood')"},
+      "'x' in globals()", "False");
+}
+
+TEST(PythonEngine, AGrownInstanceIsNotReused) {
+  testing_corpus::expect_a_grown_instance_is_not_reused(python(), "len('x' * (30 << 20))");
+}
+
+TEST(PythonEngine, ConcurrentStatelessRuns) {
+  testing_corpus::expect_concurrent_stateless_runs(
+      python(), [](int n) { return "seen = " + std::to_string(n) + "\nseen * 2"; });
+}
+
+TEST(PythonEngine, AContextSurvivesARestartOfTheRuntime) {
+  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
+      engines::make_python_engine, "greeting = 'hi'\ndef shout(s): return s.upper()\nn = 41",
+      "f'{shout(greeting)} {n + 1}'", "'HI 42'");
 }
 
 SANDBOX_LANGUAGE_CORPUS(PythonCorpus, engines::make_python_engine(), PYTHON_CORPUS);

@@ -6,12 +6,8 @@
 #include <sandbox/runtime.h>
 #include <sandbox/testing.h>
 
-#include <filesystem>
-#include <iostream>
-#include <set>
-#include <thread>
-
 #include "engines/corpus/corpus_runner.h"
+#include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 
 namespace sandbox {
@@ -22,12 +18,7 @@ const Engine& ruby() {
   return engine;
 }
 
-std::string run_text(const std::string& code) {
-  const EngineOutcome o = ruby().run({code, {}});
-  EXPECT_FALSE(o.error) << code << ": " << o.error->name << ": " << o.error->message;
-  if (o.results.empty() || !o.results[0].text) return "";
-  return *o.results[0].text;
-}
+std::string run_text(const std::string& code) { return testing_corpus::run_text(ruby(), code); }
 
 TEST(RubyEngine, Identity) {
   EXPECT_EQ(ruby().language, "ruby");
@@ -38,9 +29,7 @@ TEST(RubyEngine, Identity) {
   EXPECT_TRUE(ruby().sessions.has_value());
 }
 
-TEST(RubyEngine, VersionMatchesTheEngineName) {
-  EXPECT_EQ(run_text("RUBY_VERSION"), "\"3.4.1\"");
-}
+TEST(RubyEngine, VersionMatchesTheEngineName) { EXPECT_EQ(run_text("RUBY_VERSION"), "\"3.4.1\""); }
 
 TEST(RubyEngine, Conformance) {
   testing::run_engine_conformance(
@@ -78,95 +67,40 @@ TEST(RubyEngine, StatelessRunsDrawDifferentRandomNumbers) {
 // Stateless runs reuse instances reset to the image: nothing one run leaves behind may be
 // visible to the next (globals, methods, constants, locals, ENV, the working directory).
 TEST(RubyEngine, StatelessRunsDoNotShareState) {
-  for (int i = 0; i < 4; ++i) {
-    const EngineOutcome set = ruby().run(
-        {"$leak = 1; def leaked = 1; Leak = 1; leak = 1; ENV['LEAK'] = '1'; nil", {{"A", "1"}}});
-    ASSERT_FALSE(set.error) << set.error->message;
-    EXPECT_EQ(run_text("[defined?($leak), defined?(leaked), defined?(Leak), "
-                       "binding.local_variable_defined?(:leak), ENV.to_h].inspect"),
-              "\"[nil, nil, nil, false, {}]\"");
-  }
+  testing_corpus::expect_stateless_runs_do_not_share_state(
+      ruby(), "$leak = 1; def leaked = 1; Leak = 1; leak = 1; ENV['LEAK'] = '1'; nil",
+      "[defined?($leak), defined?(leaked), defined?(Leak), "
+      "binding.local_variable_defined?(:leak), ENV.to_h].inspect",
+      "\"[nil, nil, nil, false, {}]\"");
 }
 
 // A run that trapped (fuel, output flood, refused import) leaves nothing behind either.
 TEST(RubyEngine, RunsAfterAFailedRunStartFromTheImage) {
-  for (const char* failing : {"$x = 1; loop {}", "$x = 1; loop { puts 'flood' }",
-                              "$x = 1; require 'js'; JS.global"}) {
-    EXPECT_THROW(ruby().run({failing, {}}), std::exception) << failing;
-    EXPECT_EQ(run_text("defined?($x).inspect"), "\"nil\"") << failing;
-  }
+  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
+      ruby(),
+      {"$x = 1; loop {}", "$x = 1; loop { puts 'flood' }", "$x = 1; require 'js'; JS.global"},
+      "defined?($x).inspect", "\"nil\"");
 }
 
 // A run whose memory grew is not reused (a reset cannot shrink it): the next run starts with
 // the image's memory size again.
 TEST(RubyEngine, AGrownInstanceIsNotReused) {
-  const EngineOutcome base = ruby().run({"1", {}});
-  ASSERT_TRUE(base.usage);
-  const EngineOutcome big = ruby().run({"s = 'x' * (30 << 20); s.size", {}});
-  ASSERT_TRUE(big.usage);
-  ASSERT_FALSE(big.error) << big.error->message;
-  EXPECT_GT(big.usage->memory_bytes, base.usage->memory_bytes);
-  for (int i = 0; i < 3; ++i) {
-    const EngineOutcome next = ruby().run({"1", {}});
-    ASSERT_TRUE(next.usage);
-    EXPECT_EQ(next.usage->memory_bytes, base.usage->memory_bytes);
-  }
+  testing_corpus::expect_a_grown_instance_is_not_reused(ruby(), "s = 'x' * (30 << 20); s.size");
 }
 
 TEST(RubyEngine, ConcurrentStatelessRuns) {
-  std::vector<std::thread> threads;
-  std::atomic<int> ok{0};
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([t, &ok] {
-      for (int i = 0; i < 5; ++i) {
-        const int n = t * 100 + i;
-        const EngineOutcome o = ruby().run({"$seen = " + std::to_string(n) + "; $seen * 2", {}});
-        if (!o.error && o.results.size() == 1 && o.results[0].text == std::to_string(2 * n)) ++ok;
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  EXPECT_EQ(ok.load(), 20);
+  testing_corpus::expect_concurrent_stateless_runs(
+      ruby(), [](int n) { return "$seen = " + std::to_string(n) + "; $seen * 2"; });
 }
 
 TEST(RubyEngine, StartUpUsesLittleOfTheFuelBudget) {
-  const EngineOutcome run = ruby().run({"1 + 1", {}});
-  ASSERT_TRUE(run.usage);
-  std::cout << "fuel: stateless 1 + 1 " << run.usage->fuel_consumed << " of " << engines::kRubyFuel
-            << ", memory " << run.usage->memory_bytes << " bytes\n";
-  EXPECT_LT(run.usage->fuel_consumed, engines::kRubyFuel / 1000);  // no interpreter start-up
+  testing_corpus::expect_start_up_uses_little_of_the_fuel_budget(ruby());
 }
 
-// Contexts live in SQLite: a new runtime over the same directory restores them.
 TEST(RubyEngine, AContextSurvivesARestartOfTheRuntime) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("ruby-restart-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  auto execute = [](InterpreterRuntime& runtime, const std::string& code) {
-    auto r = runtime.execute_in_context("key-1", {"ctx-1", code, {}, {}}, nullptr);
-    EXPECT_TRUE(std::holds_alternative<InterpreterExecuteResponse>(r));
-    return std::get<InterpreterExecuteResponse>(r);
-  };
-  {
-    auto runtime = define_interpreter_runtime(engines::make_ruby_engine(),
-                                              RuntimeOptions{.data_dir = dir.string()});
-    ASSERT_EQ(runtime->interpreter()->handle("key-1", "POST", "/contexts", R"({"id":"ctx-1"})").status,
-              201);
-    const auto r = execute(*runtime, "greeting = 'hi'; def shout(s) = s.upcase; $n = 41");
-    ASSERT_FALSE(r.result.outcome.error);
-    ASSERT_TRUE(r.context.snapshot);
-    std::cout << "first snapshot: " << r.context.snapshot->pages << " non-zero pages in "
-              << r.context.snapshot->stored_bytes / (1 << 20) << " chunks\n";
-  }
-  auto runtime = define_interpreter_runtime(engines::make_ruby_engine(),
-                                            RuntimeOptions{.data_dir = dir.string()});
-  const auto r = execute(*runtime, "[shout(greeting), $n + 1]");
-  ASSERT_FALSE(r.result.outcome.error) << r.result.outcome.error->message;
-  ASSERT_EQ(r.result.outcome.results.size(), 1u);
-  EXPECT_EQ(boost::json::serialize(*r.result.outcome.results[0].json), R"(["HI",42])");
-  EXPECT_EQ(r.execution_count, 2u);
-  runtime.reset();
-  std::filesystem::remove_all(dir);
+  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
+      engines::make_ruby_engine, "greeting = 'hi'; def shout(s) = s.upcase; $n = 41",
+      "[shout(greeting), $n + 1]", R"(["HI",42])");
 }
 
 SANDBOX_LANGUAGE_CORPUS(RubyCorpus, engines::make_ruby_engine(), RUBY_CORPUS);
