@@ -1,8 +1,8 @@
+#include <sandbox/http.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-
-#include <sandbox/http.h>
 
 namespace sandbox {
 namespace {
