@@ -15,6 +15,11 @@
 #   sandbox_fetch_npm_package(SPEC <name@version> INTEGRITY <sha512-...>
 #                             SOURCE_DIR <dir> STAMP_VAR <var> [BYPRODUCTS <relative paths>...])
 #     Unpacks the tarball into SOURCE_DIR (its files are under SOURCE_DIR/package/).
+#   sandbox_fetch_locked_npm_wasm(PACKAGE <name> LOCK <npm-lock.json> SOURCE_DIR <dir>
+#                                 STAMP_VAR <var> WASM_VAR <var>)
+#     A prebuilt .wasm shipped in an npm package pinned in LOCK (packages.<name>: version,
+#     integrity and the module's path inside the package, `wasm`): fetched as above; WASM_VAR
+#     receives the module's path. A change of LOCK reconfigures.
 #   sandbox_npm_ci(PROJECT_DIR <dir> DEST <dir> STAMP_VAR <var>)
 #     Installs the packages pinned by PROJECT_DIR/package-lock.json into DEST/node_modules.
 #
@@ -101,6 +106,25 @@ function(sandbox_fetch_npm_package)
     USES_TERMINAL
     VERBATIM)
   set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+endfunction()
+
+function(sandbox_fetch_locked_npm_wasm)
+  cmake_parse_arguments(ARG "" "PACKAGE;LOCK;SOURCE_DIR;STAMP_VAR;WASM_VAR" "" ${ARGN})
+  foreach(req PACKAGE LOCK SOURCE_DIR STAMP_VAR WASM_VAR)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_fetch_locked_npm_wasm: ${req} is required")
+    endif()
+  endforeach()
+  get_filename_component(lock "${ARG_LOCK}" ABSOLUTE)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${lock}")
+  file(READ "${lock}" lock_json)
+  string(JSON version GET "${lock_json}" packages "${ARG_PACKAGE}" version)
+  string(JSON integrity GET "${lock_json}" packages "${ARG_PACKAGE}" integrity)
+  string(JSON wasm GET "${lock_json}" packages "${ARG_PACKAGE}" wasm)
+  sandbox_fetch_npm_package(SPEC "${ARG_PACKAGE}@${version}" INTEGRITY "${integrity}"
+    SOURCE_DIR "${ARG_SOURCE_DIR}" STAMP_VAR stamp BYPRODUCTS "package/${wasm}")
+  set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+  set(${ARG_WASM_VAR} "${ARG_SOURCE_DIR}/package/${wasm}" PARENT_SCOPE)
 endfunction()
 
 function(sandbox_npm_ci)
