@@ -1,4 +1,4 @@
-// JSON rows as stored text: what the SQLite stores write and read back.
+// JSON rows as stored text: what both storage backends (SQLite, PostgreSQL) write and read back.
 #pragma once
 
 #include <string>

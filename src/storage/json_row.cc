@@ -1,4 +1,4 @@
-#include "storage/sqlite/sqlite_json.h"
+#include "storage/json_row.h"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
