@@ -17,6 +17,8 @@ packages=(
   dpkg-dev python3.11 make patch xz-utils
   # PostgreSQL backend tests
   postgresql
+  # deploy/sandboxd.service is checked with systemd-analyze
+  systemd
   # native interpreters bench/languages compares the engines with (python3.11 and perl above)
   lua5.4 ruby
 )
