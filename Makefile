@@ -2,6 +2,11 @@
 #   make run    installs what is missing, builds, and starts sandboxd (SQLite in data/sandboxd,
 #               every built engine)
 #   make test   installs what is missing, builds, and runs every test
+# and what CI (.ci/run) adds to them:
+#   make test-asan   the unit and integration suites under ASan+UBSan (the asan preset)
+#   make test-tsan   the server's concurrency tests under ThreadSanitizer (the tsan preset)
+#   make fuzz        every libFuzzer target for FUZZ_SECONDS (default 20) against its corpus
+#   make ci          all of the above, as .ci/run does
 JOBS ?= $(shell nproc)
 # ccache: rewrite absolute paths under the checkout to relative ones and ignore the working
 # directory, so a clone in another directory (CI) hits the cache that earlier builds filled.
@@ -10,8 +15,12 @@ export CCACHE_NOHASHDIR := true
 PRESET ?= default
 BUILD := build/$(PRESET)
 LISTEN ?= 127.0.0.1:8787
+# The tests that exercise the server's threads (labels set in tests/*/CMakeLists.txt).
+TSAN_LABELS ?= concurrency
+# Suites that only check packaging or run for minutes without touching new host code paths.
+ASAN_EXCLUDE_LABELS ?= kit|load|crash
 
-.PHONY: all bootstrap build run test bench clean
+.PHONY: all bootstrap build run test bench clean test-asan test-tsan fuzz ci
 
 all: build
 
@@ -27,6 +36,21 @@ run: build
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+test-asan: bootstrap
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS) -LE '$(ASAN_EXCLUDE_LABELS)'
+
+test-tsan: bootstrap
+	@cmake --preset tsan >/dev/null
+	@cmake --build --preset tsan -j $(JOBS)
+	ctest --preset tsan -j $(JOBS) -L '$(TSAN_LABELS)'
+
+fuzz: bootstrap
+	scripts/run_fuzzers.sh
+
+ci: fuzz test-asan test-tsan test
 
 bench: build
 	bench/run.sh $(BUILD)
