@@ -65,10 +65,11 @@ void on_small_stack(void (*body)()) {
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, std::size_t{2} << 20);
   pthread_t thread;
-  ASSERT_EQ(pthread_create(&thread, &attr, [](void* f) -> void* {
-              reinterpret_cast<void (*)()>(f)();
-              return nullptr;
-            }, reinterpret_cast<void*>(body)), 0);
+  auto run = [](void* f) -> void* {
+    reinterpret_cast<void (*)()>(f)();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, run, reinterpret_cast<void*>(body)), 0);
   pthread_attr_destroy(&attr);
   pthread_join(thread, nullptr);
 }

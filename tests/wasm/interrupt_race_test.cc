@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -38,8 +39,9 @@ std::uint64_t writable_bytes(const std::uint8_t* begin, const std::uint8_t* end)
   while (std::getline(maps, line)) {
     std::uintptr_t from = 0, to = 0;
     char perms[5] = {};
-    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " %4s", &from, &to, perms) != 3) continue;
-    if (perms[1] != 'w') continue;
+    const int fields =
+        std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " %4s", &from, &to, perms);
+    if (fields != 3 || perms[1] != 'w') continue;
     const std::uintptr_t a = std::max(from, lo), b = std::min(to, hi);
     if (a < b) total += b - a;
   }
