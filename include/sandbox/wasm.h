@@ -54,7 +54,12 @@
 //    the call has left the guest.
 //  * Native stack: wasm2c runs the guest on the calling thread's stack; running into that
 //    thread's guard page traps with kStackExhausted. The thread's stack size is therefore the
-//    guest's recursion budget (HTTP worker threads use large stacks).
+//    guest's recursion budget (HTTP worker threads use large stacks). Checked by the guard
+//    page, and at every call from guest code into host code (an import, memory.grow, a fuel
+//    refill): with less than kImportStackReserveBytes left the guest traps with
+//    kStackExhausted there, so host code always has that much stack. Only a fault of the
+//    guest's own code becomes a trap: a fault in host code (an import that overflows the stack
+//    or touches a bad address) is a host bug and crashes the process, as without the runtime.
 //  After any trap except kExit the instance is invalid (see the state machine below).
 //
 // Instance state machine (Instance::state()):
@@ -110,6 +115,11 @@ struct sandbox_wasm_module_descriptor;
 struct sandbox_wasm_export;
 
 namespace sandbox::wasm {
+
+// Native stack every host import (and runtime helper) called from guest code is guaranteed:
+// guest code calling into the host with less than this left below it traps with
+// kStackExhausted instead. Imports must not need more (no deep recursion over guest data).
+inline constexpr std::size_t kImportStackReserveBytes = 256 * 1024;
 
 // Misuse of this API by the embedder (never a guest failure).
 class WasmError : public std::runtime_error {
@@ -279,8 +289,9 @@ class Module {
 // Keeps freed linear memories (their 8 GiB reservations) for reuse by later instances, which
 // makes instantiate+free several times cheaper (no mmap/munmap, no page-table setup). A memory
 // is zeroed when it enters the pool (memset up to 1 MiB, kept read-write; larger ones are
-// dropped with MADV_DONTNEED and re-protected), and exactly the new instance's initial pages are
-// accessible when it leaves. Thread-safe; must outlive every instance created with it. Holds at
+// dropped with MADV_DONTNEED and re-protected); everything beyond the memory's size is dropped
+// and made inaccessible whatever its bookkeeping says, and exactly the new instance's initial
+// pages are accessible when it leaves. Thread-safe; must outlive every instance created with it. Holds at
 // most `max_cached` reservations; the rest are unmapped.
 class MemoryPool {
  public:

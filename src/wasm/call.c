@@ -1,5 +1,6 @@
 /* Guest call frames, traps and host brackets (runtime.h describes the invariants). */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ uint32_t sandbox_wasm_run(sandbox_wasm_frame* frame, void (*thunk)(void*), void*
   if (code == 0) {
     frame->saved_unwind_target = sandbox_wasm_swap_unwind_target(NULL);
     if (frame->guest) sandbox_wasm_tl_in_host = 0;
+    frame->code_in_host = sandbox_wasm_tl_in_host;
     SANDBOX_WASM_SIGNAL_FENCE();
     frame->ready = 1;
     SANDBOX_WASM_SIGNAL_FENCE();
@@ -65,7 +67,7 @@ uint32_t sandbox_wasm_run(sandbox_wasm_frame* frame, void (*thunk)(void*), void*
   return code;
 }
 
-void sandbox_wasm_trap_from_signal(uint32_t code) {
+static __attribute__((noreturn)) void jump_to_frame(uint32_t code) {
   sandbox_wasm_frame* frame = sandbox_wasm_tl_frame;
   if (frame == NULL || !frame->ready) {
     /* Our own invariant: only guest code and imports called by it can trap. */
@@ -76,10 +78,14 @@ void sandbox_wasm_trap_from_signal(uint32_t code) {
   siglongjmp(frame->jump, (int)code);
 }
 
-void sandbox_wasm_trap(uint32_t code) {
+/* A trap raised by a handler (or the runtime) has no message: a message left by an earlier
+ * trap on this thread must not describe this one. */
+void sandbox_wasm_trap_from_signal(uint32_t code) {
   tl_has_message = 0;
-  sandbox_wasm_trap_from_signal(code);
+  jump_to_frame(code);
 }
+
+void sandbox_wasm_trap(uint32_t code) { sandbox_wasm_trap_from_signal(code); }
 
 void sandbox_wasm_trap_with_message(uint32_t code, const char* message) {
   if (message != NULL) {
@@ -88,11 +94,10 @@ void sandbox_wasm_trap_with_message(uint32_t code, const char* message) {
   } else {
     tl_has_message = 0;
   }
-  sandbox_wasm_trap_from_signal(code);
+  jump_to_frame(code);
 }
 
 WASM_RT_NO_RETURN void wasm_rt_trap(wasm_rt_trap_t code) {
-  tl_has_message = 0;
   sandbox_wasm_trap_from_signal((uint32_t)code);
 }
 
@@ -101,7 +106,25 @@ const char* sandbox_wasm_last_trap_message(void) { return tl_has_message ? tl_me
 void sandbox_wasm_set_exit_code(uint32_t code) { tl_exit_code = code; }
 uint32_t sandbox_wasm_exit_code(void) { return tl_exit_code; }
 
-void sandbox_wasm_host_enter(void) { sandbox_wasm_tl_in_host = sandbox_wasm_tl_in_host + 1; }
+/* Native stack left below the caller's frame (SIZE_MAX when the thread's bounds are unknown). */
+static size_t stack_left(void) {
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  uintptr_t lo = sandbox_wasm_tl_stack_lo;
+  return lo != 0 && here > lo ? here - lo : SIZE_MAX;
+}
+
+void sandbox_wasm_host_enter(void) {
+  uint32_t depth = sandbox_wasm_tl_in_host;
+  /* Guest code calling into the host (runtime.h, invariant 1a): a guest that recursed close to
+   * the guard page traps here, before any host frame exists, instead of letting the host
+   * overflow the stack (which crashes the process: invariant 1). */
+  sandbox_wasm_frame* frame = sandbox_wasm_tl_frame;
+  if (frame != NULL && frame->guest && sandbox_wasm_guest_code_running(frame) &&
+      stack_left() < SANDBOX_WASM_IMPORT_STACK_RESERVE) {
+    sandbox_wasm_trap_from_signal(WASM_RT_TRAP_EXHAUSTION);
+  }
+  sandbox_wasm_tl_in_host = depth + 1;
+}
 
 void sandbox_wasm_host_leave(void) {
   uint32_t depth = sandbox_wasm_tl_in_host;
@@ -111,7 +134,6 @@ void sandbox_wasm_host_leave(void) {
     sandbox_wasm_frame* frame = sandbox_wasm_tl_frame;
     if (frame != NULL && frame->ready && frame->guest && sandbox_wasm_chain_interrupted(frame)) {
       sandbox_wasm_tl_pending = 0;
-      tl_has_message = 0;
       sandbox_wasm_trap_from_signal(SANDBOX_TRAP_INTERRUPTED);
     }
   }

@@ -11,15 +11,17 @@ struct Z_sandbox_instance_t;
 void Z_sandboxZ_fuel_exhausted(struct Z_sandbox_instance_t* instance) {
   sandbox_wasm_fuel_context* ctx = (sandbox_wasm_fuel_context*)instance;
   if (ctx != NULL && ctx->refill != NULL && ctx->fuel != NULL) {
+    /* The grant is booked before leaving host code: a deadline that fires at the leave must
+     * not lose fuel the handler already handed out (fuel_remaining() reports it). */
     sandbox_wasm_host_enter();
     uint64_t more = ctx->refill(ctx->host);
-    sandbox_wasm_host_leave();
     if (more > (uint64_t)INT64_MAX - 1) more = (uint64_t)INT64_MAX - 1;
     if (more > 0) {
       ctx->refilled += more;
       *ctx->fuel += (int64_t)more;
-      if (*ctx->fuel >= 0) return;
     }
+    sandbox_wasm_host_leave();
+    if (more > 0 && *ctx->fuel >= 0) return;
   }
   sandbox_wasm_trap(SANDBOX_TRAP_OUT_OF_FUEL);
 }

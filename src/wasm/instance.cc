@@ -39,6 +39,7 @@ struct InstanceAccess {
 namespace {
 
 constexpr std::uint64_t kPage = SANDBOX_WASM_PAGE_SIZE;
+static_assert(kImportStackReserveBytes == SANDBOX_WASM_IMPORT_STACK_RESERVE);
 
 struct InstantiateCall {
   const sandbox_wasm_module_descriptor* descriptor;

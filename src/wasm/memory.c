@@ -77,10 +77,19 @@ static int pool_take(sandbox_wasm_pool* pool, pooled_memory* out) {
 }
 
 /* Zeroes the used pages (small memories stay read-write, large ones are dropped and
- * re-protected), then keeps the reservation if there is room. */
+ * re-protected), then keeps the reservation if there is room. Everything beyond `pages` is
+ * dropped and made PROT_NONE whatever the memory's bookkeeping says, so a grow cut short (or
+ * any other stray protection change) never hands writable or non-zero pages beyond its size to
+ * the next tenant; both calls are cheap where nothing is mapped. */
 static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
   size_t used = (size_t)pages * SANDBOX_WASM_PAGE_SIZE;
   pooled_memory item = {p, pages};
+  uint8_t* rest = (uint8_t*)p + used;
+  const size_t rest_bytes = (size_t)SANDBOX_WASM_RESERVATION - used;
+  if (madvise(rest, rest_bytes, MADV_DONTNEED) != 0 ||
+      mprotect(rest, rest_bytes, PROT_NONE) != 0) {
+    return 0;
+  }
   if (used <= POOL_MEMSET_LIMIT) {
     memset(p, 0, used);
   } else {
@@ -125,8 +134,12 @@ size_t sandbox_wasm_pool_cached(sandbox_wasm_pool* pool) {
   return n;
 }
 
-/* Called by Z_<mod>_instantiate inside a (host) frame, so failures trap instead of aborting. */
+void (*volatile sandbox_wasm_race_hook)(int point);
+
+/* Called by Z_<mod>_instantiate inside a (host) frame, so failures trap instead of aborting.
+ * Host code (mmap, the pool's lock): a fault here is never taken for the guest's. */
 void wasm_rt_allocate_memory(wasm_rt_memory_t* memory, uint32_t initial_pages, uint32_t max_pages) {
+  sandbox_wasm_host_enter();
   const sandbox_wasm_alloc_context* ctx = tl_alloc;
   memory->data = NULL;
   memory->pages = 0;
@@ -162,6 +175,7 @@ void wasm_rt_allocate_memory(wasm_rt_memory_t* memory, uint32_t initial_pages, u
   memory->pages = initial_pages;
   memory->max_pages = max_pages;
   memory->size = (uint32_t)bytes;
+  sandbox_wasm_host_leave();
 }
 
 uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta) {
@@ -173,6 +187,8 @@ uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta) {
                (size_t)delta * SANDBOX_WASM_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0) {
     return UINT32_MAX;
   }
+  void (*hook)(int) = sandbox_wasm_race_hook;
+  if (hook != NULL) hook(SANDBOX_WASM_RACE_GROW);
   if (sandbox_wasm_tracking_grew(memory, old, (uint32_t)pages) != 0) {
     mprotect(memory->data + (size_t)old * SANDBOX_WASM_PAGE_SIZE,
              (size_t)delta * SANDBOX_WASM_PAGE_SIZE, PROT_NONE);
@@ -183,8 +199,13 @@ uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta) {
   return old;
 }
 
+/* The guest's memory.grow runs as host code (runtime.h, invariant 1b): a deadline arriving
+ * between the mprotect and the size update would leave writable pages beyond the size. */
 uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t delta) {
-  return sandbox_wasm_grow(memory, delta);
+  sandbox_wasm_host_enter();
+  uint32_t old = sandbox_wasm_grow(memory, delta);
+  sandbox_wasm_host_leave();
+  return old;
 }
 
 void wasm_rt_free_memory(wasm_rt_memory_t* memory) {

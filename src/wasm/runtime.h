@@ -12,16 +12,30 @@
  *   frame chain        innermost frame; a frame is `ready` once its jump buffer is valid
  *   in_host            > 0 while host code (an import, our runtime's allocator) runs on top of
  *                      the innermost guest frame; a guest frame starts at 0 and restores the
- *                      enclosing value when it pops
+ *                      enclosing value when it pops. Each frame records the value its own
+ *                      generated code runs at (code_in_host): in_host above it means host code
+ *                      (every provided import is bracketed by the generated wrappers, and the
+ *                      runtime brackets its own allocating helpers)
  *   pending interrupt  an interrupt that arrived while in host code (or while a frame was being
  *                      pushed/popped); it fires at the next sandbox_wasm_host_leave() that brings
  *                      in_host back to 0 inside a ready frame
  *
  * Invariants:
  *   1. A handler only siglongjmps to a `ready` frame and only while in_host == 0 (interrupts)
- *      or when the fault address is in the innermost frame's memory reservation or this
- *      thread's stack guard (faults). Every other fault is passed to the previous handler or
- *      the default action, so host bugs crash normally.
+ *      or while the frame's generated code runs (in_host == code_in_host) and the fault
+ *      address is in the innermost frame's memory reservation or this thread's stack guard
+ *      (faults). Every other fault, including any fault of host code called by the guest
+ *      (an import overflowing the stack, the allocator), is passed to the previous handler or
+ *      the default action, so host bugs crash normally instead of unwinding host frames.
+ *      The deadline signal is blocked while the fault handler runs, so it never interrupts
+ *      the write-tracking bookkeeping done there.
+ *   1a. Host code entered from guest code always has SANDBOX_WASM_IMPORT_STACK_RESERVE bytes of
+ *      native stack: sandbox_wasm_host_enter() traps with stack exhaustion (at a point where no
+ *      host frame exists yet) when less is left, so a guest that recursed deep cannot make an
+ *      import overflow the stack in host code.
+ *   1b. State the runtime changes on behalf of the guest (memory.grow, table growth, fuel
+ *      refill bookkeeping) is changed as host code: a deadline that arrives meanwhile fires
+ *      after the change is complete.
  *   2. A deadline interrupt carries the serial of the frame it is for; a signal whose serial is
  *      not on this thread's frame chain (the call already returned) is ignored.
  *   3. Popping a frame recomputes `pending` from the remaining chain: an enclosing frame that
@@ -63,8 +77,13 @@ typedef struct sandbox_wasm_frame {
   volatile sig_atomic_t ready;
   volatile sig_atomic_t interrupted;
   uint32_t saved_in_host;
+  uint32_t code_in_host;      /* in_host while this frame's generated code runs */
   void* saved_unwind_target;
 } sandbox_wasm_frame;
+
+/* Native stack left to host code entered from guest code (invariant 1a); documented as
+ * sandbox::wasm::kImportStackReserveBytes in include/sandbox/wasm.h. */
+#define SANDBOX_WASM_IMPORT_STACK_RESERVE (256u * 1024u)
 
 /* Installs the signal handlers once per process (idempotent, thread-safe). */
 void sandbox_wasm_runtime_init(void);
@@ -110,6 +129,16 @@ uint64_t sandbox_wasm_live_reservations(void);
 /* Grows `memory` by `delta` pages up to its max_pages; returns the old page count or
  * UINT32_MAX (the generated code's memory.grow). */
 uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta);
+
+/* Test hook (tests/wasm only; NULL otherwise): called at the points where an asynchronous
+ * signal could land in the middle of a state change, so a test can deliver one exactly there.
+ * Called from the SIGSEGV handler for SANDBOX_WASM_RACE_TRACKING_FAULT: must be
+ * async-signal-safe. */
+enum {
+  SANDBOX_WASM_RACE_GROW = 1,            /* memory.grow: new pages mapped, size not yet updated */
+  SANDBOX_WASM_RACE_TRACKING_FAULT = 2,  /* tracking fault: page writable, not yet marked dirty */
+};
+extern void (*volatile sandbox_wasm_race_hook)(int point);
 
 #ifdef __cplusplus
 }

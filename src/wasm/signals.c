@@ -27,7 +27,7 @@ static struct sigaction g_old_segv, g_old_bus;
 static pthread_key_t g_thread_key;
 
 static SANDBOX_WASM_TLS int tl_thread_ready;
-static SANDBOX_WASM_TLS uintptr_t tl_stack_lo;
+SANDBOX_WASM_TLS uintptr_t sandbox_wasm_tl_stack_lo;
 
 int sandbox_wasm_interrupt_signal(void) { return SIGRTMIN + 4; }
 
@@ -52,23 +52,37 @@ static void forward_fault(int sig, siginfo_t* info, void* context) {
   if (info->si_code <= 0) raise(sig);
 }
 
+/* Leaves the fault handler by a trap. The deadline signal is blocked while this handler runs
+ * (see init_once) and sigsetjmp saves no mask, so it is unblocked first; a deadline pending
+ * meanwhile then traps instead, to the same frame. */
+static __attribute__((noreturn)) void trap_from_fault(uint32_t code) {
+  sigset_t interrupt;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, sandbox_wasm_interrupt_signal());
+  pthread_sigmask(SIG_UNBLOCK, &interrupt, NULL);
+  sandbox_wasm_trap_from_signal(code);
+}
+
 static void on_fault(int sig, siginfo_t* info, void* context) {
   /* A first write to a clean page of a tracked memory (guest or host code): let it through. */
   if (sig == SIGSEGV && info->si_code == SEGV_ACCERR &&
       sandbox_wasm_tracking_fault((uintptr_t)info->si_addr)) {
     return;
   }
+  /* Only a fault of the guest's own code is a guest trap. A fault of host code it called (an
+   * import running out of stack, the allocator) is a host bug: jumping over its frames would
+   * skip destructors or leave a lock held, so it takes the default action instead. */
   sandbox_wasm_frame* frame = sandbox_wasm_tl_frame;
-  if (frame != NULL && frame->ready) {
+  if (sandbox_wasm_guest_code_running(frame)) {
     uintptr_t addr = (uintptr_t)info->si_addr;
     wasm_rt_memory_t* memory = frame->memory;
     if (memory != NULL && memory->data != NULL &&
         addr - (uintptr_t)memory->data < SANDBOX_WASM_RESERVATION) {
-      sandbox_wasm_trap_from_signal(WASM_RT_TRAP_OOB);
+      trap_from_fault(WASM_RT_TRAP_OOB);
     }
-    uintptr_t lo = tl_stack_lo;
+    uintptr_t lo = sandbox_wasm_tl_stack_lo;
     if (lo != 0 && addr + STACK_GUARD_BELOW >= lo && addr < lo + STACK_GUARD_ABOVE) {
-      sandbox_wasm_trap_from_signal(WASM_RT_TRAP_EXHAUSTION);
+      trap_from_fault(WASM_RT_TRAP_EXHAUSTION);
     }
   }
   forward_fault(sig, info, context);
@@ -108,13 +122,15 @@ static void release_thread(void* alt_stack) {
   munmap(alt_stack, ALT_STACK_SIZE);
 }
 
-static void install(int sig, void (*handler)(int, siginfo_t*, void*), int flags,
+/* `blocked`: a signal to block while the handler runs (0: none). */
+static void install(int sig, void (*handler)(int, siginfo_t*, void*), int flags, int blocked,
                     struct sigaction* old) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = handler;
   sa.sa_flags = SA_SIGINFO | SA_NODEFER | flags;
   sigemptyset(&sa.sa_mask);
+  if (blocked != 0) sigaddset(&sa.sa_mask, blocked);
   if (sigaction(sig, &sa, old) != 0) {
     perror("sandbox wasm: sigaction");
     abort();
@@ -126,9 +142,13 @@ static void init_once(void) {
     perror("sandbox wasm: pthread_key_create");
     abort();
   }
-  install(SIGSEGV, on_fault, SA_ONSTACK, &g_old_segv);
-  install(SIGBUS, on_fault, SA_ONSTACK, &g_old_bus);
-  install(sandbox_wasm_interrupt_signal(), on_interrupt, SA_ONSTACK | SA_RESTART, NULL);
+  /* The fault handler changes protections and write-tracking state: a deadline must not jump
+   * out of it halfway (it is delivered when the handler returns, or unblocked before a trap).
+   * SA_ONSTACK: a fault on the stack's guard page needs another stack to run at all. */
+  const int interrupt = sandbox_wasm_interrupt_signal();
+  install(SIGSEGV, on_fault, SA_ONSTACK, interrupt, &g_old_segv);
+  install(SIGBUS, on_fault, SA_ONSTACK, interrupt, &g_old_bus);
+  install(interrupt, on_interrupt, SA_ONSTACK | SA_RESTART, 0, NULL);
   __atomic_store_n(&g_initialized, 1, __ATOMIC_RELEASE);
 }
 
@@ -160,7 +180,7 @@ void sandbox_wasm_thread_init(void) {
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* lo = NULL;
     size_t size = 0;
-    if (pthread_attr_getstack(&attr, &lo, &size) == 0) tl_stack_lo = (uintptr_t)lo;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) sandbox_wasm_tl_stack_lo = (uintptr_t)lo;
     pthread_attr_destroy(&attr);
   }
   tl_thread_ready = 1;

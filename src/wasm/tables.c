@@ -1,5 +1,6 @@
-/* Funcref and externref tables. Growing a table reallocates, so it runs as host code (an
- * interrupt is deferred, never delivered inside realloc). */
+/* Funcref and externref tables. Allocating or growing a table calls the allocator, so it runs
+ * as host code (an interrupt is deferred, never delivered inside malloc; a fault there is a
+ * host bug, never a guest trap). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 
@@ -10,11 +11,13 @@
                                        uint32_t max_elements) {                             \
     table->size = 0;                                                                        \
     table->max_size = max_elements;                                                         \
+    sandbox_wasm_host_enter();                                                              \
     table->data = calloc(elements ? elements : 1, sizeof(wasm_rt_##type##_t));              \
     if (table->data == NULL) {                                                              \
       sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR, "cannot allocate a table");  \
     }                                                                                       \
     table->size = elements;                                                                 \
+    sandbox_wasm_host_leave();                                                              \
   }                                                                                         \
   void wasm_rt_free_##type##_table(wasm_rt_##type##_table_t* table) {                       \
     free(table->data);                                                                      \

@@ -14,8 +14,17 @@
 extern SANDBOX_WASM_TLS sandbox_wasm_frame* volatile sandbox_wasm_tl_frame;
 extern SANDBOX_WASM_TLS volatile uint32_t sandbox_wasm_tl_in_host;
 extern SANDBOX_WASM_TLS volatile sig_atomic_t sandbox_wasm_tl_pending;
+/* Lowest address of this thread's stack (0: unknown), set by sandbox_wasm_thread_init. */
+extern SANDBOX_WASM_TLS uintptr_t sandbox_wasm_tl_stack_lo;
 
-/* Unwinds to the innermost ready frame with `code` (also from signal handlers). */
+/* Whether `frame` is ready and its own generated code (not host code it called) is running:
+ * only then is a fault the guest's (runtime.h, invariant 1). */
+static inline int sandbox_wasm_guest_code_running(const sandbox_wasm_frame* frame) {
+  return frame != NULL && frame->ready && sandbox_wasm_tl_in_host == frame->code_in_host;
+}
+
+/* Unwinds to the innermost ready frame with `code` (also from signal handlers); the trap has
+ * no message. */
 __attribute__((noreturn)) void sandbox_wasm_trap_from_signal(uint32_t code);
 
 /* Whether `frame` or an enclosing frame is the target of a deadline interrupt. */

@@ -107,6 +107,8 @@ int sandbox_wasm_tracking_fault(uintptr_t addr) {
                  PROT_READ | PROT_WRITE) != 0) {
       return 0;
     }
+    void (*hook)(int) = sandbox_wasm_race_hook;
+    if (hook != NULL) hook(SANDBOX_WASM_RACE_TRACKING_FAULT);
     set_dirty(t, page);
     return 1;
   }

@@ -3,6 +3,8 @@
 // AddressSanitizer, whose handler we forward to) through the sanitizer's report.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
 #include <csignal>
 
 #include "test_host.h"
@@ -17,6 +19,7 @@
 namespace sandbox::wasm {
 namespace {
 
+using testing::CallbackMode;
 using testing::TestEnv;
 using testing::make_instance;
 using testing::plain_module;
@@ -46,6 +49,31 @@ void host_writes_past_a_guest_memory_outside_a_call() {
   std::exit(0);
 }
 
+// A host import that overflows the thread's stack while called from guest code: a host bug,
+// which must not unwind (as a guest kStackExhausted trap) over the import's frames.
+void overflow_the_stack_in_an_import() {
+  TestEnv env;
+  env.mode = CallbackMode::kOverflowStack;
+  auto inst = make_instance(plain_module(), env);
+  inst->call<std::uint32_t(std::uint32_t)>("call_host", 1);
+  std::exit(0);
+}
+
+// Runs `body` on a thread of its own with a small stack (the recursion ends quickly).
+void on_small_stack(void (*body)()) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, std::size_t{2} << 20);
+  pthread_t thread;
+  auto run = [](void* f) -> void* {
+    reinterpret_cast<void (*)()>(f)();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, run, reinterpret_cast<void*>(body)), 0);
+  pthread_attr_destroy(&attr);
+  pthread_join(thread, nullptr);
+}
+
 class HostFaultDeathTest : public ::testing::Test {
  protected:
   void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
@@ -61,6 +89,50 @@ TEST_F(HostFaultDeathTest, FaultOutsideGuestCallsCrashes) {
 
 TEST_F(HostFaultDeathTest, HostFaultInAGuestMemoryOutsideACallCrashes) {
   EXPECT_HOST_CRASH(host_writes_past_a_guest_memory_outside_a_call());
+}
+
+TEST_F(HostFaultDeathTest, HostStackOverflowInAnImportCrashesInsteadOfTrapping) {
+  EXPECT_HOST_CRASH(overflow_the_stack_in_an_import());
+}
+
+// Guest-controlled depth: guest -> import -> guest -> ... until the stack runs low. The guest
+// traps with kStackExhausted when it calls the import with too little stack left for host code
+// (kImportStackReserveBytes), or at the guard page in its own code; the host never overflows
+// it, and every import frame returns normally.
+TEST(HostStack, DeepNestingThroughImportsTrapsInTheGuestNotInTheHost) {
+  static TestEnv* shared = nullptr;
+  TestEnv env;
+  env.mode = CallbackMode::kRecurse;
+  shared = &env;
+  on_small_stack([] {
+    auto inst = make_instance(plain_module(), *shared);
+    auto r = inst->call<std::uint32_t(std::uint32_t)>("call_host", 0xffffffffu);
+    EXPECT_TRUE(r.ok()) << r.trap.message;  // the outermost call: its import returned 0
+    EXPECT_EQ(shared->inner_trap.kind, TrapKind::kStackExhausted) << shared->inner_trap.message;
+    EXPECT_TRUE(inst->invalid());  // a nested call on it trapped
+    // The thread is still usable.
+    auto again = make_instance(plain_module(), *shared);
+    EXPECT_EQ((again->call<std::uint32_t(std::uint32_t, std::uint32_t)>("add", 1, 2).value), 3u);
+  });
+  EXPECT_GT(env.calls, 100);
+}
+
+// What a guest's own code does still traps as before: stack exhaustion in guest code, and an
+// out-of-bounds access by a guest called from inside an import (a nested frame).
+TEST(HostStack, GuestFaultsStillTrap) {
+  on_small_stack([] {
+    TestEnv env;
+    auto inst = make_instance(plain_module(), env);
+    EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("recurse", 0xffffffffu).trap.kind),
+              TrapKind::kStackExhausted);
+  });
+  TestEnv env;
+  env.mode = CallbackMode::kOutOfBoundsInside;
+  auto inst = make_instance(plain_module(), env);
+  auto r = inst->call<std::uint32_t(std::uint32_t)>("call_host", 1);
+  EXPECT_TRUE(r.ok()) << r.trap.message;
+  EXPECT_EQ(r.value, 1007u);
+  EXPECT_EQ(env.inner_trap.kind, TrapKind::kOutOfBounds);
 }
 
 }  // namespace

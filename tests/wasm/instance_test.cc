@@ -143,6 +143,27 @@ INSTANTIATE_TEST_SUITE_P(
                  TrapKind::kOutOfBounds}),
     [](const ::testing::TestParamInfo<TrapCase>& info) { return std::string(info.param.name); });
 
+// A trap raised by a signal handler or the runtime has no message of its own: it must not
+// report the message an earlier trap on the same thread left behind.
+TEST(Instance, SignalTrapsDoNotReuseAnEarlierTrapsMessage) {
+  TestEnv env;
+  env.mode = CallbackMode::kTrap;
+  env.trap_code = SANDBOX_TRAP_HOST_ERROR;
+  env.trap_message = "the import failed";
+  auto first = make_instance(plain_module(), env);
+  EXPECT_EQ((first->call<std::uint32_t(std::uint32_t)>("call_host", 1).trap.message),
+            "the import failed");
+  auto second = make_instance(plain_module(), env);
+  Trap oob = second->call<std::uint32_t(std::uint32_t)>("load", 0xfffffff0u).trap;
+  EXPECT_EQ(oob.kind, TrapKind::kOutOfBounds);
+  EXPECT_EQ(oob.message, trap_kind_message(TrapKind::kOutOfBounds));
+  auto third = make_instance(plain_module(), env);
+  third->set_call_timeout(std::chrono::milliseconds(20));
+  Trap deadline = third->call<void()>("spin").trap;
+  EXPECT_EQ(deadline.kind, TrapKind::kDeadline);
+  EXPECT_EQ(deadline.message, trap_kind_message(TrapKind::kDeadline));
+}
+
 TEST(Instance, IndirectCallToAValidEntryWorks) {
   TestEnv env;
   auto inst = make_instance(plain_module(), env);

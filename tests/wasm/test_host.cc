@@ -13,6 +13,16 @@ using sandbox::wasm::testing::TestEnv;
 
 namespace {
 
+// Host recursion with a frame the compiler can neither drop nor turn into a loop; `stop` is
+// never set (it keeps -Winfinite-recursion quiet).
+volatile bool stop_recursion = false;
+std::uint32_t recurse_in_host(std::uint32_t depth) {
+  volatile char frame[512];
+  frame[depth % sizeof frame] = static_cast<char>(depth);
+  if (stop_recursion) return depth;
+  return recurse_in_host(depth + 1) + static_cast<std::uint32_t>(frame[depth % sizeof frame]);
+}
+
 // Runs the callback's C++ work in its own frame, so nothing with a destructor is alive when
 // the import traps (it never does here, but the rule is the rule: style guide 8).
 std::uint32_t callback(TestEnv& env, std::uint32_t x) {
@@ -34,8 +44,16 @@ std::uint32_t callback(TestEnv& env, std::uint32_t x) {
     case CallbackMode::kRecurse: {
       if (x == 0) return 0;
       auto r = self->call<std::uint32_t(std::uint32_t)>("call_host", x - 1);
+      if (!r.ok()) env.inner_trap = r.trap;
       return r.ok() ? r.value : 0;
     }
+    case CallbackMode::kOutOfBoundsInside: {
+      auto r = self->call<std::uint32_t(std::uint32_t)>("load", 0xfffffff0u);
+      env.inner_trap = r.trap;
+      return 7;
+    }
+    case CallbackMode::kOverflowStack:
+      return recurse_in_host(x);
     case CallbackMode::kTrapInside: {
       auto r = self->call<void()>("trap_unreachable");
       env.inner_trap = r.trap;
