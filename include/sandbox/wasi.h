@@ -43,8 +43,14 @@
 //       W and D -> EACCES for any open; otherwise performed.
 //   fd_readdir: W and D -> EACCES.
 // Guest writes respect the workspace limits: 1 MiB per file (EFBIG), 16 MiB in total and 4,096
-// entries (ENOSPC). Paths never leave the directory fd they are resolved against: an absolute
-// path, or `..` above that directory, is ENOTCAPABLE (76).
+// entries (ENOSPC). The totals count the tree and everything the guest's descriptors keep alive
+// outside it (a file unlinked while open, a directory removed while a descriptor points into
+// it, nodes a rollback replaced), since the guest can still write those. Paths never leave the
+// directory fd they are resolved against: an absolute path, or `..` above that directory, is
+// ENOTCAPABLE (76). Path limits (<sandbox/workspace.h>): a guest path over kMaxPathBytes or
+// with a segment over kMaxPathSegmentBytes is ENAMETOOLONG (37), one with a NUL byte EINVAL
+// (28); creating or moving something below /workspace deeper than kMaxPathDepth or past
+// kMaxPathBytes (as an absolute path) is ENAMETOOLONG.
 //
 // Thread-safety: a WasiHost is used by the one thread that runs its instance. A StdlibTree is
 // immutable once built and may be shared by any number of hosts on any threads.

@@ -51,6 +51,14 @@ class FdTable {
   // fd_renumber: moves `from` onto `to` (closing what was there). Returns a WASI errno.
   std::uint32_t renumber(std::uint32_t from, std::uint32_t to);
   bool has_open_guest_fds() const { return !guest_.empty(); }
+  // Calls fn(entry) for every open descriptor, fixed ones included.
+  template <typename Fn>
+  void for_each_open(Fn&& fn) const {
+    for (const auto& entry : fixed_) {
+      if (entry) fn(*entry);
+    }
+    for (const auto& [fd, entry] : guest_) fn(entry);
+  }
   std::size_t open_guest_fds() const { return guest_.size(); }
 
  private:
