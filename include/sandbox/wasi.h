@@ -32,6 +32,8 @@
 //   4. Slots below fd_base() never hold anything the guest opened (fd_renumber into them is
 //      refused with ENOTSUP), so has_open_guest_fds() — some fd >= fd_base() is open — is
 //      exactly "host-side file state exists that a memory snapshot cannot carry".
+//   5. A guest may close a fixed descriptor or renumber it away; restore_fixed_fds() puts the
+//      fixed slots back (an instance reused for another stateless run gets them all).
 //
 // /workspace is the Workspace's root node itself, not a copy: guest writes land in the tree the
 // file API and the sync protocol read. Files the guest creates or writes get updated_at = now.
@@ -165,6 +167,10 @@ class WasiHost {
 
   std::uint32_t fd_base() const;
   bool has_open_guest_fds() const;
+  // Reopens the fixed descriptors (invariants 1 and 2) the guest closed or renumbered away, as
+  // the host was built. An instance reset for a new stateless run calls it: its memory returns
+  // to an image in which they are open.
+  void restore_fixed_fds();
   // Set once the guest called proc_exit.
   std::optional<std::uint32_t> exit_code() const;
   // What a SANDBOX_TRAP_HOST_ERROR from this host was about ("" if none).
