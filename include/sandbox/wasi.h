@@ -32,6 +32,8 @@
 //   4. Slots below fd_base() never hold anything the guest opened (fd_renumber into them is
 //      refused with ENOTSUP), so has_open_guest_fds() — some fd >= fd_base() is open — is
 //      exactly "host-side file state exists that a memory snapshot cannot carry".
+//   5. A guest may close a fixed descriptor or renumber it away; restore_fixed_fds() puts the
+//      fixed slots back (an instance reused for another stateless run gets them all).
 //
 // /workspace is the Workspace's root node itself, not a copy: guest writes land in the tree the
 // file API and the sync protocol read. Files the guest creates or writes get updated_at = now.
@@ -43,8 +45,14 @@
 //       W and D -> EACCES for any open; otherwise performed.
 //   fd_readdir: W and D -> EACCES.
 // Guest writes respect the workspace limits: 1 MiB per file (EFBIG), 16 MiB in total and 4,096
-// entries (ENOSPC). Paths never leave the directory fd they are resolved against: an absolute
-// path, or `..` above that directory, is ENOTCAPABLE (76).
+// entries (ENOSPC). The totals count the tree and everything the guest's descriptors keep alive
+// outside it (a file unlinked while open, a directory removed while a descriptor points into
+// it, nodes a rollback replaced), since the guest can still write those. Paths never leave the
+// directory fd they are resolved against: an absolute path, or `..` above that directory, is
+// ENOTCAPABLE (76). Path limits (<sandbox/workspace.h>): a guest path over kMaxPathBytes or
+// with a segment over kMaxPathSegmentBytes is ENAMETOOLONG (37), one with a NUL byte EINVAL
+// (28); creating or moving something below /workspace deeper than kMaxPathDepth or past
+// kMaxPathBytes (as an absolute path) is ENAMETOOLONG.
 //
 // Thread-safety: a WasiHost is used by the one thread that runs its instance. A StdlibTree is
 // immutable once built and may be shared by any number of hosts on any threads.
@@ -159,6 +167,10 @@ class WasiHost {
 
   std::uint32_t fd_base() const;
   bool has_open_guest_fds() const;
+  // Reopens the fixed descriptors (invariants 1 and 2) the guest closed or renumbered away, as
+  // the host was built. An instance reset for a new stateless run calls it: its memory returns
+  // to an image in which they are open.
+  void restore_fixed_fds();
   // Set once the guest called proc_exit.
   std::optional<std::uint32_t> exit_code() const;
   // What a SANDBOX_TRAP_HOST_ERROR from this host was about ("" if none).

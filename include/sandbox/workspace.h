@@ -38,8 +38,37 @@ inline constexpr std::uint64_t kMaxTotalBytes = 16'777'216;   // sum of file siz
 inline constexpr std::uint64_t kMaxWorkspaceEntries = 4'096;  // files + directories, root excluded
 inline constexpr std::string_view kWorkspaceRoot = "/workspace";
 
+// Path limits (POSIX NAME_MAX and PATH_MAX). Every way into the tree enforces them, so every
+// walk of it (manifest, serialize, list, ...) costs time linear in entries x kMaxPathBytes:
+//   - normalize_workspace_path (files API, cwd, apply_sync): a path given over kMaxPathBytes,
+//     a NUL byte, a segment over kMaxPathSegmentBytes, or a result deeper than kMaxPathDepth or
+//     longer than kMaxPathBytes is refused (ENAMETOOLONG, or EINVAL for the NUL);
+//   - restore_from skips rows that break them;
+//   - rename refuses a move that would take something in the moved subtree past them;
+//   - the WASI host applies the same limits to guest paths and to what a guest creates or
+//     moves below /workspace (include/sandbox/wasi.h).
+// Longest segment (file or directory name), in bytes.
+inline constexpr std::size_t kMaxPathSegmentBytes = 255;
+// Longest path, in bytes: a path as given, and an absolute one ("/workspace/a/b").
+inline constexpr std::size_t kMaxPathBytes = 4'096;
+// Most segments below /workspace ("/workspace/a/b" has depth 2). A 4,096-byte path could name
+// 2,043 levels of one-byte names; real trees stay far below 256, and the bound keeps per-level
+// costs (the walkers' stacks, a guest's descriptor chains) small.
+inline constexpr std::size_t kMaxPathDepth = 256;
+
 // The errno values a workspace operation can fail with (Node-style names on the wire).
-enum class Errno { kENOENT, kEEXIST, kEACCES, kEISDIR, kENOTDIR, kEFBIG, kENOSPC, kENOTEMPTY, kEINVAL };
+enum class Errno {
+  kENOENT,
+  kEEXIST,
+  kEACCES,
+  kEISDIR,
+  kENOTDIR,
+  kEFBIG,
+  kENOSPC,
+  kENOTEMPTY,
+  kEINVAL,
+  kENAMETOOLONG
+};
 
 // "ENOENT", "EACCES", ...
 std::string_view errno_name(Errno e);
@@ -65,19 +94,26 @@ struct NormalizedPath {
 
 // §6.2: absolute paths as given, relative ones joined to `cwd` (itself absolute under
 // /workspace); "" and "." segments skipped, ".." pops; throws ENOENT "Path is required" for an
-// empty path and EACCES "Path escapes /workspace: <path>" for anything outside /workspace.
+// empty path, EINVAL "Path contains a NUL byte", ENAMETOOLONG for a path (as given or
+// normalized) over kMaxPathBytes, a segment over kMaxPathSegmentBytes or a result deeper than
+// kMaxPathDepth, and EACCES "Path escapes /workspace: <path>" for anything outside /workspace.
 NormalizedPath normalize_workspace_path(std::string_view path,
                                         std::string_view cwd = kWorkspaceRoot);
 
 // §6.3: two 32-bit lanes (FNV-1a and an add-multiply lane), printed as 16 lowercase hex digits.
 std::string content_hash(std::span<const std::uint8_t> bytes);
 
-// One node of the tree. Directories keep their children in insertion order.
+// One node of the tree. Directories keep their children in insertion order. A node has at most
+// one parent. Destroying a node releases its subtree iteratively, so a chain of any depth (a
+// guest can hold directories detached from the tree) cannot overflow the stack.
 struct WorkspaceNode {
   enum class Type { kFile, kDirectory };
   using Child = std::pair<std::string, std::shared_ptr<WorkspaceNode>>;
 
   explicit WorkspaceNode(Type t) : type(t) {}
+  ~WorkspaceNode();
+  WorkspaceNode(const WorkspaceNode&) = delete;
+  WorkspaceNode& operator=(const WorkspaceNode&) = delete;
   bool is_dir() const { return type == Type::kDirectory; }
   // The child named `name`, or nullptr.
   std::shared_ptr<WorkspaceNode> find(std::string_view name) const;
@@ -195,7 +231,9 @@ class Workspace {
               std::string_view cwd = kWorkspaceRoot);
   // Moves the node (identity and updatedAt kept). An existing destination keeps its position
   // among its siblings; a new one is appended. Deviation from upstream: moving a directory into
-  // its own subtree is EINVAL "Cannot move a directory into itself: <to>" (upstream loses it).
+  // its own subtree is EINVAL "Cannot move a directory into itself: <to>" (upstream loses it),
+  // and a move that would put something of the moved subtree deeper than kMaxPathDepth or
+  // past kMaxPathBytes is ENAMETOOLONG.
   void rename(std::string_view from, std::string_view to, std::string_view cwd = kWorkspaceRoot);
   // Never throws.
   bool exists(std::string_view path, std::string_view cwd = kWorkspaceRoot) const noexcept;
@@ -209,14 +247,16 @@ class Workspace {
   // Replaces the whole tree with `rows` (the spec's load + restoreFrom), keeping the root's
   // identity. Per row: a leading `workspace` segment is stripped, missing parents are created
   // (a file in the way is replaced), null data makes a directory unless one exists, otherwise a
-  // file with the row's bytes and updatedAt. The root row and rows with "." or ".." segments are
+  // file with the row's bytes and updatedAt. The root row, rows with "." or ".." segments and
+  // rows whose path breaks the path limits (length, segment length, depth, a NUL byte) are
   // skipped. Never throws for bad rows. Load into a fresh tree = new Workspace + restore_from.
   void restore_from(const std::vector<WorkspaceRow>& rows);
   WorkspaceStats stats() const;
 
   // §6.6, in its fixed order. Returns `missing` (empty unless a manifest was given), in
-  // manifest key order. Throws EACCES for a path in dirs/files outside /workspace (the steps
-  // before it stay applied); bad paths in `deleted` are ignored. As upstream, step 3 compares
+  // manifest key order. Throws what normalize_workspace_path throws (EACCES outside
+  // /workspace, ENAMETOOLONG or EINVAL past the path limits) for a path in dirs/files (the
+  // steps before it stay applied); bad paths in `deleted` are ignored. As upstream, step 3 compares
   // manifest keys and step 4 compares `dirs` as given (callers send canonical paths). Ignores
   // `disabled` and the limits.
   std::vector<std::string> apply_sync(const SyncRequest& request);

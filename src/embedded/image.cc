@@ -139,6 +139,9 @@ bool reset_to_image(const Image& image, Guest& guest) {
     page = end;
   }
   instance.load_globals(image.globals);
+  // The image's C library has stdio and the preopens open; the previous run may have closed
+  // them (os.close(3), io.stdout:close()).
+  guest.wasi().restore_fixed_fds();
   guest.wasi().reset_logs();
   return true;
 }

@@ -16,7 +16,9 @@
 // per written page instead. For that the image also knows every page's bytes (`page_bytes`). A
 // reset is refused (false) whenever the instance may hold state the image does not describe: it
 // trapped, its memory grew, it holds open files or extension handles, or it hit the output
-// limit. (The modules used with it have no reference types: their tables cannot change.)
+// limit. Fixed descriptors the run closed (stdout, a preopen) are reopened: the image's C
+// library expects them. (The modules used with it have no reference types: their tables cannot
+// change.)
 //
 // Thread-safety: an Image is immutable once captured and shared by any number of threads.
 #pragma once

@@ -43,6 +43,8 @@ ErrorCode error_code_for_errno(Errno e) {
     case Errno::kENOSPC: return ErrorCode::kNoSpace;
     case Errno::kENOTEMPTY:
     case Errno::kEINVAL: return ErrorCode::kFilesystemError;
+    // A path past the limits of <sandbox/workspace.h> is a bad request, not a server fault.
+    case Errno::kENAMETOOLONG: return ErrorCode::kValidationFailed;
   }
   return ErrorCode::kFilesystemError;
 }

@@ -69,6 +69,19 @@ bool hidden(std::string_view relative) {
   return false;
 }
 
+// normalize_workspace_path for a request field: a path past the limits or holding a NUL byte is
+// a malformed request (400 VALIDATION_FAILED), refused before anything walks the tree.
+std::string request_path(const std::string& given, const std::string& operation,
+                         std::int64_t now_ms) {
+  try {
+    return normalize_workspace_path(given).absolute;
+  } catch (const WorkspaceError& e) {
+    if (e.code() != Errno::kENAMETOOLONG && e.code() != Errno::kEINVAL) throw;
+    throw ErrorReply(errno_error_response(e, {{"path", given}, {"operation", operation}}, now_ms,
+                                          ErrorCode::kValidationFailed));
+  }
+}
+
 }  // namespace
 
 bool files_op_mutates(const std::string& op) {
@@ -119,7 +132,7 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
                                  const std::string& created_at, std::int64_t now_ms) {
   const std::string operation(operation_of(r.op));
   try {
-    const std::string path = normalize_workspace_path(r.path).absolute;
+    const std::string path = request_path(r.path, operation, now_ms);
     boost::json::object out{{"success", true}, {"path", path}};
     if (r.op == "read") {
       const Encoding enc = r.encoding.value_or(Encoding::kUtf8);
@@ -143,7 +156,7 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
     } else if (r.op == "delete") {
       workspace.remove(path, r.recursive, r.force);
     } else if (r.op == "rename" || r.op == "move") {
-      const std::string to = normalize_workspace_path(*r.new_path).absolute;
+      const std::string to = request_path(*r.new_path, operation, now_ms);
       workspace.rename(path, to);
       out["newPath"] = to;
     } else if (r.op == "list") {

@@ -84,8 +84,8 @@ inline constexpr std::uint32_t kFilestatSize = 64;
 inline constexpr std::uint32_t kDirentSize = 24;
 inline constexpr std::uint32_t kPrestatSize = 8;
 
-// Longest path the host accepts from a guest (wasi-libc's PATH_MAX).
-inline constexpr std::uint32_t kMaxPathBytes = 4096;
+// The longest path the host accepts from a guest is sandbox::kMaxPathBytes (wasi-libc's
+// PATH_MAX), its longest segment sandbox::kMaxPathSegmentBytes (<sandbox/workspace.h>).
 // Most iovecs one call may pass (POSIX IOV_MAX; wasi-libc never passes more).
 inline constexpr std::uint32_t kMaxIovecs = 1024;
 // Open descriptors beyond the fixed ones.

@@ -1,5 +1,6 @@
 // The fd_* calls: descriptors, reading, writing, seeking, directory listing.
 #include <limits>
+#include <unordered_set>
 
 #include "wasi/abi.h"
 #include "wasi/host_state.h"
@@ -268,20 +269,60 @@ std::uint32_t HostState::fd_write(std::uint32_t fd, std::uint32_t iovs, std::uin
   return kSuccess;
 }
 
+HostState::WorkspaceUsage HostState::workspace_usage(const WorkspaceNode* locate) const {
+  WorkspaceUsage out;
+  if (options.workspace == nullptr) return out;
+  const WorkspaceNode& root = *options.workspace->root();
+  if (locate == &root) out.located = workspace_tree::Position{};
+  // What descriptors hold; whatever the tree walk does not meet is detached from the tree.
+  std::unordered_set<const WorkspaceNode*> held;
+  fds.for_each_open([&](const FdEntry& e) {
+    if (e.mount == Mount::kWorkspace && e.node && e.node.get() != &root) held.insert(e.node.get());
+  });
+  workspace_tree::walk_nodes(root, [&](const WorkspaceNode& node, workspace_tree::Position at) {
+    ++out.stats.entries;
+    if (!node.is_dir()) out.stats.bytes += node.data.size();
+    if (&node == locate) out.located = at;
+    if (!held.empty()) held.erase(&node);
+    return true;
+  });
+  // Detached subtrees may nest (descriptors on a removed directory and on something below
+  // it): with more than one, each node counts once.
+  const bool dedupe = held.size() > 1;
+  std::unordered_set<const WorkspaceNode*> seen;
+  const auto add = [&](const WorkspaceNode& node) {
+    if (dedupe && !seen.insert(&node).second) return false;
+    ++out.stats.entries;
+    if (!node.is_dir()) out.stats.bytes += node.data.size();
+    return true;
+  };
+  for (const WorkspaceNode* top : held) {
+    if (!add(*top)) continue;
+    workspace_tree::walk_nodes(
+        *top, [&](const WorkspaceNode& node, workspace_tree::Position) { return add(node); });
+  }
+  return out;
+}
+
 std::uint32_t HostState::check_file_growth(std::uint64_t old_size, std::uint64_t new_size) const {
   if (new_size > kMaxFileBytes) return kEFbig;
   if (options.workspace != nullptr) {
-    const std::uint64_t bytes = options.workspace->stats().bytes;
+    const std::uint64_t bytes = workspace_usage(nullptr).stats.bytes;
     const std::uint64_t base = bytes >= old_size ? bytes - old_size : 0;
     if (base + new_size > kMaxTotalBytes) return kENospc;
   }
   return kSuccess;
 }
 
-std::uint32_t HostState::check_new_entry() const {
-  if (options.workspace != nullptr &&
-      options.workspace->stats().entries >= kMaxWorkspaceEntries) {
-    return kENospc;
+std::uint32_t HostState::check_new_entry(const WorkspaceNode& parent,
+                                         std::string_view name) const {
+  if (options.workspace == nullptr) return kSuccess;
+  const WorkspaceUsage usage = workspace_usage(&parent);
+  if (usage.stats.entries >= kMaxWorkspaceEntries) return kENospc;
+  // A parent outside the tree has no path; its subtree is checked if it is ever moved back in.
+  if (usage.located &&
+      !workspace_tree::fits_path_limits(*usage.located, {1, 1 + name.size()})) {
+    return kENametoolong;
   }
   return kSuccess;
 }

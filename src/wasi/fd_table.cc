@@ -14,6 +14,11 @@ void FdTable::add_fixed(FdEntry entry) {
 void FdTable::seal() {
   sealed_ = true;
   next_ = fd_base();
+  for (const auto& entry : fixed_) sealed_fixed_.push_back(*entry);
+}
+
+void FdTable::restore_fixed() {
+  for (std::size_t i = 0; i < sealed_fixed_.size(); ++i) fixed_[i] = sealed_fixed_[i];
 }
 
 FdEntry* FdTable::get(std::uint32_t fd) {

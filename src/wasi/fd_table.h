@@ -50,11 +50,23 @@ class FdTable {
   bool close(std::uint32_t fd);
   // fd_renumber: moves `from` onto `to` (closing what was there). Returns a WASI errno.
   std::uint32_t renumber(std::uint32_t from, std::uint32_t to);
+  // Puts every fixed slot back as seal() found it (a guest may have closed stdout or a
+  // preopen, or renumbered one away). Guest-opened descriptors are not touched.
+  void restore_fixed();
   bool has_open_guest_fds() const { return !guest_.empty(); }
+  // Calls fn(entry) for every open descriptor, fixed ones included.
+  template <typename Fn>
+  void for_each_open(Fn&& fn) const {
+    for (const auto& entry : fixed_) {
+      if (entry) fn(*entry);
+    }
+    for (const auto& [fd, entry] : guest_) fn(entry);
+  }
   std::size_t open_guest_fds() const { return guest_.size(); }
 
  private:
   std::vector<std::optional<FdEntry>> fixed_;
+  std::vector<FdEntry> sealed_fixed_;  // the fixed slots at seal()
   std::map<std::uint32_t, FdEntry> guest_;
   std::uint32_t next_ = 0;
   bool sealed_ = false;

@@ -4,6 +4,8 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 
@@ -12,6 +14,9 @@
 
 namespace sandbox::wasi {
 namespace {
+
+// random_get fills guest memory through a host buffer of this size.
+constexpr std::uint32_t kRandomChunkBytes = 4096;
 
 std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -192,18 +197,28 @@ std::uint32_t HostState::clock_time_get(std::uint32_t id, std::uint64_t /*precis
 }
 
 std::uint32_t HostState::random_get(std::uint32_t buf, std::uint32_t len) {
-  const auto bytes = memory.bytes(buf, len);
   if (!memory.contains(buf, len)) return kEFault;
-  if (options.random_seed) {
-    for (std::size_t i = 0; i < bytes.size(); i += 8) {
-      const std::uint64_t word = splitmix64(random_state_);
-      for (std::size_t k = 0; k < 8 && i + k < bytes.size(); ++k) {
-        bytes[i + k] = static_cast<std::uint8_t>(word >> (8 * k));
+  // The bytes go through a host buffer: guest pages may be write-protected for dirty tracking
+  // (src/wasm/write_tracking.h), and getrandom(2) into such a page fails with EFAULT instead
+  // of faulting, so only a plain memcpy may write guest memory.
+  std::array<std::uint8_t, kRandomChunkBytes> chunk;
+  std::uint32_t done = 0;
+  while (done < len) {
+    const std::uint32_t n = std::min<std::uint32_t>(len - done, kRandomChunkBytes);
+    if (options.random_seed) {
+      for (std::uint32_t i = 0; i < n; i += 8) {
+        const std::uint64_t word = splitmix64(random_state_);
+        for (std::uint32_t k = 0; k < 8 && i + k < n; ++k) {
+          chunk[i + k] = static_cast<std::uint8_t>(word >> (8 * k));
+        }
       }
+    } else if (!os_random(chunk.data(), n)) {
+      return kEIo;
     }
-    return kSuccess;
+    memory.write(buf + done, {chunk.data(), n});
+    done += n;
   }
-  return os_random(bytes.data(), bytes.size()) ? kSuccess : kEIo;
+  return kSuccess;
 }
 
 void HostState::proc_exit(std::uint32_t code) {

@@ -17,6 +17,7 @@
 #include "wasi/guest_memory.h"
 #include "wasi/output_capture.h"
 #include "wasi/path_walk.h"
+#include "workspace/tree_walk.h"
 
 namespace sandbox::wasi {
 
@@ -96,9 +97,20 @@ class HostState {
                                std::uint8_t filetype) const;
   std::uint64_t inode(const void* node) const;
   std::int64_t now_ms() const;
+  // What the workspace limits count for this guest: the tree, plus every node the guest's
+  // descriptors keep alive outside it (a file unlinked while open, a directory removed while a
+  // descriptor points into it, nodes a rollback replaced). `locate`, when found in the tree,
+  // gets its position below /workspace.
+  struct WorkspaceUsage {
+    WorkspaceStats stats;
+    std::optional<workspace_tree::Position> located;
+  };
+  WorkspaceUsage workspace_usage(const WorkspaceNode* locate) const;
   // Checks the workspace limits for growing a file from `old_size` to `new_size`.
   std::uint32_t check_file_growth(std::uint64_t old_size, std::uint64_t new_size) const;
-  std::uint32_t check_new_entry() const;
+  // Checks the limits for creating `name` in `parent`: ENOSPC past the entry limit,
+  // ENAMETOOLONG when the new path below /workspace would break the path limits.
+  std::uint32_t check_new_entry(const WorkspaceNode& parent, std::string_view name) const;
   std::uint32_t copy_out(const std::vector<std::uint8_t>& data, std::uint64_t offset,
                          std::uint32_t iovs, std::uint32_t iovs_len, std::uint32_t& total);
   std::uint32_t write_strings(const std::vector<std::string>& strings, std::uint32_t ptrs,

@@ -3,17 +3,6 @@
 #include "wasi/host_state.h"
 
 namespace sandbox::wasi {
-namespace {
-
-bool subtree_contains(const WorkspaceNode& root, const WorkspaceNode* target) {
-  if (&root == target) return true;
-  for (const auto& [name, child] : root.children) {
-    if (child->is_dir() && subtree_contains(*child, target)) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 FdEntry* HostState::directory_fd(std::uint32_t fd, std::uint32_t* err) {
   FdEntry* e = fds.get(fd);
@@ -52,7 +41,7 @@ std::uint32_t HostState::path_create_directory(std::uint32_t fd, std::uint32_t p
   Lookup found;
   if ((err = lookup(dir->node, p, found))) return err;
   if (found.node) return kEExist;
-  if ((err = check_new_entry())) return err;
+  if ((err = check_new_entry(*found.parent, found.name))) return err;
   found.parent->put(found.name, std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kDirectory));
   return kSuccess;
 }
@@ -121,7 +110,16 @@ std::uint32_t HostState::path_rename(std::uint32_t fd, std::uint32_t old_path,
     if (to.node->is_dir() && !to.node->children.empty()) return kENotempty;
   }
   // A directory cannot move below itself.
-  if (from_is_dir && subtree_contains(*from.node, to.parent.get())) return kEInval;
+  if (from_is_dir && workspace_tree::subtree_contains(*from.node, to.parent.get())) {
+    return kEInval;
+  }
+  // Whatever moves into the tree must stay within the path limits there.
+  if (const auto at = workspace_usage(to.parent.get()).located) {
+    const workspace_tree::Position target{at->depth + 1, at->bytes + 1 + to.name.size()};
+    if (!workspace_tree::fits_path_limits(target, workspace_tree::subtree_extent(*from.node))) {
+      return kENametoolong;
+    }
+  }
   auto node = from.node;
   from.parent->erase(from.name);
   to.parent->put(to.name, std::move(node));
@@ -197,7 +195,7 @@ std::uint32_t HostState::path_open(std::uint32_t fd, std::uint32_t /*dirflags*/,
   if (!node) {
     if (!creat) return kENoent;
     if (oflags & kOflagDirectory || p.trailing_slash) return kEIsdir;
-    if ((err = check_new_entry())) return err;
+    if ((err = check_new_entry(*found.parent, found.name))) return err;
     node = std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kFile);
     node->updated_at = now_ms();
     found.parent->put(found.name, node);

@@ -19,6 +19,7 @@ std::uint32_t parse_guest_path(std::string_view raw, GuestPath& out) {
     const std::string_view seg = raw.substr(start, slash - start);
     start = slash + 1;
     if (seg.empty() || seg == ".") continue;
+    if (seg.size() > kMaxPathSegmentBytes) return kENametoolong;
     if (seg == "..") {
       if (out.segments.empty()) return kENotcapable;
       out.segments.pop_back();

@@ -23,7 +23,7 @@ struct GuestPath {
 
 // Returns a WASI errno: ENOENT for "", ENOTCAPABLE for an absolute path or an escape, EILSEQ
 // for bytes that are not UTF-8 (the tree's names travel as JSON strings), EINVAL for a NUL,
-// ENAMETOOLONG past kMaxPathBytes.
+// ENAMETOOLONG past kMaxPathBytes or for a segment over kMaxPathSegmentBytes.
 std::uint32_t parse_guest_path(std::string_view raw, GuestPath& out);
 
 struct Lookup {

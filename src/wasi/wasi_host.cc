@@ -35,6 +35,8 @@ std::uint32_t WasiHost::fd_base() const { return state_->fds.fd_base(); }
 
 bool WasiHost::has_open_guest_fds() const { return state_->fds.has_open_guest_fds(); }
 
+void WasiHost::restore_fixed_fds() { state_->fds.restore_fixed(); }
+
 std::optional<std::uint32_t> WasiHost::exit_code() const { return state_->exit_code; }
 
 std::string WasiHost::host_error() const { return state_->host_error; }

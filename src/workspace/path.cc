@@ -23,12 +23,22 @@ std::string_view errno_name(Errno e) {
       return "ENOTEMPTY";
     case Errno::kEINVAL:
       return "EINVAL";
+    case Errno::kENAMETOOLONG:
+      return "ENAMETOOLONG";
   }
   return "EINVAL";
 }
 
 NormalizedPath normalize_workspace_path(std::string_view path, std::string_view cwd) {
   if (path.empty()) throw WorkspaceError(Errno::kENOENT, "Path is required");
+  // Checked before anything is split or copied: a request may carry megabytes of path.
+  if (path.size() > kMaxPathBytes) {
+    throw WorkspaceError(Errno::kENAMETOOLONG,
+                         "Path exceeds " + std::to_string(kMaxPathBytes) + " bytes");
+  }
+  if (path.find('\0') != std::string_view::npos) {
+    throw WorkspaceError(Errno::kEINVAL, "Path contains a NUL byte");
+  }
   std::string base;
   if (path.front() == '/') {
     base = path;
@@ -39,7 +49,7 @@ NormalizedPath normalize_workspace_path(std::string_view path, std::string_view 
   const auto escapes = [&] {
     return WorkspaceError(Errno::kEACCES, "Path escapes /workspace: " + std::string(path));
   };
-  std::vector<std::string> parts;
+  std::vector<std::string_view> parts;
   std::size_t start = 0;
   while (start <= base.size()) {
     std::size_t end = base.find('/', start);
@@ -52,14 +62,26 @@ NormalizedPath normalize_workspace_path(std::string_view path, std::string_view 
       parts.pop_back();
       continue;
     }
-    parts.emplace_back(seg);
+    if (seg.size() > kMaxPathSegmentBytes) {
+      throw WorkspaceError(Errno::kENAMETOOLONG, "Path segment exceeds " +
+                                                     std::to_string(kMaxPathSegmentBytes) +
+                                                     " bytes");
+    }
+    parts.push_back(seg);
   }
   if (parts.empty() || parts.front() != "workspace") throw escapes();
+  if (parts.size() - 1 > kMaxPathDepth) {
+    throw WorkspaceError(Errno::kENAMETOOLONG,
+                         "Path exceeds " + std::to_string(kMaxPathDepth) + " levels");
+  }
   NormalizedPath out;
-  out.segments.assign(std::make_move_iterator(parts.begin() + 1),
-                      std::make_move_iterator(parts.end()));
   out.absolute = kWorkspaceRoot;
-  for (const auto& seg : out.segments) out.absolute.append("/").append(seg);
+  for (std::size_t i = 1; i < parts.size(); ++i) out.absolute.append("/").append(parts[i]);
+  if (out.absolute.size() > kMaxPathBytes) {
+    throw WorkspaceError(Errno::kENAMETOOLONG,
+                         "Path exceeds " + std::to_string(kMaxPathBytes) + " bytes");
+  }
+  out.segments.assign(parts.begin() + 1, parts.end());
   return out;
 }
 

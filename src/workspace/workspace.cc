@@ -7,6 +7,7 @@
 
 #include "base/base64.h"
 #include "base/utf8.h"
+#include "workspace/tree_walk.h"
 #include "workspace/utf16_order.h"
 
 namespace sandbox {
@@ -53,47 +54,7 @@ NodePtr walk_parent(const NodePtr& root, const std::vector<std::string>& segment
   return dir;
 }
 
-// Depth-first pre-order walk in insertion order, without recursion (trees built by apply_sync
-// have no depth limit). `fn(path, node)` returns whether to descend into a directory.
-template <typename Fn>
-void walk_preorder(const NodePtr& dir, const std::string& prefix, Fn&& fn) {
-  struct Frame {
-    const WorkspaceNode* dir;
-    std::string prefix;
-    std::size_t next = 0;
-  };
-  std::vector<Frame> stack;
-  stack.push_back({dir.get(), prefix, 0});
-  while (!stack.empty()) {
-    Frame& top = stack.back();
-    if (top.next >= top.dir->children.size()) {
-      stack.pop_back();
-      continue;
-    }
-    const auto& [name, child] = top.dir->children[top.next++];
-    std::string path = top.prefix + "/" + name;
-    const bool descend = fn(path, *child);
-    if (descend && child->is_dir()) stack.push_back({child.get(), std::move(path), 0});
-  }
-}
-
-std::uint64_t count_entries(const NodePtr& root) {
-  std::uint64_t count = 0;
-  walk_preorder(root, "", [&](const std::string&, const WorkspaceNode&) {
-    ++count;
-    return true;
-  });
-  return count;
-}
-
-std::uint64_t total_bytes(const NodePtr& root) {
-  std::uint64_t total = 0;
-  walk_preorder(root, "", [&](const std::string&, const WorkspaceNode& node) {
-    if (!node.is_dir()) total += node.data.size();
-    return true;
-  });
-  return total;
-}
+using workspace_tree::walk_preorder;
 
 std::span<const std::uint8_t> as_bytes(std::string_view text) {
   return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
@@ -205,10 +166,11 @@ void Workspace::write_bytes(std::string_view path, std::span<const std::uint8_t>
   const NodePtr existing = parent->find(name);
   if (existing && existing->is_dir()) fail(Errno::kEISDIR, "Is a directory: " + std::string(path));
   const std::uint64_t previous = existing ? existing->data.size() : 0;
-  if (total_bytes(root_) - previous + bytes.size() > kMaxTotalBytes) {
+  const WorkspaceStats used = workspace_tree::count(*root_);
+  if (used.bytes - previous + bytes.size() > kMaxTotalBytes) {
     fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
   }
-  if (!existing && count_entries(root_) >= kMaxWorkspaceEntries) {
+  if (!existing && used.entries >= kMaxWorkspaceEntries) {
     fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
   }
   parent->put(name,
@@ -220,13 +182,17 @@ void Workspace::mkdir(std::string_view path, bool recursive, std::string_view cw
   const NormalizedPath n = normalize_workspace_path(path, cwd);
   if (n.segments.empty()) return;
   if (recursive) {
+    // Counted once: each level created adds one entry.
+    std::optional<std::uint64_t> entries;
     NodePtr dir = root_;
     for (const auto& seg : n.segments) {
       NodePtr child = dir->find(seg);
       if (!child) {
-        if (count_entries(root_) >= kMaxWorkspaceEntries) {
+        if (!entries) entries = workspace_tree::count(*root_).entries;
+        if (*entries >= kMaxWorkspaceEntries) {
           fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
         }
+        ++*entries;
         child = make_dir();
         dir->put(seg, child);
       } else if (!child->is_dir()) {
@@ -239,7 +205,7 @@ void Workspace::mkdir(std::string_view path, bool recursive, std::string_view cw
   const NodePtr parent = walk_parent(root_, n.segments);
   const std::string& name = n.segments.back();
   if (parent->find(name)) fail(Errno::kEEXIST, "Already exists: " + std::string(path));
-  if (count_entries(root_) >= kMaxWorkspaceEntries) {
+  if (workspace_tree::count(*root_).entries >= kMaxWorkspaceEntries) {
     fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
   }
   parent->put(name, make_dir());
@@ -253,7 +219,7 @@ std::vector<ListEntry> Workspace::list(std::string_view path, bool recursive,
   if (!node) fail(Errno::kENOENT, "No such directory: " + std::string(path));
   if (!node->is_dir()) fail(Errno::kENOTDIR, "Not a directory: " + std::string(path));
   std::vector<ListEntry> entries;
-  walk_preorder(node, n.absolute, [&](const std::string& p, const WorkspaceNode& child) {
+  walk_preorder(*node, n.absolute, [&](const std::string& p, const WorkspaceNode& child) {
     ListEntry e;
     e.path = p;
     e.type = child.type;
@@ -308,6 +274,12 @@ void Workspace::rename(std::string_view from, std::string_view to, std::string_v
       std::equal(src.segments.begin(), src.segments.end(), dst.segments.begin())) {
     fail(Errno::kEINVAL, "Cannot move a directory into itself: " + std::string(to));
   }
+  // The moved subtree must stay within the path limits at its new place.
+  const workspace_tree::Position extent = workspace_tree::subtree_extent(*node);
+  const workspace_tree::Position at{dst.segments.size(), dst.absolute.size() - kWorkspaceRoot.size()};
+  if (!workspace_tree::fits_path_limits(at, extent)) {
+    fail(Errno::kENAMETOOLONG, "Path too long or too deep after the move: " + std::string(to));
+  }
   const std::string& dst_name = dst.segments.back();
   if (const NodePtr existing = dst_parent->find(dst_name)) {
     const bool src_is_dir = node->is_dir();
@@ -348,7 +320,7 @@ StatResult Workspace::stat(std::string_view path, std::string_view cwd) const {
 
 Manifest Workspace::manifest() const {
   Manifest out;
-  walk_preorder(root_, std::string(kWorkspaceRoot),
+  walk_preorder(*root_, std::string(kWorkspaceRoot),
                 [&](const std::string& path, const WorkspaceNode& node) {
                   if (node.is_dir()) {
                     out.dirs.push_back(path);
@@ -365,7 +337,7 @@ FileHashes Workspace::file_hashes() const { return manifest().files; }
 
 Changes Workspace::changes(const FileHashes& since) const {
   Changes out;
-  walk_preorder(root_, std::string(kWorkspaceRoot),
+  walk_preorder(*root_, std::string(kWorkspaceRoot),
                 [&](const std::string& path, const WorkspaceNode& node) {
                   if (node.is_dir()) return true;
                   std::string hash = content_hash(node.data);
@@ -386,7 +358,7 @@ Changes Workspace::changes(const FileHashes& since) const {
 
 std::vector<WorkspaceRow> Workspace::serialize() const {
   std::vector<WorkspaceRow> rows;
-  walk_preorder(root_, std::string(kWorkspaceRoot),
+  walk_preorder(*root_, std::string(kWorkspaceRoot),
                 [&](const std::string& path, const WorkspaceNode& node) {
                   WorkspaceRow row;
                   row.path = path;
@@ -403,22 +375,23 @@ std::vector<WorkspaceRow> Workspace::serialize() const {
 void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
   const NodePtr fresh = make_dir();
   for (const auto& row : rows) {
+    // Rows come from serialize(), which never produces what is skipped here; a corrupt row is
+    // skipped rather than turned into an unreachable node or a tree past the path limits.
+    if (row.path.size() > kMaxPathBytes || row.path.find('\0') != std::string::npos) continue;
     std::vector<std::string> rel;
     std::size_t start = 0;
-    bool dot_segment = false;
-    while (start <= row.path.size()) {
+    bool bad_segment = false;
+    while (start <= row.path.size() && !bad_segment) {
       std::size_t end = row.path.find('/', start);
       if (end == std::string::npos) end = row.path.size();
       std::string seg = row.path.substr(start, end - start);
       start = end + 1;
       if (seg.empty()) continue;
-      if (seg == "." || seg == "..") dot_segment = true;
+      if (seg == "." || seg == ".." || seg.size() > kMaxPathSegmentBytes) bad_segment = true;
       rel.push_back(std::move(seg));
     }
     if (!rel.empty() && rel.front() == std::string_view("workspace")) rel.erase(rel.begin());
-    // Rows come from serialize(), which never produces these; a corrupt row is skipped rather
-    // than turned into an unreachable node.
-    if (rel.empty() || dot_segment) continue;
+    if (rel.empty() || bad_segment || rel.size() > kMaxPathDepth) continue;
     // Deviation: upstream assumes parents are directories; a file in the way is replaced.
     const NodePtr dir = ensure_dir_path(fresh, rel, rel.size() - 1);
     const std::string& name = rel.back();
@@ -431,15 +404,7 @@ void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
   root_->children = std::move(fresh->children);
 }
 
-WorkspaceStats Workspace::stats() const {
-  WorkspaceStats out;
-  walk_preorder(root_, "", [&](const std::string&, const WorkspaceNode& node) {
-    ++out.entries;
-    if (!node.is_dir()) out.bytes += node.data.size();
-    return true;
-  });
-  return out;
-}
+WorkspaceStats Workspace::stats() const { return workspace_tree::count(*root_); }
 
 std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
   // 1. Directories (replacing non-directories in the way).
@@ -457,7 +422,7 @@ std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
   // 3. File deletions. Manifest keys are compared as given, as upstream does.
   if (request.manifest) {
     std::vector<std::string> doomed;
-    walk_preorder(root_, std::string(kWorkspaceRoot),
+    walk_preorder(*root_, std::string(kWorkspaceRoot),
                   [&](const std::string& path, const WorkspaceNode& node) {
                     if (!node.is_dir() && !request.manifest->contains(path)) {
                       doomed.push_back(path);
@@ -471,7 +436,7 @@ std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
   // 4. Directories not named in `dirs` (as given), deepest first; ties keep walk order.
   const std::unordered_set<std::string> keep(request.dirs.begin(), request.dirs.end());
   std::vector<std::string> doomed_dirs;
-  walk_preorder(root_, std::string(kWorkspaceRoot),
+  walk_preorder(*root_, std::string(kWorkspaceRoot),
                 [&](const std::string& path, const WorkspaceNode& node) {
                   if (node.is_dir() && !keep.contains(path)) doomed_dirs.push_back(path);
                   return true;

@@ -96,6 +96,30 @@ TEST(EmbeddedImage, StatelessRunsSeeADisabledWorkspace) {
   EXPECT_FALSE(engine.run(req("open /dev/null")).error);
 }
 
+// Regression (issue 12): os.close(3) in Python or io.stdout:close() in Lua returned the instance
+// to the pool with its fixed descriptors closed, and every later run on it lost stdout or the
+// standard library ("Bad file descriptor: '/stdlib/python311.zip'") until a restart.
+TEST(EmbeddedImage, AReusedInstanceGetsBackTheDescriptorsARunClosed) {
+  EmbeddedLanguage language = probe_language();
+  language.idle_instances = 1;  // every run reuses the one instance
+  const Engine engine = probe_engine(std::move(language));
+  const std::string uses_them_all =
+      "print out\neprint err\nopen /stdlib\nopen /dev/null\ncloseall\ntext ok";
+  for (const char* closing :
+       {"closefd 0", "closefd 1", "closefd 2", "closefd 3", "closefd 4", "closefd 5",
+        "closefd 1\nclosefd 2", "open /dev/null\nrenumber 1 6"}) {
+    SCOPED_TRACE(closing);
+    (void)engine.run(req(closing));
+    for (int i = 0; i < 2; ++i) {
+      const EngineOutcome next = engine.run(req(uses_them_all));
+      ASSERT_FALSE(next.error) << next.error->name << ": " << next.error->message;
+      EXPECT_EQ(text_of(next), "ok");
+      EXPECT_EQ(next.logs.stdout_lines, std::vector<std::string>{"out"});
+      EXPECT_EQ(next.logs.stderr_lines, std::vector<std::string>{"err"});
+    }
+  }
+}
+
 TEST(EmbeddedImage, ConcurrentRunsAreIsolated) {
   const Engine engine = probe_engine();
   std::vector<std::thread> threads;

@@ -48,6 +48,7 @@ TEST(ErrorCode, ErrnoMapping) {
   EXPECT_EQ(error_code_for_errno(Errno::kENOSPC), ErrorCode::kNoSpace);
   EXPECT_EQ(error_code_for_errno(Errno::kENOTEMPTY), ErrorCode::kFilesystemError);
   EXPECT_EQ(error_code_for_errno(Errno::kEINVAL), ErrorCode::kFilesystemError);
+  EXPECT_EQ(error_code_for_errno(Errno::kENAMETOOLONG), ErrorCode::kValidationFailed);
 }
 
 TEST(ErrorResponse, ApiErrorDefaultsToValidationFailedWhateverTheStatus) {

@@ -1,6 +1,8 @@
 // The sandbox files API, POST /files (`upstream-protocol.md` §8.7): every op and its response,
 // MIME types, listings (FileInfo, hidden entries, recursion), validation, and every errno error
 // with its code, status, context and operation.
+#include <chrono>
+
 #include "sandbox/mime_type.h"
 #include "sandbox_test_fixture.h"
 
@@ -217,6 +219,33 @@ TEST_F(FilesApi, TheWorkspaceLimitsAreEnforced) {
   const HttpResponse r = op_raw({{"op", "write"}, {"path", "one-more"}, {"content", "x"}});
   EXPECT_EQ(r.status, 500);
   EXPECT_EQ(error_of(r), "NO_SPACE: Workspace exceeds 16 MiB total");
+}
+
+// Regression (issue 12): a recursive mkdir of a 2 MiB, 2,500-level path held a worker for
+// 158 s; paths past the limits of <sandbox/workspace.h> or holding a NUL byte are malformed
+// requests, refused at once with 400.
+TEST_F(FilesApi, DeepOrLongPathsAreRefusedQuicklyWith400) {
+  std::string deep;
+  for (int i = 0; i < 2'500; ++i) deep.append(i ? "/" : "").append(std::string(800, 'd'));
+  std::string too_deep;
+  for (std::size_t i = 0; i <= kMaxPathDepth; ++i) too_deep.append(i ? "/a" : "a");
+  const auto expect_400 = [&](const boost::json::object& request, const std::string& errno_name) {
+    const HttpResponse res = op_raw(request);
+    EXPECT_EQ(res.status, 400) << res.body.substr(0, 200);
+    const auto b = json_of(res);
+    EXPECT_EQ(b.at("code").as_string(), "VALIDATION_FAILED");
+    EXPECT_EQ(b.at("context").at("errno").as_string(), errno_name);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  expect_400({{"op", "mkdir"}, {"path", deep}, {"recursive", true}}, "ENAMETOOLONG");
+  expect_400({{"op", "mkdir"}, {"path", too_deep}, {"recursive", true}}, "ENAMETOOLONG");
+  expect_400({{"op", "write"}, {"path", std::string(256, 'n')}}, "ENAMETOOLONG");
+  expect_400({{"op", "write"}, {"path", std::string("a\0b", 3)}, {"content", "x"}}, "EINVAL");
+  op({{"op", "write"}, {"path", "a.txt"}});
+  expect_400({{"op", "rename"}, {"path", "a.txt"}, {"newPath", too_deep}}, "ENAMETOOLONG");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_EQ(op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(),
+            1);
 }
 
 }  // namespace

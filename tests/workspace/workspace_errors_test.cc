@@ -227,6 +227,7 @@ TEST(WorkspaceErrors, ErrnoNames) {
   EXPECT_EQ(errno_name(Errno::kENOSPC), "ENOSPC");
   EXPECT_EQ(errno_name(Errno::kENOTEMPTY), "ENOTEMPTY");
   EXPECT_EQ(errno_name(Errno::kEINVAL), "EINVAL");
+  EXPECT_EQ(errno_name(Errno::kENAMETOOLONG), "ENAMETOOLONG");
 }
 
 }  // namespace

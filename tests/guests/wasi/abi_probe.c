@@ -13,6 +13,8 @@
  *   reportcwd DIR          report DIR as the cwd without changing directory
  *   env NAME               the result is getenv(NAME) (or "<unset>")
  *   open PATH / closeall   keep a file open / close them all
+ *   closefd N              close(N), any descriptor (stdout, a preopen, ...)
+ *   renumber A B           __wasi_fd_renumber(A, B)
  *   spin / trap / exit N   endless loop, `unreachable`, exit(N)
  *   alloc MB               allocate and touch MB MiB (kept); failure is a MemoryError
  *   restores               the number of after_restore calls since session_init
@@ -174,6 +176,17 @@ static int run_line(outcome* o, char* line) {
   }
   if (!strcmp(line, "closeall")) {
     while (open_count > 0) close(open_fds[--open_count]);
+    return 0;
+  }
+  if (!strcmp(line, "closefd")) {
+    if (close(atoi(arg)) != 0) { set_error(o, "OSError", strerror(errno)); return 1; }
+    return 0;
+  }
+  if (!strcmp(line, "renumber")) {
+    char* to = strchr(arg, ' ');
+    if (!to) { set_error(o, "UsageError", "renumber A B"); return 1; }
+    __wasi_errno_t err = __wasi_fd_renumber((__wasi_fd_t)atoi(arg), (__wasi_fd_t)atoi(to + 1));
+    if (err != 0) { set_error(o, "OSError", strerror(err)); return 1; }
     return 0;
   }
   if (!strcmp(line, "spin")) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <wasi/api.h>
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -179,9 +180,19 @@ EXPORT("clock_and_random") int clock_and_random(void) {
   return 0;
 }
 
+/* random_get straight into a buffer spanning several pages (the host test write-protects them
+ * first, as dirty tracking does); returns the WASI errno. */
+static unsigned char random_pages[3 * 65536];
+EXPORT("random_into_pages") int random_into_pages(void) {
+  int err = __wasi_random_get(random_pages, sizeof random_pages);
+  if (err != 0) return err;
+  size_t nonzero = 0;
+  for (size_t i = 0; i < sizeof random_pages; i++) nonzero += random_pages[i] != 0;
+  return nonzero > sizeof random_pages / 2 ? 0 : -1;
+}
+
 /* Passes a pointer outside linear memory straight to the WASI call (wasi-libc would check
  * nothing either): the host must answer EFAULT, not crash. */
-#include <wasi/api.h>
 EXPORT("bad_pointer") int bad_pointer(void) {
   __wasi_ciovec_t iov = {(const uint8_t*)0xfffffff0u, 64};
   __wasi_size_t written = 0;
