@@ -17,6 +17,8 @@ packages=(
   dpkg-dev python3.11 make patch xz-utils
   # PostgreSQL backend tests
   postgresql
+  # libFuzzer runtime (and ASan/UBSan) for the fuzz preset (scripts/run_fuzzers.sh)
+  libclang-rt-19-dev
   # native interpreters bench/languages compares the engines with (python3.11 and perl above)
   lua5.4 ruby
 )
