@@ -1,19 +1,39 @@
 // The oracle shared by the request fuzz targets: hostile input must get a clear client error,
-// never a 5xx (a server-side failure) or a body that is not the JSON it claims to be.
+// never a 5xx (a server-side failure) or a body that is not the JSON it claims to be. The one
+// exception is the workspace errors the protocol itself answers with 500 (README, "The sandbox
+// HTTP API"): FILESYSTEM_ERROR (EINVAL, ENOTEMPTY, a failed mkdir) and NO_SPACE.
 #pragma once
 
 #include <sandbox/http.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include <boost/json/parse.hpp>
 
 namespace sandbox::fuzz {
 
+// True for a 500 whose ErrorResponse code is one the protocol answers with 500.
+inline bool is_workspace_500(int status, std::string_view body) {
+  if (status != 500) return false;
+  boost::system::error_code ec;
+  const boost::json::value v = boost::json::parse(body, ec);
+  if (ec || !v.is_object()) return false;
+  const auto* code = v.get_object().if_contains("code");
+  return code && code->is_string() &&
+         (code->get_string() == "FILESYSTEM_ERROR" || code->get_string() == "NO_SPACE");
+}
+
+// FUZZ_TRACE=1 in the environment prints every answer (for writing seeds).
 inline void check_response(const HttpResponse& r, std::string_view what) {
-  bool ok = r.status >= 200 && r.status < 500;
+  static const bool trace = std::getenv("FUZZ_TRACE") != nullptr;
+  if (trace) {
+    std::fprintf(stderr, "%.*s -> %d %.300s\n", static_cast<int>(what.size()), what.data(),
+                 r.status, r.body.c_str());
+  }
+  bool ok = r.status >= 200 && (r.status < 500 || is_workspace_500(r.status, r.body));
   const auto type = r.header("content-type");
   if (ok && type && type->starts_with("application/json")) {
     boost::system::error_code ec;

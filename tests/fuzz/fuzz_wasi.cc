@@ -73,7 +73,7 @@ class Args {
   std::uint32_t len() {
     const std::uint8_t b = in_.u8();
     if (b & 0x80) return in_.u32();
-    return b & 0x40 ? (std::uint32_t{b & 0x3f} << 8 | in_.u8()) : b;
+    return b & 0x40 ? (static_cast<std::uint32_t>(b & 0x3f) << 8 | in_.u8()) : b;
   }
   std::uint32_t u32() { return in_.u32(); }
   std::uint64_t u64() { return in_.u64(); }
