@@ -22,6 +22,10 @@ all_targets=(fuzz_runtime_requests fuzz_sandbox_requests fuzz_workspace fuzz_was
 read -r -a targets <<<"${FUZZ_TARGETS:-${all_targets[*]}}"
 
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
+# Symbolized stacks in crash reports.
+if [[ -z ${ASAN_SYMBOLIZER_PATH:-} ]] && command -v llvm-symbolizer >/dev/null; then
+  export ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer)
+fi
 start=$(date +%s)
 if ! cmake --preset fuzz >/dev/null; then
   echo "run_fuzzers: configuring the fuzz preset failed" >&2
@@ -61,7 +65,7 @@ for target in "${targets[@]}"; do
   printf '%-24s %-6s execs=%-9s exec/s=%-6s cov=%-6s corpus=%s\n' \
     "$target" "$result" "${execs:-?}" "${speed:-?}" "${cov:-?}" "$units"
   if [[ $status -ne 0 ]]; then
-    grep -E 'ERROR|SUMMARY|==[0-9]+==|check failed|answered|Test unit written' "$log" | head -20 | sed 's/^/    /'
+    grep -aE 'ERROR|SUMMARY|==[0-9]+==|check failed|answered|Test unit written' "$log" | head -20 | sed 's/^/    /'
     echo "    log: $log"
   fi
 done

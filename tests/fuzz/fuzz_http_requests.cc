@@ -38,7 +38,9 @@ namespace {
 using namespace sandbox;
 namespace http = boost::beast::http;
 
-constexpr int kReadTimeoutSeconds = 8;  // under libFuzzer's -timeout=10
+// Longer than libFuzzer's -timeout=10 (run_fuzzers.sh), which reports a stall with the stacks of
+// every thread; this bound only ends a stalled replay outside libFuzzer.
+constexpr int kReadTimeoutSeconds = 30;
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "fuzz_http_requests: %s\n", what.c_str());

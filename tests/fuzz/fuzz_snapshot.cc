@@ -8,7 +8,7 @@
 //   z  u16 expected size, then zstd bytes       w  the same, raw codec
 //   e  the rest encoded with zstd must decode to itself
 //   p  a chunk map (count, then per chunk: index byte, length u16 of filler), then page numbers
-//   h  two memories of up to 40 pages (page count, then per page: a byte, 0 = zero page), diffed
+//   h  two memories of up to 20 pages (page count, then per page: a byte, 0 = zero page), diffed
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -36,7 +36,7 @@ using namespace sandbox;
     }                                                                               \
   } while (0)
 
-constexpr std::uint32_t kMaxPages = 40;
+constexpr std::uint32_t kMaxPages = 20;  // more than one 16-page chunk
 
 std::span<const std::uint8_t> bytes(std::string_view s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
@@ -86,7 +86,7 @@ void pages(fuzz::FuzzInput& in) {
   ChunkMap chunks;
   for (int n = in.u8() % 4; n > 0; --n) {
     const std::uint32_t index = in.u8() % 8;
-    const std::size_t length = (std::size_t{in.u8()} | std::size_t{in.u8()} << 8) * 32;
+    const std::size_t length = (std::size_t{in.u8()} | std::size_t{in.u8()} << 8) * 16;
     chunks[index] = std::vector<std::uint8_t>(length, static_cast<std::uint8_t>(index + 1));
   }
   while (!in.empty()) {

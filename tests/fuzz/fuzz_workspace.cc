@@ -30,6 +30,9 @@ namespace {
 using namespace sandbox;
 
 constexpr int kMaxOps = 64;
+// 1 MiB writes per input: enough for EFBIG and a few large files, few enough that hashing the
+// tree stays fast (the entry-count limit is reachable with small writes).
+constexpr int kMaxBigWrites = 3;
 
 #define FUZZ_CHECK(cond)                                                        \
   do {                                                                          \
@@ -85,6 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::FuzzInput in(data, size);
   bool limits_hold = true;  // false once apply_sync/restore_from (which skip the limits) ran
   FileHashes since;
+  int big_writes = 0;
   for (int n = 0; n < kMaxOps && !in.empty(); ++n) {
     const int op = in.u8() % 13;
     clock.advance(1);
@@ -110,6 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         case 3: {
           const std::string_view path = in.short_string();
+          if (++big_writes > kMaxBigWrites) break;
           const std::string content(kMaxFileBytes + (in.u8() & 1), 'x');
           ws.write(path, content);
           break;
