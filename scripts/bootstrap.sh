@@ -19,6 +19,8 @@ packages=(
   postgresql
   # deploy/sandboxd.service is checked with systemd-analyze
   systemd
+  # libFuzzer runtime (and ASan/UBSan) for the fuzz preset (scripts/run_fuzzers.sh)
+  libclang-rt-19-dev
   # native interpreters bench/languages compares the engines with (python3.11 and perl above)
   lua5.4 ruby
 )

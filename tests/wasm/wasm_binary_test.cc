@@ -77,5 +77,47 @@ TEST(WasmBinary, RejectsMalformedInput) {
   EXPECT_THROW(read_wasm_module(long_leb), WasmFormatError);
 }
 
+// Found by fuzz_wasm_binary (tests/fuzz/corpus/fuzz_wasm_binary/crash-duplicate-memory-section):
+// a second, empty memory section was accepted, and cap_memory_maximum rewrote that one, leaving
+// the real memory uncapped.
+TEST(WasmBinary, DuplicateMemorySectionIsRejectedSoTheCapCannotMissTheMemory) {
+  const std::vector<std::uint8_t> twice = {
+      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      0x05, 0x04, 0x01, 0x00, 0xd0, 0x05,  // memory section: (memory 720)
+      0x05, 0x01, 0x00,                    // another memory section, empty
+  };
+  EXPECT_THROW(read_wasm_module(twice), WasmFormatError);
+  EXPECT_THROW(cap_memory_maximum(twice, 1024), WasmFormatError);
+}
+
+TEST(WasmBinary, UnknownOrMisorderedSectionIsRejected) {
+  const std::vector<std::uint8_t> header = {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00};
+  std::vector<std::uint8_t> unknown_id = header;
+  unknown_id.insert(unknown_id.end(), {0x27, 0x00});
+  EXPECT_THROW(read_wasm_module(unknown_id), WasmFormatError);
+  std::vector<std::uint8_t> export_before_memory = header;
+  export_before_memory.insert(export_before_memory.end(),
+                              {0x07, 0x01, 0x00, 0x05, 0x03, 0x01, 0x00, 0x01});
+  EXPECT_THROW(read_wasm_module(export_before_memory), WasmFormatError);
+  // Custom sections may appear anywhere, any number of times; the tag section sits between the
+  // memory and global sections.
+  std::vector<std::uint8_t> ordered = header;
+  ordered.insert(ordered.end(), {0x00, 0x02, 0x01, 'a', 0x05, 0x03, 0x01, 0x00, 0x01,
+                                 0x00, 0x02, 0x01, 'b', 0x0d, 0x01, 0x00, 0x06, 0x01, 0x00});
+  EXPECT_EQ(read_wasm_module(ordered).memories.size(), 1u);
+}
+
+// An imported memory plus an empty memory section: "exactly one memory", but none defined, so
+// the rewritten section would have defined a second memory instead of capping the import.
+TEST(WasmBinary, CapOfAnImportedMemoryIsRefused) {
+  const std::vector<std::uint8_t> imported = {
+      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      0x02, 0x0c, 0x01, 0x03, 'e', 'n', 'v', 0x03, 'm', 'e', 'm', 0x02, 0x00, 0x01,
+      0x05, 0x01, 0x00,
+  };
+  ASSERT_EQ(read_wasm_module(imported).memories.size(), 1u);
+  EXPECT_THROW(cap_memory_maximum(imported, 1024), WasmFormatError);
+}
+
 }  // namespace
 }  // namespace sandbox::wasmc

@@ -1,6 +1,7 @@
 #include "wasm_binary.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 
 namespace sandbox::wasmc {
@@ -159,13 +160,32 @@ const FuncType& WasmModule::function_type(std::uint32_t function_index) const {
   return types[function_types[function_index]];
 }
 
+// The position of a known non-custom section id in the order the binary format requires
+// (the tag section, 13, sits between memory and global; datacount, 12, before code), or 0 for
+// an unknown id. Each such section may appear at most once, in this order: otherwise a second
+// memory section could hide the memory cap_memory_maximum rewrites.
+int section_rank(std::uint8_t id) {
+  constexpr std::uint8_t kOrder[] = {1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11};
+  for (int i = 0; i < static_cast<int>(std::size(kOrder)); ++i) {
+    if (kOrder[i] == id) return i + 1;
+  }
+  return 0;
+}
+
 WasmModule read_wasm_module(std::span<const std::uint8_t> bytes) {
   WasmModule m;
   Reader r(bytes);
   check_header(r);
+  int last_rank = 0;
   while (!r.done()) {
     std::size_t section_begin = r.pos();
     std::uint8_t id = r.byte();
+    if (id != 0) {
+      const int rank = section_rank(id);
+      if (rank == 0) r.fail("unknown section id " + std::to_string(id));
+      if (rank <= last_rank) r.fail("section " + std::to_string(id) + " is repeated or out of order");
+      last_rank = rank;
+    }
     std::uint32_t size = r.u32();
     std::size_t begin = r.pos();
     if (size > bytes.size() - begin) r.fail("section runs past the end of the file");
@@ -306,7 +326,10 @@ WasmModule read_wasm_module(std::span<const std::uint8_t> bytes) {
 std::vector<std::uint8_t> cap_memory_maximum(std::span<const std::uint8_t> bytes,
                                              std::uint64_t max_pages) {
   WasmModule m = read_wasm_module(bytes);
-  if (m.memory_section_end == 0 || m.memories.size() != 1) {
+  const bool imported = std::any_of(m.imports.begin(), m.imports.end(), [](const Import& i) {
+    return i.kind == ExternalKind::kMemory;
+  });
+  if (m.memory_section_end == 0 || m.memories.size() != 1 || imported) {
     throw WasmFormatError("a memory cap needs exactly one defined memory");
   }
   Limits l = m.memories[0];

@@ -1,0 +1,148 @@
+// Fuzz target: what the snapshot code reads back from storage (src/snapshot/): the stored
+// SnapshotRecord JSON (parse_snapshot_record), chunk bytes (ChunkCodec::decode / decode_into,
+// decode_chunk), the chunk map of a restore (read_page) and the change detection of a save
+// (hash_memory, diff_pages, plan_chunks, apply_chunk_plan).
+//
+// Input: the first byte picks the part, the rest is its data:
+//   r  the rest as a stored record; a record that parses must survive to_json and back
+//   z  u16 expected size, then zstd bytes       w  the same, raw codec
+//   e  the rest encoded with zstd must decode to itself
+//   p  a chunk map (count, then per chunk: index byte, length u16 of filler), then page numbers
+//   h  two memories of up to 20 pages (page count, then per page: a byte, 0 = zero page), diffed
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include <boost/json/parse.hpp>
+
+#include "fuzz_input.h"
+#include "snapshot/chunk_codec.h"
+#include "snapshot/chunks.h"
+#include "snapshot/page_hash.h"
+#include "snapshot/snapshot_error.h"
+#include "snapshot/snapshot_record.h"
+
+namespace {
+
+using namespace sandbox;
+
+#define FUZZ_CHECK(cond)                                                            \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                 \
+    }                                                                               \
+  } while (0)
+
+constexpr std::uint32_t kMaxPages = 20;  // more than one 16-page chunk
+
+std::span<const std::uint8_t> bytes(std::string_view s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+void record(std::string_view text) {
+  boost::system::error_code ec;
+  const boost::json::value value = boost::json::parse(text, ec);
+  if (ec) return;
+  SnapshotRecord r;
+  try {
+    r = parse_snapshot_record(value);
+  } catch (const SnapshotError&) {
+    return;
+  }
+  FUZZ_CHECK(parse_snapshot_record(to_json(r)) == r);
+  (void)snapshot_info(r);
+}
+
+void decode(Codec codec, fuzz::FuzzInput& in) {
+  const std::size_t expected = (std::size_t{in.u8()} | std::size_t{in.u8()} << 8) * 16;
+  const auto stored = bytes(in.rest());
+  static ChunkCodec reused;  // decode_into with one codec for many chunks, as a restore does
+  std::vector<std::uint8_t> out(expected);
+  bool ok_into = true;
+  try {
+    reused.decode_into(codec, stored, out);
+  } catch (const SnapshotError&) {
+    ok_into = false;
+  }
+  try {
+    const auto decoded = decode_chunk(codec, stored, expected);
+    FUZZ_CHECK(ok_into && decoded.size() == expected && decoded == out);
+  } catch (const SnapshotError&) {
+    FUZZ_CHECK(!ok_into);
+  }
+}
+
+void round_trip(std::string_view data) {
+  const auto raw = bytes(data);
+  const auto stored = encode_chunk(Codec::kZstd, raw);
+  const auto decoded = decode_chunk(Codec::kZstd, stored, raw.size());
+  FUZZ_CHECK(std::equal(decoded.begin(), decoded.end(), raw.begin(), raw.end()));
+}
+
+void pages(fuzz::FuzzInput& in) {
+  ChunkMap chunks;
+  for (int n = in.u8() % 4; n > 0; --n) {
+    const std::uint32_t index = in.u8() % 8;
+    const std::size_t length = (std::size_t{in.u8()} | std::size_t{in.u8()} << 8) * 16;
+    chunks[index] = std::vector<std::uint8_t>(length, static_cast<std::uint8_t>(index + 1));
+  }
+  while (!in.empty()) {
+    const std::uint32_t page = in.u8() | (in.u8() & 0x80 ? in.u32() : 0);
+    try {
+      const auto view = read_page(chunks, page);
+      if (view) FUZZ_CHECK(view->size() == kSnapshotPageBytes);
+    } catch (const SnapshotError&) {
+      const auto it = chunks.find(chunk_of_page(page));
+      FUZZ_CHECK(it != chunks.end());  // only a stored but short chunk is an error
+    }
+  }
+}
+
+std::vector<std::uint8_t> memory_of(fuzz::FuzzInput& in) {
+  const std::uint32_t count = in.u8() % (kMaxPages + 1);
+  std::vector<std::uint8_t> memory(std::size_t{count} * kSnapshotPageBytes);
+  for (std::uint32_t p = 0; p < count; ++p) {
+    const std::uint8_t b = in.u8();
+    if (b) memory[std::size_t{p} * kSnapshotPageBytes + b * 97] = b;
+  }
+  return memory;
+}
+
+void diff(fuzz::FuzzInput& in) {
+  const auto before = memory_of(in);
+  const auto after = memory_of(in);
+  const PageHashes previous = hash_memory(before), current = hash_memory(after);
+  const PageDiff d = diff_pages(previous, current);
+  FUZZ_CHECK(std::is_sorted(d.changed.begin(), d.changed.end()));
+  FUZZ_CHECK(std::is_sorted(d.removed.begin(), d.removed.end()));
+  const ChunkPlan plan = plan_chunks(d, current);
+  std::set<std::uint32_t> upsert(plan.upsert.begin(), plan.upsert.end());
+  for (const auto c : plan.remove) FUZZ_CHECK(!upsert.contains(c));
+  // The stored chunk set after the plan is exactly the chunks with a non-zero page now.
+  std::set<std::uint32_t> stored;
+  for (const auto& [page, hash] : previous) stored.insert(chunk_of_page(page));
+  apply_chunk_plan(stored, plan);
+  std::set<std::uint32_t> expected;
+  for (const auto& [page, hash] : current) expected.insert(chunk_of_page(page));
+  FUZZ_CHECK(stored == expected);
+  for (const auto c : plan.upsert) FUZZ_CHECK(extract_chunk(after, c).size() == kChunkBytes);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::FuzzInput in(data, size);
+  switch (in.u8()) {
+    case 'r': record(in.rest()); break;
+    case 'z': decode(Codec::kZstd, in); break;
+    case 'w': decode(Codec::kRaw, in); break;
+    case 'e': round_trip(in.rest()); break;
+    case 'p': pages(in); break;
+    case 'h': diff(in); break;
+    default: break;
+  }
+  return 0;
+}
