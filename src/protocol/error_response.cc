@@ -1,13 +1,33 @@
 #include <sandbox/clock.h>
 #include <sandbox/protocol.h>
 
+#include "base/utf8.h"
+
 namespace sandbox {
+namespace {
+
+// Error messages and contexts echo what the client sent (a path, an id), which may be any
+// bytes; the serialized body must stay valid JSON, so ill-formed UTF-8 becomes U+FFFD. The
+// context is built by the server (a few levels deep), so the recursion is bounded.
+void sanitize_strings(boost::json::value& v) {
+  if (auto* s = v.if_string()) {
+    if (!is_valid_utf8(*s)) *s = sanitize_utf8(*s);
+  } else if (auto* o = v.if_object()) {
+    for (auto& [key, child] : *o) sanitize_strings(child);
+  } else if (auto* a = v.if_array()) {
+    for (auto& child : *a) sanitize_strings(child);
+  }
+}
+
+}  // namespace
 
 boost::json::object to_json(const ErrorResponse& e) {
   boost::json::object o;
   o["code"] = error_code_name(e.code);
-  o["message"] = e.message;
-  o["context"] = e.context;
+  o["message"] = is_valid_utf8(e.message) ? e.message : sanitize_utf8(e.message);
+  boost::json::value context = e.context;
+  sanitize_strings(context);
+  o["context"] = std::move(context);
   o["httpStatus"] = e.http_status;
   o["timestamp"] = e.timestamp;
   if (e.operation) o["operation"] = *e.operation;

@@ -102,5 +102,20 @@ TEST(ErrorResponse, ParsesWhatItWritesAndDerivesMissingStatus) {
   EXPECT_FALSE(error_response_from_json(boost::json::array{}));
 }
 
+// Found by fuzz_runtime_requests: DELETE /interpreters/k/contexts/%80 echoed the raw byte into
+// the message and context, so the body was not valid JSON for a strict client.
+TEST(ErrorResponse, ClientBytesThatAreNotUtf8AreReplacedSoTheBodyIsValidJson) {
+  ApiError error(404, "Context not found: \x80", ErrorCode::kContextNotFound,
+                 boost::json::object{{"contextId", "\x80"}, {"nested", {{"path", "a\xff"}}}});
+  const std::string body = boost::json::serialize(to_json(error.to_response(0)));
+  EXPECT_EQ(body.find('\x80'), std::string::npos);
+  EXPECT_EQ(body.find('\xff'), std::string::npos);
+  const auto back = error_response_from_json(boost::json::parse(body));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->message, "Context not found: \xEF\xBF\xBD");
+  EXPECT_EQ(back->context.at("contextId").as_string(), "\xEF\xBF\xBD");
+  EXPECT_EQ(back->context.at("nested").at("path").as_string(), "a\xEF\xBF\xBD");
+}
+
 }  // namespace
 }  // namespace sandbox
