@@ -155,6 +155,10 @@ class Runtime final : public InterpreterRuntime {
     if (path == "/interpreter") return d;
     if (match_interpreters(path, key, rest)) {
       if (rest == "/execute") d.body_limit = kMaxSyncRequestBytes;
+      // Admission (include/sandbox/http.h): calls on one key run one at a time anyway, so those
+      // waiting for a busy key wait without a worker thread; executions run guest code.
+      d.serial_key = "interpreter key '" + key + "'";
+      d.long_running = rest == "/execute";
       if (const auto n = head.content_length(); n && *n > d.body_limit) {
         d.early_response = d.too_large;
       }
@@ -176,6 +180,7 @@ class Runtime final : public InterpreterRuntime {
     if (const auto n = head.content_length(); n && *n > kMaxRequestBytes) {
       d.early_response = d.too_large;
     }
+    d.long_running = true;
     return d;
   }
 
