@@ -56,10 +56,9 @@ constexpr auto kRefusalDrainTimeout = std::chrono::seconds(1);
 
 // An admission refusal: the ErrorResponse envelope with Retry-After (include/sandbox/http.h).
 HttpResponse busy_response(int status, const std::string& message, std::string_view limit) {
-  const ErrorResponse e =
-      ApiError(status, message, ErrorCode::kInternalError,
-               boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})
-          .to_response(SystemClock().now_ms());
+  const ErrorResponse e = ApiError(status, message, ErrorCode::kInternalError,
+                                   boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})
+                              .to_response(SystemClock().now_ms());
   HttpResponse r = HttpResponse::json(status, boost::json::serialize(to_json(e)));
   r.headers.emplace_back("retry-after", "1");
   return r;
@@ -186,8 +185,7 @@ struct HttpServer::Impl {
   // Answers a connection past max_connections with 503 and closes it.
   asio::awaitable<void> refuse(tcp::socket socket) {
     beast::tcp_stream stream(std::move(socket));
-    auto res = to_beast(busy_response(503,
-                                      "The server has too many open connections; retry later",
+    auto res = to_beast(busy_response(503, "The server has too many open connections; retry later",
                                       "max_connections"),
                         11, false);
     stream.expires_after(kRefusalWriteTimeout);
@@ -199,8 +197,8 @@ struct HttpServer::Impl {
       std::array<char, 4096> sink;
       stream.expires_after(kRefusalDrainTimeout);
       for (;;) {
-        auto [read_ec, got] = co_await stream.async_read_some(
-            asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
+        auto [read_ec, got] = co_await stream.async_read_some(asio::buffer(sink),
+                                                              asio::as_tuple(asio::use_awaitable));
         (void)got;
         if (read_ec) break;
       }
@@ -212,8 +210,9 @@ struct HttpServer::Impl {
   std::optional<HttpResponse> admit(std::unique_ptr<WorkerPool::Job> job, const std::string& key,
                                     bool long_running) {
     const auto pool_full = [] {
-      return busy_response(503, "The server is busy: too many requests wait for a worker; "
-                                "retry later", "max_queued_requests");
+      return busy_response(503,
+                           "The server is busy: too many requests wait for a worker; retry later",
+                           "max_queued_requests");
     };
     if (key.empty()) {
       if (pool.try_submit(std::move(job), long_running)) return std::nullopt;
@@ -350,9 +349,9 @@ struct HttpServer::Impl {
       const bool keep_alive = parser.get().keep_alive();
       HttpResponse response;
       try {
-        response = co_await run_handler(
-            std::make_shared<HttpRequest>(to_request(parser.get(), true)), ex,
-            decision.serial_key, decision.long_running);
+        response =
+            co_await run_handler(std::make_shared<HttpRequest>(to_request(parser.get(), true)), ex,
+                                 decision.serial_key, decision.long_running);
       } catch (const std::exception& e) {
         response = HttpResponse::text(500, "Internal server error");
       }

@@ -9,8 +9,8 @@ namespace sandbox {
 WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_queued,
                        int max_long_running)
     : max_queued_(max_queued),
-      max_long_running_(std::clamp(max_long_running <= 0 ? threads : max_long_running, 1,
-                                   std::max(threads, 1))) {
+      max_long_running_(
+          std::clamp(max_long_running <= 0 ? threads : max_long_running, 1, std::max(threads, 1))) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, stack_bytes);
@@ -81,9 +81,8 @@ void WorkerPool::loop() {
     {
       std::unique_lock lock(mu_);
       // Stopping: run what is queued (a long job waits for a running one to finish).
-      cv_.wait(lock, [&] {
-        return (stopping_ && queue_.empty()) || next_runnable() != queue_.end();
-      });
+      cv_.wait(lock,
+               [&] { return (stopping_ && queue_.empty()) || next_runnable() != queue_.end(); });
       const auto it = next_runnable();
       if (it == queue_.end()) return;  // stopping, and nothing left to run
       next = std::move(*it);

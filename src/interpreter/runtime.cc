@@ -85,9 +85,7 @@ class ExpiryThread {
       } catch (const std::exception&) {
       }
       lock.lock();
-      const auto woken = [&] {
-        return stop_ || (earliest_armed_ && *earliest_armed_ < target);
-      };
+      const auto woken = [&] { return stop_ || (earliest_armed_ && *earliest_armed_ < target); };
       const std::int64_t wait_ms =
           std::clamp<std::int64_t>(target - clock_.now_ms(), 0, kMaxExpirySleepMs);
       if (cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), woken)) {

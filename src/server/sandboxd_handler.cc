@@ -152,17 +152,17 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       route.kind == Route::Kind::kRuntime &&
       (route.rest == "/execute" ||
        (route.rest.starts_with("/interpreters/") && route.rest.ends_with("/execute")));
-  const bool execution = head.method == "POST" &&
-                         (route.kind == Route::Kind::kExecute ||
-                          (route.kind == Route::Kind::kSandbox && route.rest == "/execute") ||
-                          runtime_execute);
+  const bool execution =
+      head.method == "POST" &&
+      (route.kind == Route::Kind::kExecute ||
+       (route.kind == Route::Kind::kSandbox && route.rest == "/execute") || runtime_execute);
   std::shared_ptr<void> slot;
   if (execution && !options_.api_keys.empty()) {
     slot = take_execution_slot(*key);
     if (!slot) {
-      HttpResponse r = error(429, "Too many executions in flight for this API key (at most " +
-                                      std::to_string(options_.max_executions_per_key) +
-                                      "); retry later");
+      HttpResponse r =
+          error(429, "Too many executions in flight for this API key (at most " +
+                         std::to_string(options_.max_executions_per_key) + "); retry later");
       r.headers.emplace_back("retry-after", "1");
       d.early_response = std::move(r);
       return finish(std::move(d));
@@ -175,8 +175,8 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       decision.serial_key = "sandbox '" + route.name + "'";
     } else if (route.kind == Route::Kind::kRuntime && route.rest.starts_with("/interpreters/")) {
       const std::string_view tail = std::string_view(route.rest).substr(14);
-      decision.serial_key = "interpreter key '" + std::string(tail.substr(0, tail.find('/'))) +
-                            "' of " + route.name;
+      decision.serial_key =
+          "interpreter key '" + std::string(tail.substr(0, tail.find('/'))) + "' of " + route.name;
     }
     return finish(std::move(decision));
   };

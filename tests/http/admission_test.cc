@@ -1,15 +1,6 @@
 // Admission control of HttpServer (include/sandbox/http.h) over real loopback HTTP: the bounded
 // worker queue, serial keys that wait without a worker, the long-running share of the workers,
 // the connection bound, and the accept loop's back-off when out of descriptors.
-#include <sandbox/http.h>
-
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -20,8 +11,16 @@
 #include <thread>
 #include <vector>
 
+#include <arpa/inet.h>
 #include <boost/json/parse.hpp>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <sandbox/http.h>
 
 #include "client/http_client.h"
 

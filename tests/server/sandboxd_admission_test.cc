@@ -26,10 +26,10 @@ class LoadedSandboxd {
   LoadedSandboxd(ServeOptions serve, SandboxdOptions handler_options)
       : storage_(std::make_unique<SqliteStorage>(dir_.file("sandboxd.db"))) {
     bindings_.add(make_local_binding(
-        "LUA", define_interpreter_runtime(engines::make_lua_engine(), storage_->interpreters(),
-                                          RuntimeOptions{.clock = &clock_,
-                                                         .idle_ttl_ms = 0,
-                                                         .background_expiry = false})));
+        "LUA",
+        define_interpreter_runtime(
+            engines::make_lua_engine(), storage_->interpreters(),
+            RuntimeOptions{.clock = &clock_, .idle_ttl_ms = 0, .background_expiry = false})));
     service_ = std::make_unique<SandboxService>(
         storage_->sandboxes(), clock_, bindings_,
         SandboxServiceOptions{.sandbox = {.idle_ttl_ms = 86'400'000, .file_api = true},
@@ -84,8 +84,10 @@ TEST(SandboxdAdmission, HealthAndIdleSandboxesStayFastWhileEveryWorkerLoops) {
   constexpr int kLoopsPerSandbox = 3;
   LoadedSandboxd d({.worker_threads = kWorkers, .reserved_workers = 1}, {});
   // The idle sandbox exists before the load starts.
-  ASSERT_EQ(d.call("POST", "/sandboxes/idle/files",
-                   R"({"op":"write","path":"a.txt","content":"hi"})").status, 200);
+  ASSERT_EQ(
+      d.call("POST", "/sandboxes/idle/files", R"({"op":"write","path":"a.txt","content":"hi"})")
+          .status,
+      200);
   std::vector<std::future<HttpResponse>> loops;
   for (int s = 0; s < kBusySandboxes; ++s) {
     for (int i = 0; i < kLoopsPerSandbox; ++i) {
@@ -108,8 +110,8 @@ TEST(SandboxdAdmission, HealthAndIdleSandboxesStayFastWhileEveryWorkerLoops) {
     EXPECT_EQ(json_of(read)["content"], "hi") << read.body;
   }
   // An execution in the idle sandbox waits for an execution worker, and then succeeds.
-  const HttpResponse run = d.call("POST", "/sandboxes/idle/execute",
-                                  R"({"code":"return 6 * 7","binding":"LUA"})");
+  const HttpResponse run =
+      d.call("POST", "/sandboxes/idle/execute", R"({"code":"return 6 * 7","binding":"LUA"})");
   ASSERT_EQ(run.status, 200) << run.body;
   EXPECT_EQ(json_of(run)["results"].as_array().at(0).at("text"), "42");
   for (auto& f : loops) {
@@ -127,8 +129,8 @@ TEST(SandboxdAdmission, RequestsForABusySandboxAreBoundedAndHoldNoWorker) {
   std::vector<std::future<HttpResponse>> busy;
   for (int i = 0; i < kSent; ++i) busy.push_back(d.send("POST", "/sandboxes/busy/execute", kLoop));
   std::this_thread::sleep_for(milliseconds(100));
-  const HttpResponse other = d.call("POST", "/sandboxes/other/execute",
-                                    R"({"code":"return 1","binding":"LUA"})");
+  const HttpResponse other =
+      d.call("POST", "/sandboxes/other/execute", R"({"code":"return 1","binding":"LUA"})");
   EXPECT_EQ(other.status, 200) << other.body;
   int ran = 0, refused = 0;
   for (auto& f : busy) {
