@@ -3,7 +3,9 @@
 #   SandboxDriver::execute(CODE_HEX, CWD_HEX, ENV_HEX, RESEED)
 # through zeroperl_eval and reads the JSON envelope {results?, error?, cwd} from
 # $SandboxDriver::reply. Arguments are hex-encoded UTF-8; ENV_HEX is "NAME=VALUE" pairs
-# separated by NUL bytes.
+# separated by NUL bytes. RESEED is a seed for srand drawn by the host from its CSPRNG on the
+# first call of each copy of the image or of a snapshot, or "" (srand() without a seed would
+# use the clock, which copies restored within one millisecond share).
 #
 # REPL semantics: the code is a string eval in package main, so `our` variables, subs and loaded
 # modules persist across calls in a context while `my` variables do not; the value of the last
@@ -54,7 +56,7 @@ sub result_of {
 sub execute {
   my ($code_hex, $cwd_hex, $env_hex, $reseed) = @_;
   $reply = '';
-  srand() if $reseed;
+  srand($reseed) if length $reseed;
   # A plain hash: %ENV's magic would call setenv with character strings ("Wide character").
   my %env;
   for my $pair (split /\0/, decode_hex($env_hex)) {

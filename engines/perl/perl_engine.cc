@@ -2,7 +2,11 @@
 
 #include <sandbox/embedded.h>
 
+#include <sys/random.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -28,6 +32,25 @@ std::string hex(std::string_view bytes) {
     out += kHex[c & 15];
   }
   return out;
+}
+
+// A seed for Perl's srand from the operating system's CSPRNG (the source WASI random_get draws
+// from). Perl's own srand() seeds from the clock, which WASI gives in milliseconds, and from
+// addresses that are the same in every copy of an image: copies first used within one
+// millisecond drew the same numbers.
+std::uint32_t fresh_seed() {
+  std::uint32_t seed = 0;
+  auto* bytes = reinterpret_cast<unsigned char*>(&seed);
+  std::size_t got = 0;
+  while (got < sizeof seed) {
+    const ssize_t n = getrandom(bytes + got, sizeof seed - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("getrandom failed: cannot seed Perl's random numbers");
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  return seed;
 }
 
 class PerlDriver final : public EmbeddedDriver {
@@ -67,9 +90,10 @@ class PerlDriver final : public EmbeddedDriver {
       if (!env.empty()) env += '\0';
       env += name + "=" + value;
     }
+    // RESEED: a fresh seed for srand on the first call of a copy, "" otherwise.
+    const std::string reseed = request.reseed ? std::to_string(fresh_seed()) : "";
     const std::string call = "SandboxDriver::execute('" + hex(request.code) + "', '" +
-                             hex(request.cwd) + "', '" + hex(env) + "', " +
-                             (request.reseed ? "1" : "0") + ");";
+                             hex(request.cwd) + "', '" + hex(env) + "', '" + reseed + "');";
     try {
       eval(guest, call);
     } catch (const GuestTrap& e) {

@@ -5,9 +5,25 @@
 // cap for this route; then `handle` with the whole body. The HTTP server (runtime.h's serve(),
 // sandboxd) calls `handle` on a worker thread, never on an I/O thread, so a handler may block.
 //
+// Admission control (each limit a ServeOptions field; sandboxd has a flag for each). Every
+// refusal below is an ErrorResponse envelope (code INTERNAL_ERROR, context {limit,
+// retryAfterSeconds}) with `Retry-After: 1`, and costs no worker thread:
+//   1. connections: past `max_connections` open connections a new one is accepted, answered
+//      503 and closed (the listener keeps accepting, so the client hears why);
+//   2. the worker queue: past `max_queued_requests` requests waiting for a worker thread, 503;
+//   3. serial keys: requests whose HeadDecision carries the same `serial_key` (sandboxd: one
+//      sandbox) reach a worker one at a time in arrival order; the others wait without a
+//      worker, at most `max_waiting_per_key` of them (past it, 429);
+//   4. long-running requests (HeadDecision::long_running: guest code) hold at most
+//      worker_threads - reserved_workers workers at once, so short requests always find one;
+//   5. accept failures (EMFILE, ENFILE, ...) pause the accept loop for kAcceptBackoffMs instead
+//      of spinning.
+// All are checked when a request's head has been read (1: when the connection is accepted).
+//
 // Thread-safety: a handler's methods may be called from several threads at once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -53,6 +69,15 @@ struct HeadDecision {
   // The largest body to read; a longer body is answered by `too_large` (or a plain 413).
   std::uint64_t body_limit = 0;
   std::optional<HttpResponse> too_large;
+  // Non-empty: requests with the same key run one at a time, in arrival order; those waiting
+  // hold no worker thread (at most ServeOptions::max_waiting_per_key wait, past it 429).
+  std::string serial_key;
+  // The request may run for long (guest code): it counts against the long-running share of
+  // the workers (ServeOptions::reserved_workers).
+  bool long_running = false;
+  // Kept alive until the response is written or the connection ends (e.g. a per-client slot
+  // that its destructor gives back). May be null.
+  std::shared_ptr<void> hold;
 };
 
 class HttpHandler {
@@ -61,6 +86,14 @@ class HttpHandler {
   virtual HeadDecision on_head(const HttpRequest& head) = 0;
   virtual HttpResponse handle(HttpRequest request) = 0;
 };
+
+// Defaults of the admission limits (see the top of this file).
+inline constexpr std::size_t kDefaultMaxConnections = 1024;
+inline constexpr std::size_t kDefaultMaxQueuedRequests = 256;
+inline constexpr std::size_t kDefaultMaxWaitingPerKey = 16;
+inline constexpr int kDefaultReservedWorkers = 2;
+// How long the accept loop pauses after a failed accept (EMFILE, ENFILE, ENOBUFS, ...).
+inline constexpr int kAcceptBackoffMs = 50;
 
 // Options of the HTTP server.
 struct ServeOptions {
@@ -74,6 +107,15 @@ struct ServeOptions {
   bool handle_signals = false;
   // Idle keep-alive connections are closed after this many seconds.
   int keep_alive_seconds = 60;
+  // Open connections; one more is answered 503 and closed.
+  std::size_t max_connections = kDefaultMaxConnections;
+  // Requests admitted but waiting for a worker thread; one more is answered 503.
+  std::size_t max_queued_requests = kDefaultMaxQueuedRequests;
+  // Requests waiting behind another of the same HeadDecision::serial_key; one more: 429.
+  std::size_t max_waiting_per_key = kDefaultMaxWaitingPerKey;
+  // Workers never taken by long-running requests (clamped so that at least one worker may run
+  // them): short requests (health, info, files) stay fast while guests loop.
+  int reserved_workers = kDefaultReservedWorkers;
 };
 
 // An HTTP/1.1 server (keep-alive, several I/O threads, handlers on worker threads) for one

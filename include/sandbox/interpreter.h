@@ -123,6 +123,11 @@ struct InterpreterServerOptions {
   std::int64_t idle_ttl_ms = kDefaultIdleTtlMs;
   // Resident instances across all keys.
   std::size_t max_resident_instances = 16;
+  // Called with the deadline (clock ms) each time a key's idle alarm is armed or moved, on the
+  // thread that armed it, after the alarm is stored. The runtime's expiry thread uses it to
+  // wake when a deadline earlier than the one it sleeps toward appears. Must be cheap and must
+  // not call back into the server. May be empty.
+  std::function<void(std::int64_t deadline_ms)> on_alarm_armed;
 };
 
 // Parses INTERPRETER_IDLE_TTL_MS as §7.10 says: unset/empty/invalid/negative -> 24 h; a finite

@@ -6,18 +6,32 @@
 // full. The handler's handle() runs on the WorkerPool; the connection's coroutine waits for it
 // without holding an I/O thread.
 //
+// Admission (include/sandbox/http.h): a connection past max_connections gets a 503 from a small
+// coroutine and is closed; a request is handed to the pool with try_submit (503 when the queue
+// is full), or, with a serial key that is busy, parked in that key's queue (no worker held) and
+// submitted when the key's running request finishes.
+//
 // Graceful stop: the acceptor closes, idle connections are closed, a connection that is handling
 // a request finishes writing its response and then closes; stop() returns when every connection
 // coroutine has ended.
 #include <sandbox/http.h>
 
+#include <sandbox/clock.h>
+#include <sandbox/protocol.h>
+
+#include <array>
 #include <atomic>
-#include <limits>
+#include <chrono>
 #include <condition_variable>
+#include <deque>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
+
+#include <boost/json/serialize.hpp>
 
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -35,6 +49,20 @@ namespace http = beast::http;
 using asio::ip::tcp;
 
 constexpr std::size_t kHeaderLimit = 16 * 1024;
+// A refused connection: how long its 503 may take to write, and to drain what the client sent
+// (closing with unread input would reset the connection before the client reads the answer).
+constexpr auto kRefusalWriteTimeout = std::chrono::seconds(5);
+constexpr auto kRefusalDrainTimeout = std::chrono::seconds(1);
+
+// An admission refusal: the ErrorResponse envelope with Retry-After (include/sandbox/http.h).
+HttpResponse busy_response(int status, const std::string& message, std::string_view limit) {
+  const ErrorResponse e = ApiError(status, message, ErrorCode::kInternalError,
+                                   boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})
+                              .to_response(SystemClock().now_ms());
+  HttpResponse r = HttpResponse::json(status, boost::json::serialize(to_json(e)));
+  r.headers.emplace_back("retry-after", "1");
+  return r;
+}
 
 std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
   const auto colon = listen.rfind(':');
@@ -88,7 +116,8 @@ struct HttpServer::Impl {
         ioc(options.io_threads),
         acceptor(ioc),
         signals(ioc),
-        pool(options.worker_threads, options.worker_stack_bytes) {
+        pool(options.worker_threads, options.worker_stack_bytes, options.max_queued_requests,
+             options.worker_threads - options.reserved_workers) {
     const auto [host, port] = split_listen(options.listen);
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(host, ec);
@@ -116,13 +145,32 @@ struct HttpServer::Impl {
           co_await acceptor.async_accept(strand, asio::as_tuple(asio::use_awaitable));
       if (ec) {
         if (stopping.load()) co_return;
-        continue;  // transient accept failure (EMFILE, ...): keep serving
+        if (ec == asio::error::connection_aborted) continue;  // the client gave up: next
+        // Out of descriptors (EMFILE, ENFILE) or buffers: retrying at once would spin on the
+        // same error; pause so that connections can finish and free theirs.
+        asio::steady_timer pause(acceptor.get_executor());
+        pause.expires_after(std::chrono::milliseconds(kAcceptBackoffMs));
+        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+        continue;
       }
       socket.set_option(tcp::no_delay(true), ec);
-      auto conn = std::make_shared<Connection>(std::move(socket));
+      bool over = false;
       {
         std::lock_guard lock(mu);
         if (stopping.load()) continue;
+        over = connections.size() >= options.max_connections;
+      }
+      if (over) {
+        // Refusals are bounded too: past as many again, the connection is just closed.
+        if (refusing.load() >= options.max_connections) continue;  // the socket closes here
+        ++refusing;
+        asio::co_spawn(strand, refuse(std::move(socket)),
+                       [this](std::exception_ptr) { --refusing; });
+        continue;
+      }
+      auto conn = std::make_shared<Connection>(std::move(socket));
+      {
+        std::lock_guard lock(mu);
         connections.insert(conn);
         ++live_sessions;
       }
@@ -134,17 +182,88 @@ struct HttpServer::Impl {
     }
   }
 
-  // Runs handler.handle(request) on the worker pool; the awaiting coroutine resumes on `ex`.
+  // Answers a connection past max_connections with 503 and closes it.
+  asio::awaitable<void> refuse(tcp::socket socket) {
+    beast::tcp_stream stream(std::move(socket));
+    auto res = to_beast(busy_response(503, "The server has too many open connections; retry later",
+                                      "max_connections"),
+                        11, false);
+    stream.expires_after(kRefusalWriteTimeout);
+    auto [ec, n] = co_await http::async_write(stream, res, asio::as_tuple(asio::use_awaitable));
+    (void)n;
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    if (!ec) {
+      std::array<char, 4096> sink;
+      stream.expires_after(kRefusalDrainTimeout);
+      for (;;) {
+        auto [read_ec, got] = co_await stream.async_read_some(asio::buffer(sink),
+                                                              asio::as_tuple(asio::use_awaitable));
+        (void)got;
+        if (read_ec) break;
+      }
+    }
+    stream.socket().close(ignored);
+  }
+
+  // Hands `job` to the pool, or parks it behind its serial key; a refusal when a bound is hit.
+  std::optional<HttpResponse> admit(std::unique_ptr<WorkerPool::Job> job, const std::string& key,
+                                    bool long_running) {
+    const auto pool_full = [] {
+      return busy_response(503,
+                           "The server is busy: too many requests wait for a worker; retry later",
+                           "max_queued_requests");
+    };
+    if (key.empty()) {
+      if (pool.try_submit(std::move(job), long_running)) return std::nullopt;
+      return pool_full();
+    }
+    std::lock_guard lock(keys_mu);
+    const auto [it, fresh] = keys.try_emplace(key);
+    KeyQueue& queue = it->second;
+    if (!queue.active) {
+      if (!pool.try_submit(std::move(job), long_running)) {
+        keys.erase(it);
+        return pool_full();
+      }
+      queue.active = true;
+      return std::nullopt;
+    }
+    if (queue.waiting.size() >= options.max_waiting_per_key) {
+      return busy_response(429, "Too many requests are waiting for " + key + "; retry later",
+                           "max_waiting_per_key");
+    }
+    queue.waiting.push_back(Parked{std::move(job), long_running});
+    return std::nullopt;
+  }
+
+  // The running request of `key` finished: the next one parked behind it goes to the pool.
+  void key_done(const std::string& key) {
+    std::lock_guard lock(keys_mu);
+    const auto it = keys.find(key);
+    if (it == keys.end()) return;
+    if (it->second.waiting.empty()) {
+      keys.erase(it);
+      return;
+    }
+    Parked next = std::move(it->second.waiting.front());
+    it->second.waiting.pop_front();
+    pool.submit(std::move(next.job), next.long_running);  // admitted when it was parked
+  }
+
+  // Runs handler.handle(request) on the worker pool (admission permitting); the awaiting
+  // coroutine resumes on `ex` with the response or the refusal.
   // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
   // trouble with non-trivial coroutine parameters captured into nested lambdas.)
   template <class Executor>
-  auto run_handler(std::shared_ptr<HttpRequest> request, Executor ex) {
+  auto run_handler(std::shared_ptr<HttpRequest> request, Executor ex, std::string key,
+                   bool long_running) {
     return asio::async_initiate<decltype(asio::use_awaitable),
                                 void(std::exception_ptr, HttpResponse)>(
-        [this, ex, request](auto completion) {
+        [this, ex, request, key = std::move(key), long_running](auto completion) {
           auto shared_completion =
               std::make_shared<decltype(completion)>(std::move(completion));
-          pool.submit_fn([this, ex, request, shared_completion] {
+          auto job = WorkerPool::make_job([this, ex, request, shared_completion, key] {
             auto response = std::make_shared<HttpResponse>();
             std::exception_ptr error;
             try {
@@ -155,7 +274,14 @@ struct HttpServer::Impl {
             asio::post(ex, [shared_completion, error, response] {
               (*shared_completion)(error, std::move(*response));
             });
+            if (!key.empty()) key_done(key);
           });
+          if (auto refused = admit(std::move(job), key, long_running)) {
+            auto response = std::make_shared<HttpResponse>(std::move(*refused));
+            asio::post(ex, [shared_completion, response] {
+              (*shared_completion)(nullptr, std::move(*response));
+            });
+          }
         },
         asio::use_awaitable);
   }
@@ -223,8 +349,9 @@ struct HttpServer::Impl {
       const bool keep_alive = parser.get().keep_alive();
       HttpResponse response;
       try {
-        response = co_await run_handler(
-            std::make_shared<HttpRequest>(to_request(parser.get(), true)), ex);
+        response =
+            co_await run_handler(std::make_shared<HttpRequest>(to_request(parser.get(), true)), ex,
+                                 decision.serial_key, decision.long_running);
       } catch (const std::exception& e) {
         response = HttpResponse::text(500, "Internal server error");
       }
@@ -299,6 +426,18 @@ struct HttpServer::Impl {
   std::condition_variable cv;
   std::set<std::shared_ptr<Connection>> connections;
   int live_sessions = 0;
+  std::atomic<std::size_t> refusing{0};  // refuse() coroutines running
+  // Serial keys with a request on the pool, and the requests parked behind it.
+  struct Parked {
+    std::unique_ptr<WorkerPool::Job> job;
+    bool long_running = false;
+  };
+  struct KeyQueue {
+    bool active = false;
+    std::deque<Parked> waiting;
+  };
+  std::mutex keys_mu;
+  std::unordered_map<std::string, KeyQueue> keys;  // guarded by keys_mu
   bool started = false;
 };
 

@@ -1,11 +1,16 @@
 #include "http/worker_pool.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace sandbox {
 
-WorkerPool::WorkerPool(int threads, std::size_t stack_bytes) {
+WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_queued,
+                       int max_long_running)
+    : max_queued_(max_queued),
+      max_long_running_(
+          std::clamp(max_long_running <= 0 ? threads : max_long_running, 1, std::max(threads, 1))) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, stack_bytes);
@@ -36,12 +41,27 @@ WorkerPool::~WorkerPool() {
   for (auto t : threads_) pthread_join(t, nullptr);
 }
 
-void WorkerPool::submit(std::unique_ptr<Job> job) {
+void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
   {
     std::lock_guard lock(mu_);
-    queue_.push_back(std::move(job));
+    queue_.push_back(Queued{std::move(job), long_running});
   }
-  cv_.notify_one();
+  cv_.notify_all();
+}
+
+bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
+  {
+    std::lock_guard lock(mu_);
+    if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
+    queue_.push_back(Queued{std::move(job), long_running});
+  }
+  cv_.notify_all();
+  return true;
+}
+
+std::size_t WorkerPool::queued() const {
+  std::lock_guard lock(mu_);
+  return queue_.size();
 }
 
 void* WorkerPool::thread_main(void* self) {
@@ -49,17 +69,35 @@ void* WorkerPool::thread_main(void* self) {
   return nullptr;
 }
 
+std::deque<WorkerPool::Queued>::iterator WorkerPool::next_runnable() {
+  if (long_running_ < max_long_running_) return queue_.begin();
+  return std::find_if(queue_.begin(), queue_.end(),
+                      [](const Queued& q) { return !q.long_running; });
+}
+
 void WorkerPool::loop() {
   for (;;) {
-    std::unique_ptr<Job> job;
+    Queued next;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left to run
-      job = std::move(queue_.front());
-      queue_.pop_front();
+      // Stopping: run what is queued (a long job waits for a running one to finish).
+      cv_.wait(lock,
+               [&] { return (stopping_ && queue_.empty()) || next_runnable() != queue_.end(); });
+      const auto it = next_runnable();
+      if (it == queue_.end()) return;  // stopping, and nothing left to run
+      next = std::move(*it);
+      queue_.erase(it);
+      if (next.long_running) ++long_running_;
     }
-    job->run();
+    next.job->run();
+    next.job.reset();
+    if (next.long_running) {
+      {
+        std::lock_guard lock(mu_);
+        --long_running_;
+      }
+      cv_.notify_all();  // a long job waiting for this slot may start now
+    }
   }
 }
 

@@ -2,8 +2,14 @@
 // order. Engine work runs here rather than on I/O threads; guest code compiled with wasm2c uses
 // the worker thread's own stack as its native stack, which is why the stack size is explicit.
 //
-// Thread-safety: submit() may be called from any thread. The destructor stops accepting jobs,
-// runs the ones already queued, and joins the threads.
+// Admission: try_submit() refuses a job when `max_queued` jobs already wait (the HTTP server
+// answers 503 instead of queueing without bound); submit() never refuses (for a job admitted
+// earlier, e.g. one that waited behind its serial key). A job marked long-running starts only
+// while fewer than `max_long_running` long-running jobs run; a short job behind it in the queue
+// is not held up by it, so `threads - max_long_running` workers stay free for short jobs.
+//
+// Thread-safety: submit() and try_submit() may be called from any thread, including from a job.
+// The destructor stops accepting jobs, runs the ones already queued, and joins the threads.
 #pragma once
 
 #include <condition_variable>
@@ -25,30 +31,53 @@ class WorkerPool {
     virtual void run() = 0;
   };
 
-  WorkerPool(int threads, std::size_t stack_bytes);
+  // `max_long_running` is clamped to [1, threads]; `max_queued` 0 means unbounded.
+  WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_queued = 0,
+             int max_long_running = 0);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void submit(std::unique_ptr<Job> job);
+  // Queues `job` (never refused).
+  void submit(std::unique_ptr<Job> job, bool long_running = false);
+  // Queues `job` unless `max_queued` jobs wait already; false (and `job` destroyed) then.
+  bool try_submit(std::unique_ptr<Job> job, bool long_running = false);
 
   template <class F>
-  void submit_fn(F&& f) {
+  static std::unique_ptr<Job> make_job(F&& f) {
     struct FnJob final : Job {
       explicit FnJob(F&& fn) : fn_(std::forward<F>(fn)) {}
       void run() override { fn_(); }
       std::decay_t<F> fn_;
     };
-    submit(std::make_unique<FnJob>(std::forward<F>(f)));
+    return std::make_unique<FnJob>(std::forward<F>(f));
   }
 
+  template <class F>
+  void submit_fn(F&& f) {
+    submit(make_job(std::forward<F>(f)));
+  }
+
+  // Jobs waiting for a thread now.
+  std::size_t queued() const;
+
  private:
+  struct Queued {
+    std::unique_ptr<Job> job;
+    bool long_running = false;
+  };
+
   static void* thread_main(void* self);
   void loop();
+  // The first queued job that may start now, or queue_.end(). Requires mu_.
+  std::deque<Queued>::iterator next_runnable();
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::unique_ptr<Job>> queue_;
+  std::deque<Queued> queue_;
+  std::size_t max_queued_ = 0;
+  int max_long_running_ = 1;
+  int long_running_ = 0;  // long-running jobs running now (guarded by mu_)
   bool stopping_ = false;
   std::vector<pthread_t> threads_;
 };

@@ -166,6 +166,7 @@ struct InterpreterServer::Impl {
         (*meta)["lastUsed"] = iso8601_ms(now);
         store.put_meta(key, *meta);
       }
+      if (options.on_alarm_armed) options.on_alarm_armed(want);
       return want;
     }
     return state.alarm_cache;

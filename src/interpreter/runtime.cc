@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -37,47 +38,74 @@ bool match_interpreters(std::string_view path, std::string& key, std::string& re
 }
 
 // Runs InterpreterServer::run_due_alarms() when the earliest deadline comes (at least once a
-// minute, in case another process armed one).
+// minute, in case another process armed one). The server reports every deadline it arms
+// (InterpreterServerOptions::on_alarm_armed): one earlier than the deadline the thread sleeps
+// toward wakes it, so a short INTERPRETER_IDLE_TTL_MS is honoured on time, not up to
+// kMaxExpirySleepMs late.
 class ExpiryThread {
  public:
-  ExpiryThread(InterpreterServer& server, const Clock& clock) : server_(server), clock_(clock) {
-    thread_ = std::thread([this] { loop(); });
-  }
+  static constexpr std::int64_t kMaxExpirySleepMs = 60'000;
+
+  explicit ExpiryThread(const Clock& clock) : clock_(clock) {}
   ~ExpiryThread() {
     {
       std::lock_guard lock(mu_);
       stop_ = true;
     }
     cv_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // Starts the thread; `server` must outlive this object.
+  void start(InterpreterServer& server) {
+    thread_ = std::thread([this, &server] { loop(server); });
+  }
+
+  // A deadline was armed: wake the thread if it sleeps toward a later one (or is computing).
+  void armed(std::int64_t deadline_ms) {
+    {
+      std::lock_guard lock(mu_);
+      if (earliest_armed_ && *earliest_armed_ <= deadline_ms) return;
+      earliest_armed_ = deadline_ms;
+    }
+    cv_.notify_all();
   }
 
  private:
-  void loop() {
+  void loop(InterpreterServer& server) {
     std::unique_lock lock(mu_);
     while (!stop_) {
-      std::int64_t wait_ms = 60'000;
+      // Deadlines armed from here on are reported again through armed(); those armed before
+      // are in next_alarm().
+      earliest_armed_.reset();
+      lock.unlock();
+      std::int64_t target = clock_.now_ms() + kMaxExpirySleepMs;
       try {
-        if (const auto next = server_.next_alarm()) {
-          wait_ms = std::clamp<std::int64_t>(*next - clock_.now_ms(), 0, 60'000);
-        }
+        if (const auto next = server.next_alarm()) target = std::min(target, *next);
       } catch (const std::exception&) {
       }
-      if (cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] { return stop_; })) break;
+      lock.lock();
+      const auto woken = [&] { return stop_ || (earliest_armed_ && *earliest_armed_ < target); };
+      const std::int64_t wait_ms =
+          std::clamp<std::int64_t>(target - clock_.now_ms(), 0, kMaxExpirySleepMs);
+      if (cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), woken)) {
+        if (stop_) break;
+        continue;  // an earlier deadline: sleep toward it instead
+      }
       lock.unlock();
       try {
-        server_.run_due_alarms();
+        server.run_due_alarms();
       } catch (const std::exception&) {
       }
       lock.lock();
     }
   }
 
-  InterpreterServer& server_;
   const Clock& clock_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
+  std::optional<std::int64_t> earliest_armed_;  // guarded by mu_
   std::thread thread_;
 };
 
@@ -96,10 +124,14 @@ class Runtime final : public InterpreterRuntime {
                                        ? options.idle_ttl_ms
                                        : parse_idle_ttl(std::getenv("INTERPRETER_IDLE_TTL_MS"));
       server_options.max_resident_instances = options.max_resident_instances;
-      interpreter_ = std::make_unique<InterpreterServer>(engine_, *store, *clock_, server_options);
       if (options.background_expiry) {
-        expiry_ = std::make_unique<ExpiryThread>(*interpreter_, *clock_);
+        expiry_ = std::make_unique<ExpiryThread>(*clock_);
+        server_options.on_alarm_armed = [expiry = expiry_.get()](std::int64_t deadline_ms) {
+          expiry->armed(deadline_ms);
+        };
       }
+      interpreter_ = std::make_unique<InterpreterServer>(engine_, *store, *clock_, server_options);
+      if (expiry_) expiry_->start(*interpreter_);
     }
   }
 
@@ -121,6 +153,10 @@ class Runtime final : public InterpreterRuntime {
     if (path == "/interpreter") return d;
     if (match_interpreters(path, key, rest)) {
       if (rest == "/execute") d.body_limit = kMaxSyncRequestBytes;
+      // Admission (include/sandbox/http.h): calls on one key run one at a time anyway, so those
+      // waiting for a busy key wait without a worker thread; executions run guest code.
+      d.serial_key = "interpreter key '" + key + "'";
+      d.long_running = rest == "/execute";
       if (const auto n = head.content_length(); n && *n > d.body_limit) {
         d.early_response = d.too_large;
       }
@@ -142,6 +178,7 @@ class Runtime final : public InterpreterRuntime {
     if (const auto n = head.content_length(); n && *n > kMaxRequestBytes) {
       d.early_response = d.too_large;
     }
+    d.long_running = true;
     return d;
   }
 

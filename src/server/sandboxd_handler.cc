@@ -75,25 +75,48 @@ struct SandboxdHandler::Route {
 
 SandboxdHandler::SandboxdHandler(SandboxService& service, const Clock& clock,
                                  SandboxdOptions options)
-    : service_(service), clock_(clock), options_(std::move(options)) {}
+    : service_(service),
+      clock_(clock),
+      options_(std::move(options)),
+      slots_(std::make_shared<ExecutionSlots>()) {
+  slots_->running.assign(options_.api_keys.size(), 0);
+}
+
+std::shared_ptr<void> SandboxdHandler::take_execution_slot(std::size_t index) {
+  std::lock_guard lock(slots_->mu);
+  std::size_t& running = slots_->running.at(index);
+  if (options_.max_executions_per_key != 0 && running >= options_.max_executions_per_key) {
+    return nullptr;
+  }
+  ++running;
+  // The deleter gives the slot back (it deletes nothing) and keeps the counters alive, since
+  // the server may release a hold after the handler is gone. Non-null: a null hold is "none".
+  return std::shared_ptr<void>(slots_.get(), [slots = slots_, index](void*) {
+    std::lock_guard lock(slots->mu);
+    --slots->running[index];
+  });
+}
 
 HttpResponse SandboxdHandler::error(int status, const std::string& message) const {
   const ErrorResponse e = ApiError(status, message).to_response(clock_.now_ms());
   return HttpResponse::json(status, boost::json::serialize(to_json(e)));
 }
 
-bool SandboxdHandler::authorized(const HttpRequest& request) const {
-  if (options_.api_keys.empty()) return true;
+std::optional<std::size_t> SandboxdHandler::authorized_key(const HttpRequest& request) const {
+  if (options_.api_keys.empty()) return 0;
   const auto header = request.header("authorization");
-  if (!header) return false;
+  if (!header) return std::nullopt;
   constexpr std::string_view kBearer = "bearer ";
   if (header->size() <= kBearer.size() || lowercase(header->substr(0, kBearer.size())) != kBearer) {
-    return false;
+    return std::nullopt;
   }
   const std::string_view token = std::string_view(*header).substr(kBearer.size());
-  bool ok = false;
-  for (const auto& key : options_.api_keys) ok = same_secret(token, key) || ok;
-  return ok;
+  std::optional<std::size_t> found;
+  // Every key is compared (no early exit), so the time does not tell which one matched.
+  for (std::size_t i = 0; i < options_.api_keys.size(); ++i) {
+    if (same_secret(token, options_.api_keys[i]) && !found) found = i;
+  }
+  return found;
 }
 
 void SandboxdHandler::log(const HttpRequest& request, const Route& route, int status,
@@ -112,12 +135,51 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     if (decision.early_response) log(head, route, decision.early_response->status, 0);
     return decision;
   };
-  if (route.kind != Route::Kind::kHealth && !authorized(head)) {
+  if (route.kind == Route::Kind::kHealth) {
+    // Answered here, on the I/O thread: health checks must not wait behind busy workers.
+    d.early_response = HttpResponse::json(200, R"({"status":"ok"})");
+    return finish(std::move(d));
+  }
+  const std::optional<std::size_t> key = authorized_key(head);
+  if (!key) {
     HttpResponse r = error(401, "Missing or invalid API key");
     r.headers.emplace_back("www-authenticate", "Bearer");
     d.early_response = std::move(r);
     return finish(std::move(d));
   }
+  // Serial key and long-running flag (include/sandbox/http.h), and the per-API-key slot.
+  const bool runtime_execute =
+      route.kind == Route::Kind::kRuntime &&
+      (route.rest == "/execute" ||
+       (route.rest.starts_with("/interpreters/") && route.rest.ends_with("/execute")));
+  const bool execution =
+      head.method == "POST" &&
+      (route.kind == Route::Kind::kExecute ||
+       (route.kind == Route::Kind::kSandbox && route.rest == "/execute") || runtime_execute);
+  std::shared_ptr<void> slot;
+  if (execution && !options_.api_keys.empty()) {
+    slot = take_execution_slot(*key);
+    if (!slot) {
+      HttpResponse r =
+          error(429, "Too many executions in flight for this API key (at most " +
+                         std::to_string(options_.max_executions_per_key) + "); retry later");
+      r.headers.emplace_back("retry-after", "1");
+      d.early_response = std::move(r);
+      return finish(std::move(d));
+    }
+  }
+  const auto admit = [&](HeadDecision decision) {
+    decision.long_running = execution;
+    decision.hold = slot;
+    if (route.kind == Route::Kind::kSandbox) {
+      decision.serial_key = "sandbox '" + route.name + "'";
+    } else if (route.kind == Route::Kind::kRuntime && route.rest.starts_with("/interpreters/")) {
+      const std::string_view tail = std::string_view(route.rest).substr(14);
+      decision.serial_key =
+          "interpreter key '" + std::string(tail.substr(0, tail.find('/'))) + "' of " + route.name;
+    }
+    return finish(std::move(decision));
+  };
   switch (route.kind) {
     case Route::Kind::kRuntime: {
       Binding* b = service_.bindings().find(route.name);
@@ -131,7 +193,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       if (const auto q = head.target.find('?'); q != std::string::npos) {
         inner.target += head.target.substr(q);
       }
-      return finish(runtime->on_head(inner));
+      return admit(runtime->on_head(inner));
     }
     case Route::Kind::kSandbox:
       if (route.rest == "/files") d.body_limit = kMaxFilesRequestBytes;
@@ -152,7 +214,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       break;
   }
   if (const auto n = head.content_length(); n && *n > d.body_limit) d.early_response = d.too_large;
-  return finish(std::move(d));
+  return admit(std::move(d));
 }
 
 HttpResponse SandboxdHandler::handle(HttpRequest request) {

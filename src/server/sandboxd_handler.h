@@ -22,7 +22,16 @@
 // read: 2 MiB for /files, 24 MiB for a runtime's /interpreters/:key/execute, 96 KiB otherwise.
 //
 // With API keys configured, every route but /healthz needs `authorization: Bearer <key>`
-// (401 otherwise). Every request is reported to the log sink once, when answered.
+// (401 otherwise), and each key runs at most `max_executions_per_key` executions at once
+// (POST /sandboxes/{id}/execute, /execute/{language}, /runtimes/{B}/execute and
+// /runtimes/{B}/interpreters/{key}/execute, counted from the head until the answer is written,
+// waiting included; past it 429 with Retry-After: 1). Every request is reported to the log sink
+// once, when answered.
+//
+// Admission (include/sandbox/http.h): GET /healthz is answered from the request head, on the
+// I/O thread, so it stays fast when every worker is busy; requests for one sandbox (and for one
+// interpreter key under /runtimes/) share a serial key, so those waiting for a busy sandbox
+// hold no worker thread; executions are marked long-running.
 //
 // Thread-safety: as HttpHandler (any thread).
 #pragma once
@@ -30,7 +39,11 @@
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
 
+#include <cstddef>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +52,14 @@
 
 namespace sandbox {
 
+// Executions one API key may have in flight (waiting ones included) by default.
+inline constexpr std::size_t kDefaultMaxExecutionsPerKey = 8;
+
 struct SandboxdOptions {
   // Accepted bearer tokens; empty: no authentication.
   std::vector<std::string> api_keys;
+  // Per API key (only with api_keys); 0 = unlimited.
+  std::size_t max_executions_per_key = kDefaultMaxExecutionsPerKey;
   // Called once per request, from the thread that answered it. May be empty.
   std::function<void(const RequestLogEntry&)> log;
 };
@@ -60,13 +78,23 @@ class SandboxdHandler final : public HttpHandler {
   HttpResponse languages();
   HttpResponse execute_language(const std::string& language, const HttpRequest& request);
   Binding* binding_for_language(const std::string& language) const;
-  bool authorized(const HttpRequest& request) const;
+  // The index in api_keys of the request's key; nullopt without a valid one. Without API keys
+  // configured every request is authorized (index 0).
+  std::optional<std::size_t> authorized_key(const HttpRequest& request) const;
+  // A slot of key `index` until the returned hold is released; null when all are taken.
+  std::shared_ptr<void> take_execution_slot(std::size_t index);
   HttpResponse error(int status, const std::string& message) const;
   void log(const HttpRequest& request, const Route& route, int status, double duration_ms) const;
 
   SandboxService& service_;
   const Clock& clock_;
   SandboxdOptions options_;
+  // Executions in flight per API key (shared with the holds, which may outlive a request).
+  struct ExecutionSlots {
+    std::mutex mu;
+    std::vector<std::size_t> running;
+  };
+  std::shared_ptr<ExecutionSlots> slots_;
 };
 
 }  // namespace sandbox

@@ -2,7 +2,9 @@
 // the runtime (upstream-protocol.md §4.3-4.4, §5.8).
 #include <sandbox/runtime.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -118,6 +120,35 @@ TEST_F(RuntimeContexts, InvalidKeysAreRefusedOverHttpAndInProcess) {
   EXPECT_EQ(json_of(r).at("message"), "Invalid interpreter key");
   auto e = runtime_->execute_in_context("no/slash", {"ctx-1", "get", {}, {}}, nullptr);
   EXPECT_EQ(std::get<InterpreterCallError>(e).status, 400);
+}
+
+// Regression: the expiry thread slept up to a minute toward the deadline it knew when it went to
+// sleep and was not woken by an earlier one armed meanwhile, so with INTERPRETER_IDLE_TTL_MS=2000
+// a context outlived 10 s. Real time (the thread sleeps on a condition variable): the bound is
+// generous for a loaded machine and still far below the minute of the defect.
+TEST(RuntimeIdleExpiry, AShortIdleTtlExpiresAContextOnTimeNotAMinuteLate) {
+  constexpr std::int64_t kTtlMs = 200;
+  constexpr auto kBound = std::chrono::seconds(10);
+  test::FakeEngineStats stats;
+  auto runtime = define_interpreter_runtime(test::make_fake_session_engine(stats),
+                                            RuntimeOptions{.idle_ttl_ms = kTtlMs});
+  test::TestServer server(*runtime);
+  HttpClient client(server.url());
+  // Let the expiry thread go to sleep with nothing armed (its longest sleep).
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(client.post_json("/interpreters/key-1/contexts", R"({"id":"ctx-1"})").status, 201);
+  ASSERT_TRUE(runtime->interpreter()->next_alarm().has_value());
+  const auto start = std::chrono::steady_clock::now();
+  while (runtime->interpreter()->next_alarm().has_value() &&
+         std::chrono::steady_clock::now() - start < kBound) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(runtime->interpreter()->next_alarm().has_value())
+      << "the context was still armed after " << kBound.count() << " s";
+  const auto r = client.post_json(
+      "/interpreters/key-1/execute",
+      R"({"contextId":"ctx-1","code":"get","envVars":{},"workspace":{"dirs":[],"manifest":{},"files":[]}})");
+  EXPECT_EQ(r.status, 404) << r.body;
 }
 
 TEST(RuntimeWithoutSessions, InProcessContextCallsAreRefused) {

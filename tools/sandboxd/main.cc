@@ -66,6 +66,30 @@ int main(int argc, char** argv) {
                  "How long this node keeps a sandbox it no longer serves before another node "
                  "may take it")
       ->capture_default_str();
+  // Admission limits (include/sandbox/http.h, src/server/sandboxd_handler.h).
+  sandbox::ServeOptions serve{.handle_signals = true};
+  std::size_t max_executions_per_key = sandbox::kDefaultMaxExecutionsPerKey;
+  app.add_option("--max-connections", serve.max_connections,
+                 "Open connections; one more is answered 503 and closed")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+  app.add_option("--max-queued-requests", serve.max_queued_requests,
+                 "Requests waiting for a worker thread; one more is answered 503")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+  app.add_option("--max-waiting-per-sandbox", serve.max_waiting_per_key,
+                 "Requests waiting (without a worker) for a busy sandbox; one more is answered "
+                 "429")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
+  app.add_option("--reserved-workers", serve.reserved_workers,
+                 "Worker threads executions never take, kept for short requests")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1023));
+  app.add_option("--max-executions-per-key", max_executions_per_key,
+                 "Executions in flight per API key (with --api-key); one more is answered 429; "
+                 "0: unlimited")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -134,15 +158,16 @@ int main(int argc, char** argv) {
       sandbox::SandboxdHandler handler(
           service, clock,
           sandbox::SandboxdOptions{
-              .api_keys = config.api_keys, .log = [&](const sandbox::RequestLogEntry& entry) {
+              .api_keys = config.api_keys,
+              .max_executions_per_key = max_executions_per_key,
+              .log = [&](const sandbox::RequestLogEntry& entry) {
                 const std::string line = sandbox::format_request_log(entry, clock.now_ms());
                 std::lock_guard lock(log_mu);
                 std::cerr << line << std::endl;
               }});
-      sandbox::HttpServer server(handler,
-                                 sandbox::ServeOptions{.listen = config.listen,
-                                                       .worker_threads = config.worker_threads,
-                                                       .handle_signals = true});
+      serve.listen = config.listen;
+      serve.worker_threads = config.worker_threads;
+      sandbox::HttpServer server(handler, serve);
       const auto colon = config.listen.rfind(':');
       std::cout << "sandboxd listening on http://" << config.listen.substr(0, colon) << ":"
                 << server.port() << " (bindings: " << (served.empty() ? "none" : served)

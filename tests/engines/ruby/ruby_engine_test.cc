@@ -2,6 +2,11 @@
 // runs from the post-initialisation image, and contexts across a restart of the runtime.
 #include "ruby_engine.h"
 
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 #include <sandbox/runtime.h>
 #include <sandbox/testing.h>
@@ -58,6 +63,20 @@ TEST(RubyEngine, RestoredCopiesDrawDifferentRandomNumbers) {
   auto a = f.restore();
   auto b = f.restore();
   EXPECT_NE(f.text(*a, "rand(1 << 60)"), f.text(*b, "rand(1 << 60)"));
+}
+
+// A guard against the Perl engine's defect (copies first used within one millisecond drew the
+// same numbers): Random.srand mixes the WASI clock with OS entropy, which Ruby draws through
+// random_get, so copies used back to back must still differ.
+TEST(RubyEngine, RestoredCopiesUsedWithinOneMillisecondDrawDifferentRandomNumbers) {
+  testing_corpus::SnapshotFixture f(ruby());
+  f.expect_text(*f.session, "$x = 1", "1");
+  constexpr int kCopies = 24;
+  std::vector<std::unique_ptr<SessionInstance>> copies;
+  for (int i = 0; i < kCopies; ++i) copies.push_back(f.restore());
+  std::set<std::string> drawn;
+  for (auto& copy : copies) drawn.insert(f.text(*copy, "rand(1 << 40)"));
+  EXPECT_EQ(drawn.size(), static_cast<std::size_t>(kCopies));
 }
 
 TEST(RubyEngine, StatelessRunsDrawDifferentRandomNumbers) {
