@@ -25,6 +25,9 @@ inline constexpr std::uint64_t kMaxFilesRequestBytes = 2'097'152;
 inline constexpr std::uint64_t kMaxSyncRequestBytes = 25'165'824;
 inline constexpr std::size_t kMaxContexts = 8;
 inline constexpr std::int64_t kDefaultIdleTtlMs = 86'400'000;
+// The largest idle TTL (SANDBOX_IDLE_TTL_MS) taken, about 10,000 years: a larger value (1e300)
+// falls back to kDefaultIdleTtlMs instead of overflowing the integer cast and now + ttl.
+inline constexpr std::int64_t kMaxIdleTtlMs = 315'360'000'000'000;
 inline constexpr std::uint64_t kOutputLimitBytes = 32'768;
 inline constexpr std::size_t kOutputLimitChunks = 200;
 inline constexpr std::uint64_t kResultLimitBytes = 65'536;
@@ -160,12 +163,14 @@ struct SnapshotInfo {
 };
 
 boost::json::object to_json(const SnapshotInfo& info);
-// nullopt for null or anything that is not a SnapshotInfo-shaped object.
+// nullopt for null or anything that is not a SnapshotInfo-shaped object (a number field that is
+// not an integer in its type's range included).
 std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v);
 
 // Parses an ExecutionResult-shaped object (as a client receives it). Throws ApiError 500
 // INTERNAL_ERROR "Invalid sandbox response" when `results` is not an array or `logs` not an
-// object.
+// object, and "Invalid sandbox response: <field> ..." when durationMs is not finite or
+// error.lineNumber / a usage counter is a number no integer of its type holds (1e300, 1.5).
 ExecutionResult execution_result_from_json(const boost::json::object& o);
 
 // Splits captured text into lines on '\n', dropping one trailing empty element.

@@ -2,6 +2,7 @@
 
 #include "base/base64.h"
 #include "protocol/execute_request.h"
+#include "protocol/json_number.h"
 
 namespace sandbox {
 
@@ -61,10 +62,15 @@ HttpExecuteArgs parse_http_execute_args(std::string_view body) {
           !updated->is_number()) {
         throw ApiError(400, kShape);
       }
+      // A double out of int64's range (1e300, 1e400 parsed as inf) must not reach a cast.
+      const auto updated_at = checked_int64(*updated);
+      if (!updated_at) {
+        throw ApiError(400, "workspace.files[].updatedAt must be an integer (epoch milliseconds)");
+      }
       auto bytes = base64_decode(data->get_string());
       if (!bytes) throw ApiError(400, "Invalid base64 content in workspace.files");
-      out.files.push_back(SyncFile{std::string(path->get_string()), std::move(*bytes),
-                                   static_cast<std::int64_t>(updated->to_number<double>())});
+      out.files.push_back(
+          SyncFile{std::string(path->get_string()), std::move(*bytes), *updated_at});
     }
   }
   return out;

@@ -45,7 +45,10 @@ std::int64_t parse_idle_ttl(const char* value) {
   char* end = nullptr;
   const double d = std::strtod(value, &end);
   while (end && *end == ' ') ++end;
-  if (!end || *end != '\0' || !std::isfinite(d) || d < 0) return kDefaultIdleTtlMs;
+  if (!end || *end != '\0' || !std::isfinite(d) || d < 0 ||
+      d > static_cast<double>(kMaxIdleTtlMs)) {
+    return kDefaultIdleTtlMs;
+  }
   return static_cast<std::int64_t>(d);
 }
 

