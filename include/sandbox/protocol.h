@@ -33,6 +33,14 @@ inline constexpr std::size_t kOutputLimitChunks = 200;
 inline constexpr std::uint64_t kResultLimitBytes = 65'536;
 inline constexpr std::size_t kErrorMessageLimit = 2'048;
 inline constexpr std::size_t kMaxContextIdLength = 128;
+// Env vars (issue 12): the most variables one envVars object, a sandbox's stored set, a
+// context's set or the merged set an execution sees may hold, and the most bytes of names plus
+// values among them. Checked where env vars enter (POST /sandboxes/{id}/env, context creation,
+// sandbox and runtime execute bodies) and on the merged set before an execution; past either,
+// 400 VALIDATION_FAILED naming the limit. A value must not contain a NUL byte (400 as well): it
+// cannot reach a guest's environment intact.
+inline constexpr std::size_t kMaxEnvVars = 128;
+inline constexpr std::uint64_t kMaxEnvBytes = 65'536;
 
 inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
 inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";

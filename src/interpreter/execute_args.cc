@@ -1,6 +1,7 @@
 #include "interpreter/execute_args.h"
 
 #include "base/base64.h"
+#include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
 #include "protocol/json_number.h"
 
@@ -21,8 +22,10 @@ HttpExecuteArgs parse_http_execute_args(std::string_view body) {
     if (!env->is_object()) throw ApiError(400, "envVars must be an object");
     for (const auto& [k, v] : env->get_object()) {
       if (!v.is_string()) throw ApiError(400, "envVars values must be strings");
+      require_env_value(k, v.get_string());
       a.env_vars[std::string(k)] = std::string(v.get_string());
     }
+    require_env_within_limits(a.env_vars);
   }
   const auto* id = o.if_contains("contextId");
   if (!id || !id->is_string() || id->get_string().empty()) {

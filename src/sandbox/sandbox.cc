@@ -9,6 +9,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "base/uuid.h"
+#include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/files_api.h"
@@ -393,6 +394,7 @@ HttpResponse Sandbox::set_env(const std::string& body_text) {
   boost::json::object& m = ensure_meta();
   EnvVars current = env_from_json(m.if_contains("envVars"));
   apply_env_patch(current, patch);
+  require_env_within_limits(current, "the sandbox's envVars");
   m["envVars"] = to_json(current);
   m["lastUsed"] = now_iso();
   save_meta();

@@ -48,5 +48,31 @@ TEST_F(SandboxdBounds, UpdatedAtThatIsNoInt64IsAValidationError) {
   }
 }
 
+TEST_F(SandboxdBounds, RuntimeExecuteBodiesKeepTheEnvLimits) {
+  boost::json::object env;
+  for (std::size_t i = 0; i <= kMaxEnvVars; ++i) env["V" + std::to_string(i)] = "1";
+  HttpResponse r = d_->post("/runtimes/CALC/execute", {{"code", "1"}, {"envVars", env}});
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(error_of(r).find("kMaxEnvVars"), std::string::npos) << r.body;
+  r = d_->post("/runtimes/CALC/execute",
+               {{"code", "x"}, {"envVars", {{"x", std::string("1\0", 2)}}}});
+  EXPECT_EQ(error_of(r), "VALIDATION_FAILED: envVars value of 'x' contains a NUL character");
+  r = d_->post("/runtimes/CALC/execute", {{"code", "x"}, {"envVars", {{"x", "2"}}}});
+  EXPECT_EQ(r.status, 200) << r.body;
+
+  ASSERT_EQ(d_->post("/runtimes/KV/interpreters/k1/contexts", {{"id", "c1"}}).status, 201);
+  boost::json::object body{{"contextId", "c1"},
+                           {"code", "get x"},
+                           {"envVars", env},
+                           {"workspace", {{"dirs", boost::json::array{}},
+                                          {"manifest", boost::json::object{}}}}};
+  r = d_->post("/runtimes/KV/interpreters/k1/execute", body);
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(error_of(r).find("kMaxEnvVars"), std::string::npos) << r.body;
+  body["envVars"] = {{"x", std::string("\0", 1)}};
+  r = d_->post("/runtimes/KV/interpreters/k1/execute", body);
+  EXPECT_EQ(r.status, 400) << r.body;
+}
+
 }  // namespace
 }  // namespace sandbox::test
