@@ -123,6 +123,9 @@ struct InterpreterServerOptions {
   std::int64_t idle_ttl_ms = kDefaultIdleTtlMs;
   // Resident instances across all keys.
   std::size_t max_resident_instances = 16;
+  // Keys holding code contexts in the store (kMaxInterpreterKeys); a key's first context past
+  // it answers 503 NO_SPACE.
+  std::size_t max_keys = kMaxInterpreterKeys;
 };
 
 // Parses INTERPRETER_IDLE_TTL_MS as §7.10 says: unset/empty/invalid/negative -> 24 h; a finite

@@ -24,6 +24,16 @@ inline constexpr std::uint64_t kMaxRequestBytes = 98'304;
 inline constexpr std::uint64_t kMaxFilesRequestBytes = 2'097'152;
 inline constexpr std::uint64_t kMaxSyncRequestBytes = 25'165'824;
 inline constexpr std::size_t kMaxContexts = 8;
+// The most sandboxes one sandboxd keeps in its store (sandboxes with a meta row; over several
+// nodes, in their shared database), by default; sandboxd --max-sandboxes changes it
+// (SandboxOptions::max_sandboxes). Checked when a request would create a new sandbox; past it,
+// 503 NO_SPACE until one is deleted or expires (issue 12).
+inline constexpr std::size_t kMaxSandboxes = 10'000;
+// The most interpreter keys holding code contexts one runtime's store keeps
+// (InterpreterServerOptions::max_keys): 8 contexts each, so kMaxSandboxes sandboxes fit. Checked
+// when POST /interpreters/:key/contexts would give a key its first context; past it, 503
+// NO_SPACE (issue 12).
+inline constexpr std::size_t kMaxInterpreterKeys = 100'000;
 inline constexpr std::int64_t kDefaultIdleTtlMs = 86'400'000;
 // The largest idle TTL (SANDBOX_IDLE_TTL_MS) taken, about 10,000 years: a larger value (1e300)
 // falls back to kDefaultIdleTtlMs instead of overflowing the integer cast and now + ttl.

@@ -102,6 +102,7 @@ void check_config(const SandboxdConfig& config) {
         "DBNAME or libpq key=value pairs), got '" +
         config.database_url + "'");
   }
+  if (config.max_sandboxes < 1) throw std::invalid_argument("--max-sandboxes must be at least 1");
   if (config.lease_ttl_ms < 100) {
     throw std::invalid_argument("--lease-ttl-ms must be at least 100");
   }

@@ -82,5 +82,22 @@ TEST_F(SandboxBounds, AnEnvVarValueWithANulIsRefused) {
   EXPECT_FALSE(get_ok("s1").at("envVars").as_object().contains("A"));
 }
 
+TEST_F(SandboxBounds, SandboxesPastTheLimitAreRefusedUntilOneIsDeleted) {
+  start(SandboxOptions{.max_sandboxes = 3});
+  for (const char* id : {"s1", "s2", "s3"}) get_ok(id);
+  HttpResponse r = call("s4", "GET", "/");
+  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_EQ(json_of(r).at("code").as_string(), "NO_SPACE");
+  EXPECT_NE(error_message(r).find("at most 3 sandboxes"), std::string::npos) << r.body;
+  r = post("s5", "/execute", {{"code", "incr n"}, {"binding", "KV"}});
+  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_EQ(storage_->sandboxes().count_sandboxes(), 3u);
+  // Existing sandboxes keep working; deleting one makes room.
+  EXPECT_EQ(run("s1", "incr n", "KV"), "1");
+  EXPECT_EQ(call("s2", "DELETE", "/").status, 200);
+  EXPECT_EQ(run("s4", "incr n", "KV"), "1");
+  EXPECT_EQ(call("s5", "GET", "/").status, 503);
+}
+
 }  // namespace
 }  // namespace sandbox::test

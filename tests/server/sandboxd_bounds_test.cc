@@ -1,8 +1,11 @@
 // Issue 12 over real HTTP: numbers a client sends are converted with checks (item 7), the env
 // limits on a runtime's own routes and the bound on interpreter keys (item 8).
+#include <sandbox/interpreter.h>
+
 #include <gtest/gtest.h>
 
 #include "server/sandboxd_fixture.h"
+#include "storage/sqlite/sqlite_stores.h"
 
 namespace sandbox::test {
 namespace {
@@ -72,6 +75,34 @@ TEST_F(SandboxdBounds, RuntimeExecuteBodiesKeepTheEnvLimits) {
   body["envVars"] = {{"x", std::string("\0", 1)}};
   r = d_->post("/runtimes/KV/interpreters/k1/execute", body);
   EXPECT_EQ(r.status, 400) << r.body;
+}
+
+TEST_F(SandboxdBounds, AContextIdWithANulIsRefusedByTheRuntime) {
+  const HttpResponse r =
+      d_->post("/runtimes/KV/interpreters/k1/contexts", {{"id", std::string("a\0b", 3)}});
+  EXPECT_EQ(error_of(r), "VALIDATION_FAILED: id must not contain a NUL character");
+}
+
+TEST(InterpreterKeys, KeysPastTheLimitGetNoContexts) {
+  SqliteStorage storage(":memory:");
+  ManualClock clock;
+  const Engine engine = make_test_engine("kv");
+  InterpreterServer server(engine, storage.interpreters(), clock,
+                           InterpreterServerOptions{.idle_ttl_ms = 0, .max_keys = 2});
+  const auto create = [&](const std::string& key, const std::string& id) {
+    return server.handle(key, "POST", "/contexts", R"({"id":")" + id + R"("})");
+  };
+  EXPECT_EQ(create("k1", "a").status, 201);
+  EXPECT_EQ(create("k2", "a").status, 201);
+  const HttpResponse refused = create("k3", "a");
+  EXPECT_EQ(refused.status, 503) << refused.body;
+  EXPECT_EQ(error_of(refused),
+            "NO_SPACE: This runtime keeps code contexts for at most 2 interpreter keys");
+  // A key that has contexts may add more; a freed key makes room.
+  EXPECT_EQ(create("k1", "b").status, 201);
+  EXPECT_EQ(storage.interpreters().count_keys_with_contexts(), 2u);
+  EXPECT_EQ(server.handle("k2", "DELETE", "/contexts/a", "").status, 200);
+  EXPECT_EQ(create("k3", "a").status, 201);
 }
 
 }  // namespace

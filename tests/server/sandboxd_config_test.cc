@@ -41,6 +41,13 @@ TEST(SandboxdConfig, ADnsNameStartingWith127IsNotLoopback) {
   EXPECT_THROW(check_config(c), std::invalid_argument);
 }
 
+TEST(SandboxdConfig, MaxSandboxesMustBePositive) {
+  SandboxdConfig c;
+  EXPECT_EQ(c.max_sandboxes, kMaxSandboxes);
+  c.max_sandboxes = 0;
+  EXPECT_THROW(check_config(c), std::invalid_argument);
+}
+
 TEST(SandboxdConfig, LoopbackAndKeys) {
   EXPECT_TRUE(is_loopback_listen("127.0.0.1:8787"));
   EXPECT_TRUE(is_loopback_listen("127.1.2.3:0"));
