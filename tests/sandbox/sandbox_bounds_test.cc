@@ -2,6 +2,8 @@
 // bytes, no NUL) wherever they enter, and the number of sandboxes in the store.
 #include <sandbox/protocol.h>
 
+#include "sandbox/binding.h"
+#include "sandbox/execute_response_json.h"
 #include "sandbox_test_fixture.h"
 
 namespace sandbox::test {
@@ -97,6 +99,33 @@ TEST_F(SandboxBounds, SandboxesPastTheLimitAreRefusedUntilOneIsDeleted) {
   EXPECT_EQ(call("s2", "DELETE", "/").status, 200);
   EXPECT_EQ(run("s4", "incr n", "KV"), "1");
   EXPECT_EQ(call("s5", "GET", "/").status, 503);
+}
+
+// Issue 12 item 7: a remote runtime's answer is hostile too. Counters and timestamps no integer
+// of their type holds make it invalid (BindingError, a 502 to the caller) instead of reaching a
+// cast that is undefined for them.
+TEST(ExecuteResponseJson, NumbersOutOfRangeMakeTheAnswerInvalid) {
+  const auto answer = [](const std::string& execution_count, const std::string& executions,
+                         const std::string& updated_at) {
+    return boost::json::parse(
+               R"({"results":[],"logs":{"stdout":[],"stderr":[]},"executionCount":)" +
+               execution_count + R"(,"context":{"id":"c","cwd":"/workspace","executions":)" +
+               executions + R"(},"workspace":{"dirs":[],"deleted":[],"files":[{"path":"f",)" +
+               R"("data":"","updatedAt":)" + updated_at + "}]}}")
+        .as_object();
+  };
+  const auto ok = execute_response_from_json(answer("2", "2.0", "1700000000000"));
+  EXPECT_EQ(ok.execution_count, 2u);
+  EXPECT_EQ(ok.context.executions, 2u);
+  EXPECT_EQ(ok.files.at(0).updated_at, 1'700'000'000'000);
+  for (const auto& [count, executions, updated] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"1e300", "1", "1"}, {"-1", "1", "1"}, {"18446744073709551616", "1", "1"},
+           {"1", "1e400", "1"}, {"1", "0.5", "1"}, {"1", "1", "1e300"}, {"1", "1", "-1e400"},
+           {"1", "1", "9223372036854775808"}}) {
+    EXPECT_THROW(execute_response_from_json(answer(count, executions, updated)), BindingError)
+        << count << " " << executions << " " << updated;
+  }
 }
 
 }  // namespace
