@@ -128,6 +128,9 @@ struct InterpreterServerOptions {
   // wake when a deadline earlier than the one it sleeps toward appears. Must be cheap and must
   // not call back into the server. May be empty.
   std::function<void(std::int64_t deadline_ms)> on_alarm_armed;
+  // Keys holding code contexts in the store (kMaxInterpreterKeys); a key's first context past
+  // it answers 503 NO_SPACE.
+  std::size_t max_keys = kMaxInterpreterKeys;
 };
 
 // Parses INTERPRETER_IDLE_TTL_MS as §7.10 says: unset/empty/invalid/negative -> 24 h; a finite

@@ -24,12 +24,33 @@ inline constexpr std::uint64_t kMaxRequestBytes = 98'304;
 inline constexpr std::uint64_t kMaxFilesRequestBytes = 2'097'152;
 inline constexpr std::uint64_t kMaxSyncRequestBytes = 25'165'824;
 inline constexpr std::size_t kMaxContexts = 8;
+// The most sandboxes one sandboxd keeps in its store (sandboxes with a meta row; over several
+// nodes, in their shared database), by default; sandboxd --max-sandboxes changes it
+// (SandboxOptions::max_sandboxes). Checked when a request would create a new sandbox; past it,
+// 503 NO_SPACE until one is deleted or expires (issue 12).
+inline constexpr std::size_t kMaxSandboxes = 10'000;
+// The most interpreter keys holding code contexts one runtime's store keeps
+// (InterpreterServerOptions::max_keys): 8 contexts each, so kMaxSandboxes sandboxes fit. Checked
+// when POST /interpreters/:key/contexts would give a key its first context; past it, 503
+// NO_SPACE (issue 12).
+inline constexpr std::size_t kMaxInterpreterKeys = 100'000;
 inline constexpr std::int64_t kDefaultIdleTtlMs = 86'400'000;
+// The largest idle TTL (SANDBOX_IDLE_TTL_MS) taken, about 10,000 years: a larger value (1e300)
+// falls back to kDefaultIdleTtlMs instead of overflowing the integer cast and now + ttl.
+inline constexpr std::int64_t kMaxIdleTtlMs = 315'360'000'000'000;
 inline constexpr std::uint64_t kOutputLimitBytes = 32'768;
 inline constexpr std::size_t kOutputLimitChunks = 200;
 inline constexpr std::uint64_t kResultLimitBytes = 65'536;
 inline constexpr std::size_t kErrorMessageLimit = 2'048;
 inline constexpr std::size_t kMaxContextIdLength = 128;
+// Env vars (issue 12): the most variables one envVars object, a sandbox's stored set, a
+// context's set or the merged set an execution sees may hold, and the most bytes of names plus
+// values among them. Checked where env vars enter (POST /sandboxes/{id}/env, context creation,
+// sandbox and runtime execute bodies) and on the merged set before an execution; past either,
+// 400 VALIDATION_FAILED naming the limit. A value must not contain a NUL byte (400 as well): it
+// cannot reach a guest's environment intact.
+inline constexpr std::size_t kMaxEnvVars = 128;
+inline constexpr std::uint64_t kMaxEnvBytes = 65'536;
 
 inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
 inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";
@@ -160,12 +181,14 @@ struct SnapshotInfo {
 };
 
 boost::json::object to_json(const SnapshotInfo& info);
-// nullopt for null or anything that is not a SnapshotInfo-shaped object.
+// nullopt for null or anything that is not a SnapshotInfo-shaped object (a number field that is
+// not an integer in its type's range included).
 std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v);
 
 // Parses an ExecutionResult-shaped object (as a client receives it). Throws ApiError 500
 // INTERNAL_ERROR "Invalid sandbox response" when `results` is not an array or `logs` not an
-// object.
+// object, and "Invalid sandbox response: <field> ..." when durationMs is not finite or
+// error.lineNumber / a usage counter is a number no integer of its type holds (1e300, 1.5).
 ExecutionResult execution_result_from_json(const boost::json::object& o);
 
 // Splits captured text into lines on '\n', dropping one trailing empty element.

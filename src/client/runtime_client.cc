@@ -6,6 +6,7 @@
 
 #include "client/client_support.h"
 #include "client/http_client.h"
+#include "protocol/json_number.h"
 
 namespace sandbox {
 namespace client_detail {
@@ -128,13 +129,14 @@ InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string&
   const auto* engine = o.if_contains("engine");
   const auto* contexts = o.if_contains("contexts");
   const auto* protocol = o.if_contains("protocol");
+  // A protocol number no int holds (1e300, 1.5) is not a runtime's answer, not a cast.
+  const auto protocol_number = protocol ? checked_integer<int>(*protocol) : std::optional<int>(1);
   if (!language || !language->is_string() || !engine || !engine->is_string() || !contexts ||
-      !contexts->is_bool() || (protocol && !protocol->is_number())) {
+      !contexts->is_bool() || !protocol_number) {
     not_runtime();
   }
   InterpreterInfo info{std::string(language->get_string()), std::string(engine->get_string()),
-                       contexts->get_bool(),
-                       protocol ? static_cast<int>(protocol->to_number<double>()) : 1};
+                       contexts->get_bool(), *protocol_number};
   if (info.protocol != kInterpreterProtocolVersion) {
     throw_sandbox_error(ApiError(400, "'" + runtime_url + "' speaks interpreter protocol " +
                                           std::to_string(info.protocol) +

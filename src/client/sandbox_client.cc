@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -13,6 +14,7 @@
 #include "client/client_support.h"
 #include "base/url_codec.h"
 #include "client/http_client.h"
+#include "protocol/json_number.h"
 
 namespace sandbox {
 
@@ -25,17 +27,28 @@ std::string str(const boost::json::object& o, std::string_view key) {
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
+[[noreturn]] void invalid_number(std::string_view key) {
+  throw_sandbox_error(
+      transport_error("Invalid sandbox response: " + std::string(key) + " is not an integer"));
+}
+
+// 0 when missing, not a number or negative (as before); a number no uint64 holds (1e300, 1.5)
+// is an invalid answer rather than a cast.
 std::uint64_t unsigned_of(const boost::json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
   if (!v || !v->is_number()) return 0;
-  const double d = v->to_number<double>();
-  return d > 0 ? static_cast<std::uint64_t>(d) : 0;
+  if (const auto i = checked_int64(*v); i && *i < 0) return 0;
+  const auto u = checked_uint64(*v);
+  if (!u) invalid_number(key);
+  return *u;
 }
 
 std::optional<std::int64_t> optional_ms(const boost::json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
   if (!v || !v->is_number()) return std::nullopt;
-  return static_cast<std::int64_t>(v->to_number<double>());
+  const auto i = checked_int64(*v);
+  if (!i) invalid_number(key);
+  return i;
 }
 
 const boost::json::object& as_object(const boost::json::value& v) {
@@ -194,7 +207,8 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
     const auto& co = c->get_object();
     ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), unsigned_of(co, "executions"),
                               std::nullopt, optional_ms(co, "expiresAt")};
-    if (const auto* ms = co.if_contains("snapshotMs"); ms && ms->is_number()) {
+    if (const auto* ms = co.if_contains("snapshotMs"); ms && ms->is_number() &&
+                                                      std::isfinite(ms->to_number<double>())) {
       info.snapshot_ms = ms->to_number<double>();
     }
     result.context = std::move(info);

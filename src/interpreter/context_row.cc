@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "protocol/json_number.h"
+
 namespace sandbox {
 
 boost::json::object to_json(const ContextRow& row) {
@@ -31,9 +33,9 @@ ContextRow parse_context_row(const boost::json::object& o) {
   row.cwd = str("cwd", "/workspace");
   row.created_at = str("createdAt", "");
   row.last_used = str("lastUsed", row.created_at);
-  if (const auto* e = o.if_contains("executions"); e && e->is_number()) {
-    const double d = e->to_number<double>();
-    row.executions = d > 0 ? static_cast<std::uint64_t>(d) : 0;
+  if (const auto* e = o.if_contains("executions")) {
+    // A stored row is hostile too: a count no uint64 holds (1e300, -1) reads as 0, not a cast.
+    row.executions = checked_uint64(*e).value_or(0);
   }
   if (const auto* s = o.if_contains("snapshot"); s && s->is_object()) {
     row.snapshot = parse_snapshot_record(*s);

@@ -1,7 +1,9 @@
 #include "interpreter/execute_args.h"
 
 #include "base/base64.h"
+#include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
+#include "protocol/json_number.h"
 
 namespace sandbox {
 
@@ -20,8 +22,10 @@ HttpExecuteArgs parse_http_execute_args(std::string_view body) {
     if (!env->is_object()) throw ApiError(400, "envVars must be an object");
     for (const auto& [k, v] : env->get_object()) {
       if (!v.is_string()) throw ApiError(400, "envVars values must be strings");
+      require_env_value(k, v.get_string());
       a.env_vars[std::string(k)] = std::string(v.get_string());
     }
+    require_env_within_limits(a.env_vars);
   }
   const auto* id = o.if_contains("contextId");
   if (!id || !id->is_string() || id->get_string().empty()) {
@@ -61,10 +65,15 @@ HttpExecuteArgs parse_http_execute_args(std::string_view body) {
           !updated->is_number()) {
         throw ApiError(400, kShape);
       }
+      // A double out of int64's range (1e300, 1e400 parsed as inf) must not reach a cast.
+      const auto updated_at = checked_int64(*updated);
+      if (!updated_at) {
+        throw ApiError(400, "workspace.files[].updatedAt must be an integer (epoch milliseconds)");
+      }
       auto bytes = base64_decode(data->get_string());
       if (!bytes) throw ApiError(400, "Invalid base64 content in workspace.files");
-      out.files.push_back(SyncFile{std::string(path->get_string()), std::move(*bytes),
-                                   static_cast<std::int64_t>(updated->to_number<double>())});
+      out.files.push_back(
+          SyncFile{std::string(path->get_string()), std::move(*bytes), *updated_at});
     }
   }
   return out;

@@ -45,7 +45,10 @@ std::int64_t parse_idle_ttl(const char* value) {
   char* end = nullptr;
   const double d = std::strtod(value, &end);
   while (end && *end == ' ') ++end;
-  if (!end || *end != '\0' || !std::isfinite(d) || d < 0) return kDefaultIdleTtlMs;
+  if (!end || *end != '\0' || !std::isfinite(d) || d < 0 ||
+      d > static_cast<double>(kMaxIdleTtlMs)) {
+    return kDefaultIdleTtlMs;
+  }
   return static_cast<std::int64_t>(d);
 }
 
@@ -225,6 +228,10 @@ struct InterpreterServer::Impl {
         utf16_length(id->get_string()) > kMaxContextIdLength) {
       throw ApiError(400, "id must be a non-empty string of at most 128 characters");
     }
+    // Neither backend can key a row by it alike (PostgreSQL TEXT refuses NUL).
+    if (id->get_string().find('\0') != std::string_view::npos) {
+      throw ApiError(400, "id must not contain a NUL character");
+    }
     std::string cwd(kWorkspaceRoot);
     if (const auto* c = o.if_contains("cwd")) {
       if (!c->is_string() || c->get_string().empty()) {
@@ -240,6 +247,11 @@ struct InterpreterServer::Impl {
     const auto existing = store.list_contexts(key);
     if (existing.size() >= kMaxContexts) {
       throw ApiError(400, "Cannot create more than 8 code contexts");
+    }
+    if (existing.empty() && store.count_keys_with_contexts() >= options.max_keys) {
+      throw ApiError(503, "This runtime keeps code contexts for at most " +
+                              std::to_string(options.max_keys) + " interpreter keys",
+                     ErrorCode::kNoSpace, {{"maxKeys", options.max_keys}});
     }
     for (const auto& row : existing) {
       if (row.id == context_id) {

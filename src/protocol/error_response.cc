@@ -2,6 +2,7 @@
 #include <sandbox/protocol.h>
 
 #include "base/utf8.h"
+#include "protocol/json_number.h"
 
 namespace sandbox {
 namespace {
@@ -48,11 +49,10 @@ std::optional<ErrorResponse> error_response_from_json(const boost::json::value& 
   e.code = parsed.value_or(ErrorCode::kInternalError);
   e.message = std::string(message->get_string());
   if (const auto* c = o->if_contains("context"); c && c->is_object()) e.context = c->get_object();
-  if (const auto* s = o->if_contains("httpStatus"); s && s->is_number()) {
-    e.http_status = static_cast<int>(s->to_number<double>());
-  } else {
-    e.http_status = parsed ? error_code_status(*parsed) : 500;
-  }
+  // A status that is no int (1e300, 1.5) is ignored like a missing one rather than cast.
+  const auto* s = o->if_contains("httpStatus");
+  const auto status = s ? checked_integer<int>(*s) : std::nullopt;
+  e.http_status = status ? *status : parsed ? error_code_status(*parsed) : 500;
   if (const auto* t = o->if_contains("timestamp"); t && t->is_string()) {
     e.timestamp = std::string(t->get_string());
   }

@@ -7,6 +7,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include "protocol/env_limits.h"
+
 namespace sandbox {
 namespace {
 
@@ -86,8 +88,10 @@ ExecutionRequest parse_execute_request(std::string_view body, std::string_view r
       if (value.is_null()) continue;
       if (!value.is_string()) throw ApiError(400, "envVars values must be strings");
       if (!valid_env_key(key)) continue;
+      require_env_value(key, value.get_string());
       request.env_vars[std::string(key)] = std::string(value.get_string());
     }
+    require_env_within_limits(request.env_vars);
   }
   return request;
 }

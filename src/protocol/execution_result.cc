@@ -1,5 +1,9 @@
 #include <sandbox/protocol.h>
 
+#include <cmath>
+
+#include "protocol/json_number.h"
+
 namespace sandbox {
 namespace {
 
@@ -19,11 +23,25 @@ std::vector<std::string> strings_from(const boost::json::value* v) {
   return out;
 }
 
-std::uint64_t number_from(const boost::json::object& o, std::string_view key) {
+// A counter of a runtime's answer: 0 when missing, not a number or negative (as before);
+// nullopt for a number no uint64 holds (1e300, inf, a fraction), which must not reach a cast.
+std::optional<std::uint64_t> number_from(const boost::json::object& o, std::string_view key) {
   const auto* v = o.if_contains(key);
   if (!v || !v->is_number()) return 0;
-  const double d = v->to_number<double>();
-  return d > 0 ? static_cast<std::uint64_t>(d) : 0;
+  if (const auto i = checked_int64(*v); i && *i < 0) return 0;
+  return checked_uint64(*v);
+}
+
+[[noreturn]] void invalid_response(std::string_view problem = {}) {
+  std::string message = "Invalid sandbox response";
+  if (!problem.empty()) message += ": " + std::string(problem);
+  throw ApiError(500, message, ErrorCode::kInternalError);
+}
+
+std::uint64_t required_number(const boost::json::object& o, std::string_view key) {
+  const auto n = number_from(o, key);
+  if (!n) invalid_response("usage." + std::string(key) + " is not an integer in range");
+  return *n;
 }
 
 }  // namespace
@@ -87,10 +105,18 @@ std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v)
   if (!build || !build->is_string()) return std::nullopt;
   SnapshotInfo info;
   info.build = std::string(build->get_string());
-  info.pages = static_cast<std::uint32_t>(number_from(*o, "pages"));
-  info.bytes = number_from(*o, "bytes");
-  info.stored_bytes = number_from(*o, "storedBytes");
-  info.taken_at = static_cast<std::int64_t>(number_from(*o, "takenAt"));
+  const auto pages = number_from(*o, "pages");
+  const auto bytes = number_from(*o, "bytes");
+  const auto stored_bytes = number_from(*o, "storedBytes");
+  const auto taken_at = number_from(*o, "takenAt");
+  if (!pages || *pages > UINT32_MAX || !bytes || !stored_bytes || !taken_at ||
+      *taken_at > static_cast<std::uint64_t>(INT64_MAX)) {
+    return std::nullopt;
+  }
+  info.pages = static_cast<std::uint32_t>(*pages);
+  info.bytes = *bytes;
+  info.stored_bytes = *stored_bytes;
+  info.taken_at = static_cast<std::int64_t>(*taken_at);
   const auto* stale = o->if_contains("stale");
   info.stale = stale && stale->is_bool() && stale->get_bool();
   return info;
@@ -100,7 +126,7 @@ ExecutionResult execution_result_from_json(const boost::json::object& o) {
   const auto* results = o.if_contains("results");
   const auto* logs = o.if_contains("logs");
   if (!results || !results->is_array() || !logs || !logs->is_object()) {
-    throw ApiError(500, "Invalid sandbox response", ErrorCode::kInternalError);
+    invalid_response();
   }
   ExecutionResult r;
   auto str = [&](std::string_view key) {
@@ -111,7 +137,9 @@ ExecutionResult execution_result_from_json(const boost::json::object& o) {
   r.language = str("language");
   r.engine = str("engine");
   if (const auto* d = o.if_contains("durationMs"); d && d->is_number()) {
+    // 1e400 parses as inf, which would serialize as the non-JSON "Infinity".
     r.duration_ms = d->to_number<double>();
+    if (!std::isfinite(r.duration_ms)) invalid_response("durationMs is not finite");
   }
   r.outcome.logs.stdout_lines = strings_from(logs->get_object().if_contains("stdout"));
   r.outcome.logs.stderr_lines = strings_from(logs->get_object().if_contains("stderr"));
@@ -131,14 +159,15 @@ ExecutionResult execution_result_from_json(const boost::json::object& o) {
     if (const auto* m = eo.if_contains("message"); m && m->is_string()) e.message = m->get_string();
     e.traceback = strings_from(eo.if_contains("traceback"));
     if (const auto* l = eo.if_contains("lineNumber"); l && l->is_number()) {
-      e.line_number = static_cast<std::int64_t>(l->to_number<double>());
+      e.line_number = checked_int64(*l);
+      if (!e.line_number) invalid_response("error.lineNumber is not an integer in range");
     }
     r.outcome.error = std::move(e);
   }
   if (const auto* u = o.if_contains("usage"); u && u->is_object()) {
     const auto& uo = u->get_object();
-    r.outcome.usage = Usage{number_from(uo, "fuelConsumed"), number_from(uo, "fuelLimit"),
-                            number_from(uo, "memoryBytes")};
+    r.outcome.usage = Usage{required_number(uo, "fuelConsumed"), required_number(uo, "fuelLimit"),
+                            required_number(uo, "memoryBytes")};
   }
   return r;
 }

@@ -7,6 +7,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "protocol/json_number.h"
+
 namespace sandbox {
 
 bool valid_binding_name(std::string_view name) {
@@ -47,8 +49,7 @@ RuntimeProbe probe_binding(Binding& binding) {
   RuntimeProbe probe{std::string(language->get_string()), std::string(engine->get_string()),
                      contexts->get_bool(), 1};
   if (protocol) {
-    const double p = protocol->to_number<double>();
-    if (p != kInterpreterProtocolVersion) {
+    if (checked_int64(*protocol) != kInterpreterProtocolVersion) {
       std::string shown = boost::json::serialize(*protocol);
       throw ApiError(400, "Binding '" + name + "' speaks interpreter protocol " + shown +
                               "; this caller supports " +

@@ -2,6 +2,8 @@
 
 #include <sandbox/protocol.h>
 
+#include "protocol/json_number.h"
+
 namespace sandbox {
 namespace {
 
@@ -51,8 +53,9 @@ ContextRecord ContextRecord::from_json(const boost::json::object& o) {
   r.env_vars = env_from_json(o.if_contains("envVars"));
   r.created_at = str(o, "createdAt");
   r.last_used = str(o, "lastUsed");
-  if (const auto* e = o.if_contains("executions"); e && e->is_number()) {
-    r.executions = static_cast<std::uint64_t>(e->to_number<double>());
+  if (const auto* e = o.if_contains("executions")) {
+    // A stored row is hostile too: a count no uint64 holds reads as 0, like a missing one.
+    r.executions = checked_uint64(*e).value_or(0);
   }
   if (const auto* snapshot = o.if_contains("snapshot")) r.snapshot = snapshot_info_from_json(*snapshot);
   return r;

@@ -2,6 +2,8 @@
 
 #include <sandbox/protocol.h>
 
+#include "protocol/env_limits.h"
+
 namespace sandbox {
 
 EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null) {
@@ -11,6 +13,7 @@ EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null) {
   for (const auto& [key, v] : *o) {
     if (!valid_env_key(key)) throw ApiError(400, "Invalid envVars key: " + std::string(key));
     if (v.is_string()) {
+      require_env_value(key, v.get_string());
       patch[std::string(key)] = std::string(v.get_string());
     } else if (v.is_null() && allow_null) {
       patch[std::string(key)] = std::nullopt;
@@ -18,6 +21,7 @@ EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null) {
       throw ApiError(400, "envVars values must be strings");
     }
   }
+  require_env_within_limits(patch);
   return patch;
 }
 

@@ -3,6 +3,7 @@
 #include <sandbox/protocol.h>
 
 #include "base/base64.h"
+#include "protocol/json_number.h"
 #include "sandbox/binding.h"
 
 namespace sandbox {
@@ -23,9 +24,20 @@ std::vector<std::string> string_array(const boost::json::object& o, std::string_
   return out;
 }
 
-std::int64_t integer(const boost::json::value* v) {
+// A missing or non-number field reads as 0 (as before); a number that is no int64 (1e300, a
+// fraction) makes the response invalid rather than reach a cast.
+std::int64_t integer(const boost::json::value* v, std::string_view field) {
   if (!v || !v->is_number()) return 0;
-  return static_cast<std::int64_t>(v->to_number<double>());
+  const auto i = checked_int64(*v);
+  if (!i) invalid(std::string(field) + " must be an integer");
+  return *i;
+}
+
+std::uint64_t count(const boost::json::value* v, std::string_view field) {
+  if (!v || !v->is_number()) return 0;
+  const auto u = checked_uint64(*v);
+  if (!u) invalid(std::string(field) + " must be a non-negative integer");
+  return *u;
 }
 
 }  // namespace
@@ -37,7 +49,7 @@ InterpreterExecuteResponse execute_response_from_json(const boost::json::object&
   } catch (const ApiError&) {
     invalid("results and logs are required");
   }
-  r.execution_count = static_cast<std::uint64_t>(integer(o.if_contains("executionCount")));
+  r.execution_count = count(o.if_contains("executionCount"), "executionCount");
   const auto* context = o.if_contains("context");
   if (!context || !context->is_object()) invalid("context must be an object");
   const auto& c = context->get_object();
@@ -48,7 +60,7 @@ InterpreterExecuteResponse execute_response_from_json(const boost::json::object&
   }
   r.context.id = id->get_string();
   r.context.cwd = cwd->get_string();
-  r.context.executions = static_cast<std::uint64_t>(integer(c.if_contains("executions")));
+  r.context.executions = count(c.if_contains("executions"), "context.executions");
   if (const auto* ms = c.if_contains("snapshotMs"); ms && ms->is_number()) {
     r.context.snapshot_ms = ms->to_number<double>();
   }
@@ -72,8 +84,9 @@ InterpreterExecuteResponse execute_response_from_json(const boost::json::object&
     }
     auto bytes = base64_decode(data->get_string());
     if (!bytes) invalid("workspace file data is not base64");
-    r.files.push_back(WorkspaceFileEntry{std::string(path->get_string()), std::move(*bytes),
-                                         integer(fo->if_contains("updatedAt"))});
+    r.files.push_back(
+        WorkspaceFileEntry{std::string(path->get_string()), std::move(*bytes),
+                           integer(fo->if_contains("updatedAt"), "workspace.files[].updatedAt")});
   }
   return r;
 }

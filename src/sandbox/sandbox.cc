@@ -9,6 +9,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "base/uuid.h"
+#include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/files_api.h"
@@ -127,6 +128,16 @@ std::optional<boost::json::object>& Sandbox::meta() {
 boost::json::object& Sandbox::ensure_meta() {
   auto& m = meta();
   if (!m) {
+    // A new sandbox: bounded, so ids made up by clients cannot fill the store (issue 12).
+    // Creations at once (other ids, other nodes) may each pass the count: bounded by them.
+    if (env_.store.count_sandboxes() >= env_.options.max_sandboxes) {
+      throw ApiError(503,
+                     "Cannot create sandbox '" + id_ + "': this server keeps at most " +
+                         std::to_string(env_.options.max_sandboxes) +
+                         " sandboxes (--max-sandboxes); delete one or wait for idle expiry",
+                     ErrorCode::kNoSpace,
+                     {{"maxSandboxes", env_.options.max_sandboxes}});
+    }
     const std::string now = now_iso();
     boost::json::object created{{"format", kSandboxStorageFormat},
                                 {"id", id_},
@@ -393,6 +404,7 @@ HttpResponse Sandbox::set_env(const std::string& body_text) {
   boost::json::object& m = ensure_meta();
   EnvVars current = env_from_json(m.if_contains("envVars"));
   apply_env_patch(current, patch);
+  require_env_within_limits(current, "the sandbox's envVars");
   m["envVars"] = to_json(current);
   m["lastUsed"] = now_iso();
   save_meta();

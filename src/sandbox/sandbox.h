@@ -29,6 +29,7 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
+#include <sandbox/protocol.h>
 
 #include <cstdint>
 #include <optional>
@@ -49,6 +50,9 @@ struct SandboxOptions {
   // SANDBOX_FILE_API != "disabled": when false the files table is never read or written, the
   // files API answers 403 NOT_SUPPORTED and guests see no /workspace.
   bool file_api = true;
+  // sandboxd --max-sandboxes: the most sandboxes the store keeps (kMaxSandboxes); a request that
+  // would create one more answers 503 NO_SPACE.
+  std::size_t max_sandboxes = kMaxSandboxes;
 };
 
 // What every Sandbox of a server shares. All borrowed; they must outlive the sandboxes.

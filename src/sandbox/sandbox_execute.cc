@@ -5,6 +5,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/sandbox.h"
@@ -84,6 +85,7 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
   args.code = code;
   args.env_vars = merge_env(env_from_json(ensure_meta().if_contains("envVars")), record.env_vars,
                             call_env);
+  require_env_within_limits(args.env_vars, "The merged envVars (sandbox, context and call)");
   Workspace* ws = nullptr;
   if (env_.options.file_api) {
     ws = &workspace_.get();
@@ -169,6 +171,7 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
 HttpResponse Sandbox::execute_stateless(Binding& binding, const std::string& code,
                                         const EnvPatch& call_env) {
   const EnvVars env = merge_env(env_from_json(ensure_meta().if_contains("envVars")), {}, call_env);
+  require_env_within_limits(env, "The merged envVars (sandbox and call)");
   boost::json::object request{{"code", code}};
   if (!env.empty()) request["envVars"] = to_json(env);
   HttpResponse answer;

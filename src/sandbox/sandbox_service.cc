@@ -23,7 +23,10 @@ std::int64_t parse_sandbox_idle_ttl(const char* value) {
   if (!value || !*value) return kDefaultIdleTtlMs;
   char* end = nullptr;
   const double v = std::strtod(value, &end);
-  if (end == value || *end != '\0' || !std::isfinite(v) || v < 0) return kDefaultIdleTtlMs;
+  if (end == value || *end != '\0' || !std::isfinite(v) || v < 0 ||
+      v > static_cast<double>(kMaxIdleTtlMs)) {
+    return kDefaultIdleTtlMs;
+  }
   return static_cast<std::int64_t>(v);
 }
 

@@ -3,6 +3,8 @@
 #include <set>
 #include <stdexcept>
 
+#include <boost/asio/ip/address.hpp>
+
 #include "sandbox/binding.h"
 #include "sandbox/interpreter_key.h"
 #include "storage/postgres/open_storage.h"
@@ -62,7 +64,16 @@ bool is_loopback_listen(std::string_view listen) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
+  if (host == "localhost") return true;
+  // An address, parsed: "127.evil.example.com" is a DNS name that may resolve anywhere.
+  boost::system::error_code ec;
+  const auto address = boost::asio::ip::make_address(std::string(host), ec);
+  if (ec) return false;
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+    return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6())
+        .is_loopback();
+  }
+  return address.is_loopback();
 }
 
 void check_config(const SandboxdConfig& config) {
@@ -91,6 +102,7 @@ void check_config(const SandboxdConfig& config) {
         "DBNAME or libpq key=value pairs), got '" +
         config.database_url + "'");
   }
+  if (config.max_sandboxes < 1) throw std::invalid_argument("--max-sandboxes must be at least 1");
   if (config.lease_ttl_ms < 100) {
     throw std::invalid_argument("--lease-ttl-ms must be at least 100");
   }

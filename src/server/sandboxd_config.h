@@ -15,10 +15,14 @@
 //                             --database, "local" with SQLite)
 //   --lease-ttl-ms N          how long a node's ownership of a sandbox lasts without use
 //                             (default 30000; storage/lease.h)
+//   --max-sandboxes N         the most sandboxes kept (default kMaxSandboxes, 10000); a request
+//                             creating one more answers 503 NO_SPACE
 //   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS   as upstream (§10.5)
 //
 // Safety rule: a listen address that is not loopback requires at least one API key.
 #pragma once
+
+#include <sandbox/protocol.h>
 
 #include <cstdint>
 #include <optional>
@@ -49,6 +53,8 @@ struct SandboxdConfig {
   // Empty: default_node_id(database_url) (storage/postgres/open_storage.h).
   std::string node_id;
   std::int64_t lease_ttl_ms = 30'000;
+  // --max-sandboxes: the most sandboxes kept (kMaxSandboxes by default; at least 1).
+  std::size_t max_sandboxes = kMaxSandboxes;
 };
 
 // "NAME=http://[TOKEN@]HOST[:PORT][/PREFIX]". Throws std::invalid_argument with a message naming

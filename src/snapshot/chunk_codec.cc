@@ -1,6 +1,7 @@
 #include "snapshot/chunk_codec.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -20,6 +21,12 @@ struct DCtxDeleter {
 };
 
 }  // namespace
+
+int zstd_window_log_max(std::size_t expected_size) {
+  const std::size_t window =
+      std::max<std::size_t>(expected_size, std::size_t{1} << kMinZstdWindowLog);
+  return static_cast<int>(std::bit_width(window - 1));
+}
 
 struct ChunkCodec::Contexts {
   std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
@@ -99,6 +106,13 @@ void ChunkCodec::decode_into(Codec codec, std::span<const std::uint8_t> stored,
   // Decoding with a stream lets a frame that holds more than `out` be detected: the output
   // buffer fills while input remains.
   ZSTD_DCtx_reset(contexts_->dctx.get(), ZSTD_reset_session_only);
+  // The stream decoder allocates the window a frame declares before reading any data (up to
+  // 128 MiB by zstd's default): a stored frame may declare no more than the chunk it decodes to.
+  const std::size_t rc_window = ZSTD_DCtx_setParameter(
+      contexts_->dctx.get(), ZSTD_d_windowLogMax, zstd_window_log_max(expected_size));
+  if (ZSTD_isError(rc_window)) {
+    throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(rc_window));
+  }
   ZSTD_inBuffer in{stored.data(), stored.size(), 0};
   ZSTD_outBuffer o{out.data(), out.size(), 0};
   std::size_t rc = 0;

@@ -23,6 +23,15 @@ enum class Codec { kRaw, kZstd };
 
 inline constexpr int kDefaultZstdLevel = 1;
 
+// The smallest zstd window log a decoder accepts (ZSTD_WINDOWLOG_ABSOLUTEMIN, 1 KiB).
+inline constexpr int kMinZstdWindowLog = 10;
+
+// The largest window (as a log2) a stored zstd frame may declare when it must decode to
+// `expected_size` bytes: the size rounded up to a power of two, at least 1 KiB (20, 1 MiB, for
+// a chunk). A frame written by encode() never needs more; a hostile row declaring a larger
+// window (zstd would allocate it, up to 128 MiB by default) is refused before any allocation.
+int zstd_window_log_max(std::size_t expected_size);
+
 // "raw" / "zstd".
 std::string_view codec_name(Codec codec);
 // The codec named `name`, or nullopt for an unknown name.
@@ -43,7 +52,7 @@ class ChunkCodec {
 
   // Decodes `stored`, written with `codec` (which may differ from this codec's own), and
   // requires the result to be exactly `expected_size` bytes. Throws SnapshotError for data that
-  // does not decode or has another size.
+  // does not decode, has another size or declares a window over zstd_window_log_max().
   std::vector<std::uint8_t> decode(Codec codec, std::span<const std::uint8_t> stored,
                                    std::size_t expected_size);
   // Decodes into `out`, which must be exactly the expected size; same checks as decode(). Lets

@@ -97,6 +97,8 @@ class InterpreterStore {
   virtual void wipe(std::string_view key) = 0;
   // Keys that have any stored state, sorted.
   virtual std::vector<std::string> list_keys() = 0;
+  // How many keys hold at least one context row (what kMaxInterpreterKeys bounds).
+  virtual std::size_t count_keys_with_contexts() = 0;
 
   // The idle-expiry deadline of `key` (epoch ms), if armed (§7.10's storage alarm).
   virtual std::optional<std::int64_t> get_alarm(std::string_view key) = 0;

@@ -68,6 +68,8 @@ class SandboxStore {
   virtual void wipe(std::string_view sandbox_id) = 0;
   // Sandbox ids with any stored state, sorted.
   virtual std::vector<std::string> list_sandbox_ids() = 0;
+  // How many sandboxes have a meta row (what SandboxOptions::max_sandboxes bounds).
+  virtual std::size_t count_sandboxes() = 0;
 
   virtual std::optional<std::int64_t> get_alarm(std::string_view sandbox_id) = 0;
   virtual void set_alarm(std::string_view sandbox_id, std::optional<std::int64_t> deadline_ms) = 0;

@@ -27,16 +27,21 @@ std::size_t incomplete_tail(std::string_view s) {
 
 bool OutputCapture::append(OutputStream stream, std::string_view bytes) {
   std::string& tail = stream == OutputStream::kStdout ? stdout_tail_ : stderr_tail_;
-  std::string data = tail + std::string(bytes);
-  const std::size_t held = incomplete_tail(data);
-  const std::string_view complete = std::string_view(data).substr(0, data.size() - held);
+  // The held-back tail is found in the last 3 bytes of tail + bytes, so the limit is checked
+  // before anything is copied: a guest's 60 MiB write must not cost a 60 MiB host copy.
+  const std::size_t held =
+      bytes.size() >= 3 ? incomplete_tail(bytes.substr(bytes.size() - 3))
+                        : incomplete_tail(tail + std::string(bytes));
+  const std::uint64_t complete_size = tail.size() + bytes.size() - held;
   // Decoding never shrinks text (an ill-formed byte becomes 3), so a piece whose raw size is
   // already over the limit is refused without decoding it.
-  if (!complete.empty() && total_bytes_ + complete.size() > limit_bytes_) {
-    total_bytes_ += complete.size();
+  if (complete_size != 0 && total_bytes_ + complete_size > limit_bytes_) {
+    total_bytes_ += complete_size;
     exceeded_ = true;
     return false;
   }
+  std::string data = tail + std::string(bytes);
+  const std::string_view complete = std::string_view(data).substr(0, data.size() - held);
   const std::string text = sanitize_utf8(complete);
   total_bytes_ += text.size();
   if (text.empty()) {

@@ -2,6 +2,9 @@
 
 #include <set>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
 #include <gtest/gtest.h>
 
 namespace sandbox {

@@ -28,6 +28,26 @@ TEST(SandboxdConfig, Lists) {
   EXPECT_TRUE(split_list("").empty());
 }
 
+// Issue 12: a host that only starts with "127." is a DNS name, resolvable to any address.
+TEST(SandboxdConfig, ADnsNameStartingWith127IsNotLoopback) {
+  EXPECT_FALSE(is_loopback_listen("127.evil.example.com:8787"));
+  EXPECT_FALSE(is_loopback_listen("127.0.0.1.nip.io:8787"));
+  EXPECT_FALSE(is_loopback_listen("127.:8787"));
+  EXPECT_FALSE(is_loopback_listen("[::ffff:10.0.0.1]:8787"));
+  EXPECT_TRUE(is_loopback_listen("127.255.255.254:8787"));
+  EXPECT_TRUE(is_loopback_listen("[::ffff:127.0.0.1]:8787"));
+  SandboxdConfig c;
+  c.listen = "127.evil.example.com:8787";
+  EXPECT_THROW(check_config(c), std::invalid_argument);
+}
+
+TEST(SandboxdConfig, MaxSandboxesMustBePositive) {
+  SandboxdConfig c;
+  EXPECT_EQ(c.max_sandboxes, kMaxSandboxes);
+  c.max_sandboxes = 0;
+  EXPECT_THROW(check_config(c), std::invalid_argument);
+}
+
 TEST(SandboxdConfig, LoopbackAndKeys) {
   EXPECT_TRUE(is_loopback_listen("127.0.0.1:8787"));
   EXPECT_TRUE(is_loopback_listen("127.1.2.3:0"));

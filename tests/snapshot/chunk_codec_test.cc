@@ -73,5 +73,40 @@ TEST(ChunkCodec, CorruptOrMisSizedDataIsASnapshotError) {
   EXPECT_THROW(decode_chunk(Codec::kZstd, {}, kChunkBytes), SnapshotError);
 }
 
+// A zstd frame without a content size whose header declares a 2^window_log window, holding
+// `content` in raw blocks of 128 KiB (RFC 8878 §3.1.1).
+std::vector<std::uint8_t> frame_declaring_window(int window_log,
+                                                 const std::vector<std::uint8_t>& content) {
+  std::vector<std::uint8_t> f{0x28, 0xB5, 0x2F, 0xFD,  // magic
+                              0x00,                    // no content size, not single segment
+                              static_cast<std::uint8_t>((window_log - 10) << 3)};
+  constexpr std::size_t kBlock = 128 * 1024;
+  for (std::size_t at = 0; at < content.size(); at += kBlock) {
+    const std::size_t n = std::min(kBlock, content.size() - at);
+    const std::uint32_t header =
+        static_cast<std::uint32_t>(n << 3) | (at + n == content.size() ? 1u : 0u);  // raw
+    for (int i = 0; i < 3; ++i) f.push_back(static_cast<std::uint8_t>(header >> (8 * i)));
+    f.insert(f.end(), content.begin() + static_cast<std::ptrdiff_t>(at),
+             content.begin() + static_cast<std::ptrdiff_t>(at + n));
+  }
+  return f;
+}
+
+TEST(ChunkCodec, AFrameDeclaringAWindowLargerThanTheChunkIsRefused) {
+  const auto raw = sample_chunk();
+  // The same bytes under a window of the chunk's size decode: the crafted frame is well formed.
+  EXPECT_EQ(decode_chunk(Codec::kZstd, frame_declaring_window(20, raw), kChunkBytes), raw);
+  // 128 MiB (zstd's default maximum) would be allocated before a byte is decoded.
+  EXPECT_THROW(decode_chunk(Codec::kZstd, frame_declaring_window(27, raw), kChunkBytes),
+               SnapshotError);
+  ChunkCodec codec;
+  EXPECT_THROW(codec.decode(Codec::kZstd, frame_declaring_window(21, raw), kChunkBytes),
+               SnapshotError);
+  // The context stays usable for legitimate chunks.
+  EXPECT_EQ(codec.decode(Codec::kZstd, encode_chunk(Codec::kZstd, raw), kChunkBytes), raw);
+  EXPECT_EQ(zstd_window_log_max(kChunkBytes), 20);
+  EXPECT_EQ(zstd_window_log_max(1), kMinZstdWindowLog);
+}
+
 }  // namespace
 }  // namespace sandbox

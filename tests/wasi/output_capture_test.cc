@@ -1,6 +1,10 @@
 #include "base/lines.h"
 #include "wasi/output_capture.h"
 
+#include <sandbox/protocol.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "wasi_test_util.h"
@@ -147,6 +151,32 @@ TEST(WasiOutput, WritesToStdinAreRefused) {
   EXPECT_EQ(err, 0u);
   EXPECT_EQ(text, "");
   EXPECT_EQ(g.read(1).first, wasi::kEBadf);
+}
+
+// Issue 12 item 8c: a guest's single huge write over the limit is refused before the host
+// copies it. The piece lies in address space of which only the last page is readable, so a
+// copy of the whole piece faults on its first byte.
+TEST(OutputCapture, AHugePieceOverTheLimitIsRefusedWithoutCopyingIt) {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t size = 64u << 20;
+  void* base = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(base, MAP_FAILED);
+  char* bytes = static_cast<char*>(base);
+  ASSERT_EQ(mprotect(bytes + size - page, page, PROT_READ), 0);
+  OutputCapture c(kOutputLimitBytes, kOutputLimitChunks);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "before\n"));
+  EXPECT_FALSE(c.append(OutputStream::kStdout, std::string_view(bytes, size)));
+  EXPECT_TRUE(c.exceeded());
+  EXPECT_EQ(c.logs().stdout_lines, std::vector<std::string>{"before"});
+  munmap(base, size);
+}
+
+// The held-back tail of a split character is still found when the check comes first.
+TEST(OutputCapture, ASplitCharacterAtTheEndOfALongPieceIsHeldBack) {
+  OutputCapture c(100, 10);
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "abcdef\xE2\x82"));
+  EXPECT_TRUE(c.append(OutputStream::kStdout, "\xAC!\n"));
+  EXPECT_EQ(c.logs().stdout_lines, std::vector<std::string>{"abcdef\xE2\x82\xAC!"});
 }
 
 }  // namespace

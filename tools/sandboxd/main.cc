@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
                  "Executions in flight per API key (with --api-key); one more is answered 429; "
                  "0: unlimited")
       ->capture_default_str();
+  app.add_option("--max-sandboxes", config.max_sandboxes,
+                 "The most sandboxes kept; a request creating one more answers 503 NO_SPACE")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -152,7 +156,9 @@ int main(int argc, char** argv) {
       sandbox::SandboxService service(
           storage->sandboxes(), clock, binding_set,
           sandbox::SandboxServiceOptions{
-              .sandbox = {.idle_ttl_ms = config.idle_ttl_ms, .file_api = config.file_api},
+              .sandbox = {.idle_ttl_ms = config.idle_ttl_ms,
+                          .file_api = config.file_api,
+                          .max_sandboxes = config.max_sandboxes},
               .background_expiry = true});
       std::mutex log_mu;
       sandbox::SandboxdHandler handler(

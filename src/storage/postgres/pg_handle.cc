@@ -2,6 +2,7 @@
 
 #include <libpq-fe.h>
 
+#include "base/utf8.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {
@@ -30,6 +31,10 @@ std::string trimmed(const char* message) {
 void ignore_notice(void*, const char*) {}
 
 }  // namespace
+
+bool pg_storable_text(std::string_view value) {
+  return value.find('\0') == std::string_view::npos && is_valid_utf8(value);
+}
 
 void PgResult::Clearer::operator()(pg_result* r) const { PQclear(r); }
 

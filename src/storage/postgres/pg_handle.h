@@ -22,6 +22,11 @@ struct pg_result;
 
 namespace sandbox {
 
+// Whether PostgreSQL can hold `value` in a TEXT column of a UTF8 database: valid UTF-8 without a
+// NUL byte. A lookup by a key no row can have answers "absent" without a query (so a request
+// carrying "\u0000" is a 404, not a 500 from the server's "invalid byte sequence").
+bool pg_storable_text(std::string_view value);
+
 class PgResult {
  public:
   explicit PgResult(pg_result* result) : result_(result) {}

@@ -56,6 +56,7 @@ std::vector<StoredRow> PostgresInterpreterStore::list_contexts(std::string_view 
 
 std::optional<boost::json::object> PostgresInterpreterStore::get_context(std::string_view key,
                                                                          std::string_view id) {
+  if (!pg_storable_text(key) || !pg_storable_text(id)) return std::nullopt;
   Session s(db_);
   const PgResult r = s.query("SELECT value FROM contexts WHERE key = $1 AND id = $2",
                              PgParams().text(key).text(id));
@@ -73,6 +74,7 @@ void PostgresInterpreterStore::put_context(std::string_view key, std::string_vie
 }
 
 bool PostgresInterpreterStore::delete_context(std::string_view key, std::string_view id) {
+  if (!pg_storable_text(key) || !pg_storable_text(id)) return false;
   Session s(db_);
   Tx tx(s);
   db_.check_fence(s, kScope, key, leases_);
@@ -85,6 +87,7 @@ bool PostgresInterpreterStore::delete_context(std::string_view key, std::string_
 
 StoredChunks PostgresInterpreterStore::read_chunks(std::string_view key,
                                                    std::string_view context_id) {
+  if (!pg_storable_text(key) || !pg_storable_text(context_id)) return {};
   Session s(db_);
   const PgResult r =
       s.query("SELECT chunk, data FROM chunks WHERE key = $1 AND context_id = $2 ORDER BY chunk",
@@ -149,6 +152,12 @@ std::vector<std::string> PostgresInterpreterStore::list_keys() {
   std::vector<std::string> keys;
   for (int i = 0; i < r.rows(); ++i) keys.push_back(r.text(i, 0));
   return keys;
+}
+
+std::size_t PostgresInterpreterStore::count_keys_with_contexts() {
+  Session s(db_);
+  const PgResult r = s.query("SELECT COUNT(DISTINCT key) FROM contexts");
+  return static_cast<std::size_t>(r.int64(0, 0));
 }
 
 std::optional<std::int64_t> PostgresInterpreterStore::get_alarm(std::string_view key) {

@@ -96,6 +96,7 @@ std::vector<StoredRow> PostgresSandboxStore::list_contexts(std::string_view sand
 
 std::optional<boost::json::object> PostgresSandboxStore::get_context(std::string_view sandbox_id,
                                                                      std::string_view id) {
+  if (!pg_storable_text(sandbox_id) || !pg_storable_text(id)) return std::nullopt;
   Session s(db_);
   const PgResult r = s.query("SELECT value FROM sandbox_contexts WHERE sandbox_id = $1 AND id = $2",
                              PgParams().text(sandbox_id).text(id));
@@ -113,6 +114,7 @@ void PostgresSandboxStore::put_context(std::string_view sandbox_id, std::string_
 }
 
 bool PostgresSandboxStore::delete_context(std::string_view sandbox_id, std::string_view id) {
+  if (!pg_storable_text(sandbox_id) || !pg_storable_text(id)) return false;
   Session s(db_);
   Tx tx(s);
   db_.check_fence(s, kScope, sandbox_id, leases_);
@@ -145,6 +147,12 @@ std::vector<std::string> PostgresSandboxStore::list_sandbox_ids() {
   std::vector<std::string> ids;
   for (int i = 0; i < r.rows(); ++i) ids.push_back(r.text(i, 0));
   return ids;
+}
+
+std::size_t PostgresSandboxStore::count_sandboxes() {
+  Session s(db_);
+  const PgResult r = s.query("SELECT COUNT(*) FROM sandbox_meta");
+  return static_cast<std::size_t>(r.int64(0, 0));
 }
 
 std::optional<std::int64_t> PostgresSandboxStore::get_alarm(std::string_view sandbox_id) {

@@ -36,6 +36,7 @@ class PostgresInterpreterStore final : public InterpreterStore {
                      const std::optional<boost::json::object>& row) override;
   void wipe(std::string_view key) override;
   std::vector<std::string> list_keys() override;
+  std::size_t count_keys_with_contexts() override;
   std::optional<std::int64_t> get_alarm(std::string_view key) override;
   void set_alarm(std::string_view key, std::optional<std::int64_t> deadline_ms) override;
   std::vector<std::pair<std::string, std::int64_t>> list_alarms() override;
@@ -65,6 +66,7 @@ class PostgresSandboxStore final : public SandboxStore {
   bool delete_context(std::string_view sandbox_id, std::string_view id) override;
   void wipe(std::string_view sandbox_id) override;
   std::vector<std::string> list_sandbox_ids() override;
+  std::size_t count_sandboxes() override;
   std::optional<std::int64_t> get_alarm(std::string_view sandbox_id) override;
   void set_alarm(std::string_view sandbox_id, std::optional<std::int64_t> deadline_ms) override;
   std::vector<std::pair<std::string, std::int64_t>> list_alarms() override;

@@ -179,6 +179,13 @@ std::vector<std::string> SqliteInterpreterStore::list_keys() {
   return keys;
 }
 
+std::size_t SqliteInterpreterStore::count_keys_with_contexts() {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT COUNT(DISTINCT key) FROM contexts"));
+  if (!st->step()) return 0;
+  return static_cast<std::size_t>(st->column_int(0));
+}
+
 std::optional<std::int64_t> SqliteInterpreterStore::get_alarm(std::string_view key) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT deadline FROM alarms WHERE key = ?1"));

@@ -168,6 +168,13 @@ std::vector<std::string> SqliteSandboxStore::list_sandbox_ids() {
   return ids;
 }
 
+std::size_t SqliteSandboxStore::count_sandboxes() {
+  const auto lock = db_.lock();
+  StatementScope st(db_.statement("SELECT COUNT(*) FROM sandbox_meta"));
+  if (!st->step()) return 0;
+  return static_cast<std::size_t>(st->column_int(0));
+}
+
 std::optional<std::int64_t> SqliteSandboxStore::get_alarm(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT deadline FROM sandbox_alarms WHERE sandbox_id = ?1"));
