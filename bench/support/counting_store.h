@@ -45,6 +45,7 @@ class CountingStore final : public InterpreterStore {
   }
   void wipe(std::string_view k) override { inner_.wipe(k); }
   std::vector<std::string> list_keys() override { return inner_.list_keys(); }
+  std::size_t count_keys_with_contexts() override { return inner_.count_keys_with_contexts(); }
   std::optional<std::int64_t> get_alarm(std::string_view k) override { return inner_.get_alarm(k); }
   void set_alarm(std::string_view k, std::optional<std::int64_t> d) override { inner_.set_alarm(k, d); }
   std::vector<std::pair<std::string, std::int64_t>> list_alarms() override {
