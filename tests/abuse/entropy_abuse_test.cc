@@ -19,7 +19,6 @@ using EntropyAbuse = AbuseTest;
 // 16 bytes from the operating system's CSPRNG (through WASI random_get), as 32 hex digits.
 const std::map<std::string, std::string> kRandomBytes = {
     {"python", "import os\nprint(os.urandom(16).hex())"},
-    {"javascript", "const b = new Uint8Array(16); crypto.getRandomValues(b);\nconsole.log(Array.from(b, x => x.toString(16).padStart(2, '0')).join(''))"},
     {"ruby", "require 'securerandom'\nputs SecureRandom.hex(16)"},
 };
 

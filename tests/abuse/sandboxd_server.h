@@ -5,6 +5,7 @@
 //
 // The executable is $SANDBOXD_BIN when set (to run the suites against another build), else the
 // sandboxd target of this build (SANDBOXD_PATH, passed by tests/abuse/CMakeLists.txt).
+// ABUSE_VERBOSE=1 prints every request and answer on stderr.
 //
 // Thread-safety: a SandboxdServer is driven by one thread; SandboxdApi objects are per thread
 // (each keeps one keep-alive connection); rss_bytes() may be called from any thread.
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -266,12 +268,22 @@ class SandboxdApi {
     }
     reply.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                    .count();
+    if (verbose_) {
+      boost::json::object shown = reply.json;
+      shown.erase("code");  // the request already shows it
+      std::fprintf(stderr, "--> %s %s %s\n<-- %d (%.0f ms) %s\n", method.c_str(), path.c_str(),
+                   body.substr(0, 2000).c_str(), reply.status, reply.ms,
+                   reply.transport_error ? reply.transport_message.c_str()
+                                         : boost::json::serialize(shown).substr(0, 4000).c_str());
+    }
     return reply;
   }
 
   std::string url_;
   std::chrono::milliseconds timeout_;
   std::unique_ptr<HttpClient> client_;
+  // ABUSE_VERBOSE=1 prints every request and answer (to see what the guest programs did).
+  bool verbose_ = env_long("ABUSE_VERBOSE", 0) != 0;
 };
 
 }  // namespace sandbox::test
