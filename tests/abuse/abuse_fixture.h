@@ -9,8 +9,6 @@
 // path, {HOSTDIR} the host directory, {TOKEN} a per-test random word.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -21,6 +19,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "abuse/sandboxd_server.h"
 
@@ -51,7 +51,8 @@ inline std::string replace_all(std::string s, const std::string& from, const std
 }
 
 // A list of strings as a literal of `language` (the strings hold no quote or backslash).
-inline std::string list_literal(const std::string& language, const std::vector<std::string>& items) {
+inline std::string list_literal(const std::string& language,
+                                const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ", ") + ("'" + i + "'");
   if (language == "lua") return "{" + out + "}";
@@ -70,11 +71,11 @@ class AbuseTest : public ::testing::TestWithParam<std::string> {
     canary_ = host_.path() / "canary.txt";
     canary_text_ = "CANARY-" + token_ + "\n";
     std::ofstream(canary_, std::ios::binary) << canary_text_;
-    server_ = std::make_unique<SandboxdServer>(ServerOptions{
-        .engines = {language()},
-        .data_dir = host_.file("data"),
-        .cwd = host_.path().string(),
-        .log_path = logs_.file("sandboxd.stderr.log")});
+    server_ = std::make_unique<SandboxdServer>(
+        ServerOptions{.engines = {language()},
+                      .data_dir = host_.file("data"),
+                      .cwd = host_.path().string(),
+                      .log_path = logs_.file("sandboxd.stderr.log")});
     ASSERT_TRUE(server_->started()) << server_->log();
     api_ = std::make_unique<SandboxdApi>(server_->url(), std::chrono::seconds(90));
   }
@@ -104,7 +105,8 @@ class AbuseTest : public ::testing::TestWithParam<std::string> {
   void expect_host_intact() {
     EXPECT_EQ(read_host_file(canary_), canary_text_) << "the canary was altered";
     static const std::set<std::string> kAllowed = {
-        "canary.txt", "data", "data/sandboxd.db", "data/sandboxd.db-wal",
+        "canary.txt",           "data",
+        "data/sandboxd.db",     "data/sandboxd.db-wal",
         "data/sandboxd.db-shm", "data/sandboxd.db-journal"};
     std::error_code ec;
     for (auto it = std::filesystem::recursive_directory_iterator(host_.path(), ec);

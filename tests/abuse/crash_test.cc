@@ -18,9 +18,6 @@
 //     interpreter state are committed together);
 //   - every acknowledged file write reads back, or the in-flight write's content for its path.
 // The observed state then becomes the baseline of the next iteration.
-#include <gtest/gtest.h>
-#include <sqlite3.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +29,9 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "abuse/sandboxd_server.h"
 
@@ -75,7 +75,8 @@ std::string integrity_of(const std::string& db_path) {
 
 // The database as the killed process left it, copied (with its WAL) so that checking it does not
 // recover or checkpoint the original before the restarted server opens it.
-std::string integrity_of_copy(const std::filesystem::path& data, const std::filesystem::path& copy) {
+std::string integrity_of_copy(const std::filesystem::path& data,
+                              const std::filesystem::path& copy) {
   std::filesystem::remove_all(copy);
   std::filesystem::create_directories(copy);
   for (const char* suffix : {"", "-wal", "-journal"}) {
@@ -121,8 +122,7 @@ void drive(const std::string& url, SandboxTruth& truth, const std::atomic<bool>&
       }
       truth.counter += 1;
     } else {
-      const std::string path =
-          "/workspace/f" + std::to_string(rng() % kFilesPerSandbox) + ".txt";
+      const std::string path = "/workspace/f" + std::to_string(rng() % kFilesPerSandbox) + ".txt";
       const std::string content = "version " + std::to_string(++truth.version);
       truth.in_flight = {InFlight::Kind::kFile, path, content};
       const Reply r = api.write_file(truth.id, path, content);
@@ -184,8 +184,8 @@ void verify(SandboxdApi& api, SandboxTruth& truth, int iteration) {
 TEST(Crash, SigkillAtRandomMomentsLosesNoAcknowledgedStateAndKeepsTheDatabaseIntact) {
   const long iterations = env_long("CRASH_ITERATIONS", 50);
   const auto seed = static_cast<std::uint32_t>(env_long("CRASH_SEED", std::random_device{}()));
-  std::printf("crash: %ld iterations, seed %u (CRASH_SEED=%u replays the kill times)\n",
-              iterations, seed, seed);
+  std::printf("crash: %ld iterations, seed %u (CRASH_SEED=%u replays the kill times)\n", iterations,
+              seed, seed);
   RecordProperty("seed", std::to_string(seed));
   std::mt19937 rng(seed);
 
@@ -240,7 +240,8 @@ TEST(Crash, SigkillAtRandomMomentsLosesNoAcknowledgedStateAndKeepsTheDatabaseInt
   }
   std::printf("crash: %ld kills, %d of %ld sandbox clients had a request in flight; counters:",
               iterations, kills_with_work_in_flight, iterations * kSandboxes);
-  for (const auto& t : truths) std::printf(" %s=%lld", t.id.c_str(), static_cast<long long>(t.counter));
+  for (const auto& t : truths)
+    std::printf(" %s=%lld", t.id.c_str(), static_cast<long long>(t.counter));
   std::printf("\n");
   EXPECT_EQ(integrity_of((data / "sandboxd.db").string()), "ok");  // the live file, while serving
   EXPECT_EQ(server.stop(), 0);

@@ -2,12 +2,12 @@
 // (defect 6: a context restored from a snapshot must still get fresh random bytes, never a
 // replayed stream), random streams that differ between sandboxes and between stateless runs
 // (which all start from one post-initialisation image), loops on the clock, and sleeping.
-#include <gtest/gtest.h>
-
 #include <map>
 #include <regex>
 #include <set>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "abuse/abuse_fixture.h"
 
@@ -79,7 +79,9 @@ const std::map<std::string, std::string> kClockLoop = {
     {"python", "import time\nt0 = time.time()\nwhile time.time() - t0 < 3600:\n    pass"},
     {"javascript", "const t0 = Date.now(); while (Date.now() - t0 < 3600000) {}"},
     {"lua", "local t0 = os.clock() while os.clock() - t0 < 3600 do end"},
-    {"ruby", "t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)\nwhile Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0 < 3600; end"},
+    {"ruby",
+     "t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)\nwhile "
+     "Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0 < 3600; end"},
     {"perl", "my $t0 = time; 1 while time - $t0 < 3600"},
 };
 

@@ -4,12 +4,12 @@
 // pointing out; and writing into the shared read-only /stdlib tree. Each program reports every
 // attempt ("denied ..." or "READ/WROTE ...") and ends with DONE, so a program that did not run
 // cannot pass. The fixture then checks the host (canary, no new files).
-#include <gtest/gtest.h>
-
 #include <map>
 #include <regex>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "abuse/abuse_fixture.h"
 
@@ -87,11 +87,11 @@ void expect_all_denied(const Reply& r, const std::string& success_word) {
 }
 
 TEST_P(EscapeAbuse, ReadingOutsideTheWorkspaceIsDenied) {
-  const std::string code =
-      replace_all(program(kReadEach), "PATHS",
-                  list_literal(language(), outside_read_paths(canary_.string())));
+  const std::string code = replace_all(
+      program(kReadEach), "PATHS", list_literal(language(), outside_read_paths(canary_.string())));
   for (const bool in_context : {true, false}) {
-    const Reply r = in_context ? api_->execute("reader", binding(), code) : api_->run(language(), code);
+    const Reply r =
+        in_context ? api_->execute("reader", binding(), code) : api_->run(language(), code);
     SCOPED_TRACE(in_context ? "context" : "stateless");
     expect_all_denied(r, "READ");
     expect_no_host_data(r);
@@ -498,13 +498,15 @@ TEST_P(EscapeAbuse, TheSharedStdlibCannotBeChanged) {
   const bool perl = language() == "perl";
   const std::string attack_true = language() == "python" ? "True" : (perl ? "1" : "true");
   const std::string attack_false = language() == "python" ? "False" : (perl ? "0" : "false");
-  const Reply attack = api_->execute("tamper", binding(), replace_all(code, "{ATTACK}", attack_true));
+  const Reply attack =
+      api_->execute("tamper", binding(), replace_all(code, "{ATTACK}", attack_true));
   expect_all_denied(attack, "DID");
   const auto seen = file_lines(attack.stdout_text());
   ASSERT_EQ(seen.size(), 2u) << attack.describe();
   EXPECT_EQ(seen[0], seen[1]) << "the stdlib file changed within the attacking context";
   // Another sandbox and a stateless run, sharing the same tree, see the original bytes.
-  const Reply other = api_->execute("bystander", binding(), replace_all(code, "{ATTACK}", attack_false));
+  const Reply other =
+      api_->execute("bystander", binding(), replace_all(code, "{ATTACK}", attack_false));
   ASSERT_EQ(file_lines(other.stdout_text()).size(), 1u) << other.describe();
   EXPECT_EQ(file_lines(other.stdout_text())[0], seen[0]);
   const Reply stateless = api_->run(language(), replace_all(code, "{ATTACK}", attack_false));

@@ -9,8 +9,6 @@
 // last third must exceed the median of the middle third by less than 10% (kMaxPlateauGrowth).
 // Medians, not maxima, so that a transient spike (a context booting while others are resident)
 // does not decide; a leak grows the whole last third and moves its median.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -21,6 +19,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "abuse/sandboxd_server.h"
 
@@ -57,7 +57,9 @@ std::uint64_t median_rss(const std::vector<Sample>& samples, double from, double
 class LoadClient {
  public:
   LoadClient(std::string url, int index, std::uint32_t seed)
-      : api_(url, std::chrono::seconds(60)), sandbox_("load-" + std::to_string(index)), rng_(seed) {}
+      : api_(url, std::chrono::seconds(60)),
+        sandbox_("load-" + std::to_string(index)),
+        rng_(seed) {}
 
   void run(Clock::time_point deadline) {
     while (Clock::now() < deadline) step();
@@ -70,15 +72,33 @@ class LoadClient {
  private:
   void step() {
     switch (std::uniform_int_distribution<int>(0, 8)(rng_)) {
-      case 0: stateless("lua", "return 6 * 7", "42"); break;
-      case 1: stateless("python", "6 * 7", "42"); break;
-      case 2: stateless("javascript", "6 * 7", "42"); break;
-      case 3: counter("LUA", "n = (n or 0) + 1\nreturn n", lua_count_); break;
-      case 4: counter("PYTHON", "n = globals().get('n', 0) + 1\nn", python_count_); break;
-      case 5: counter("JAVASCRIPT", "globalThis.n = (globalThis.n || 0) + 1; n", js_count_); break;
-      case 6: file_round_trip(); break;
-      case 7: guest_file(); break;
-      default: listing(); break;
+      case 0:
+        stateless("lua", "return 6 * 7", "42");
+        break;
+      case 1:
+        stateless("python", "6 * 7", "42");
+        break;
+      case 2:
+        stateless("javascript", "6 * 7", "42");
+        break;
+      case 3:
+        counter("LUA", "n = (n or 0) + 1\nreturn n", lua_count_);
+        break;
+      case 4:
+        counter("PYTHON", "n = globals().get('n', 0) + 1\nn", python_count_);
+        break;
+      case 5:
+        counter("JAVASCRIPT", "globalThis.n = (globalThis.n || 0) + 1; n", js_count_);
+        break;
+      case 6:
+        file_round_trip();
+        break;
+      case 7:
+        guest_file();
+        break;
+      default:
+        listing();
+        break;
     }
   }
 
@@ -117,10 +137,10 @@ class LoadClient {
   // The guest writes a file in its Lua context; the file API reads it.
   void guest_file() {
     const std::string value = std::to_string(seq_++);
-    const Reply r = api_.execute(
-        sandbox_, "LUA",
-        "local f = assert(io.open('/workspace/guest.txt', 'w')) f:write('" + value +
-            "') f:close()\nn = (n or 0) + 1\nreturn n");
+    const Reply r =
+        api_.execute(sandbox_, "LUA",
+                     "local f = assert(io.open('/workspace/guest.txt', 'w')) f:write('" + value +
+                         "') f:close()\nn = (n or 0) + 1\nreturn n");
     record("context.LUA+file", r);
     if (!r.ok()) return;
     if (r.has_error() || r.result_text() != std::to_string(lua_count_ + 1)) {
@@ -188,8 +208,8 @@ TEST(Load, MixedConcurrentWorkloadHasNoErrorsAndMemoryReachesAPlateau) {
   std::atomic<bool> done{false};
   std::thread sampler([&] {
     while (!done) {
-      samples.push_back({std::chrono::duration<double>(Clock::now() - start).count(),
-                         server.rss_bytes()});
+      samples.push_back(
+          {std::chrono::duration<double>(Clock::now() - start).count(), server.rss_bytes()});
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
   });
@@ -203,7 +223,8 @@ TEST(Load, MixedConcurrentWorkloadHasNoErrorsAndMemoryReachesAPlateau) {
   std::map<std::string, std::vector<double>> all;
   std::size_t errors = 0;
   for (const auto& c : clients) {
-    for (const auto& [kind, v] : c->latencies()) all[kind].insert(all[kind].end(), v.begin(), v.end());
+    for (const auto& [kind, v] : c->latencies())
+      all[kind].insert(all[kind].end(), v.begin(), v.end());
     errors += c->error_count();
     for (const auto& e : c->errors()) ADD_FAILURE() << e;
   }

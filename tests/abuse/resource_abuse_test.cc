@@ -4,11 +4,11 @@
 // whose file was unlinked. Each program must end in a limit or a guest error (HTTP 200 with an
 // ExecutionResult `error`) within a bounded time; the fixture then checks that the server lives
 // on and the host is intact.
-#include <gtest/gtest.h>
-
 #include <map>
 #include <regex>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "abuse/abuse_fixture.h"
 
@@ -30,7 +30,8 @@ void expect_context_serves(SandboxdApi& api, const std::string& sandbox, const s
   EXPECT_EQ(again.status, 200) << again.describe();
   const Reply created = api.create_context(sandbox, binding);
   ASSERT_EQ(created.status, 201) << created.describe();
-  const Reply fresh = api.execute_in(sandbox, std::string(created.json.at("id").as_string()), "1 + 1");
+  const Reply fresh =
+      api.execute_in(sandbox, std::string(created.json.at("id").as_string()), "1 + 1");
   EXPECT_EQ(fresh.result_text(), "2") << fresh.describe();
   EXPECT_FALSE(fresh.has_error()) << fresh.describe();
 }
@@ -91,31 +92,29 @@ TEST_P(ResourceAbuse, GiantAllocationEndsInAnError) {
   expect_context_serves(*api_, "alloc", growing.context_id(), binding());
 }
 
-// Infinite loops: without calls, with calls, with host calls, and catching every exception the
-// language lets a program catch. Fuel must stop all of them.
+// Infinite loops: without calls and with calls (stateless), and catching every exception the
+// language lets a program catch (in a context). Fuel must stop all of them. (Loops on host calls:
+// EntropyAbuse.ClockLoopsAndSleepsAreBounded.)
 const std::map<std::string, std::vector<std::string>> kInfiniteLoops = {
     {"python",
      {"while True:\n    pass", "def f():\n    pass\nwhile True:\n    f()",
-      "import time\nwhile True:\n    time.time()",
-      "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass"}},
+      "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n   "
+      "     pass"}},
     {"javascript",
-     {"while (true) {}", "function f() {}\nwhile (true) f();", "while (true) Date.now();",
+     {"while (true) {}", "function f() {}\nwhile (true) f();",
       "while (true) { try { while (true) {} } catch (e) {} finally { continue; } }"}},
     {"lua",
      {"while true do end", "local function f() end\nwhile true do f() end",
-      "while true do os.time() end",
       "while true do pcall(function() while true do end end) end"}},
     {"ruby",
-     {"while true; end", "def f; end\nwhile true; f; end", "loop { Time.now }",
+     {"while true; end", "def f; end\nwhile true; f; end",
       "loop do\n  begin\n    loop {}\n  rescue Exception\n  ensure\n    next\n  end\nend"}},
-    {"perl",
-     {"1 while 1", "sub f {}\nf() while 1", "time() while 1",
-      "while (1) { eval { 1 while 1 }; }"}},
+    {"perl", {"1 while 1", "sub f {}\nf() while 1", "while (1) { eval { 1 while 1 }; }"}},
 };
 
 TEST_P(ResourceAbuse, InfiniteLoopsEndInTheFuelLimit) {
   const auto& loops = kInfiniteLoops.at(language());
-  for (std::size_t i = 0; i < loops.size(); ++i) {
+  for (std::size_t i = 0; i + 1 < loops.size(); ++i) {
     SCOPED_TRACE(loops[i]);
     const Reply r = api_->run(language(), fill(loops[i]));
     expect_guest_error(r);
@@ -141,12 +140,11 @@ const std::map<std::string, std::vector<std::string>> kDeepRecursion = {
      {"local function f(n) return f(n + 1) + 1 end\nreturn f(0)",
       "local t = setmetatable({}, {__index = function(t, k) return t[k] end})\nreturn t.x",
       "local function f(n) return f(n + 1) end\nreturn f(0)"}},
-    {"ruby",
-     {"def f(n) = f(n + 1) + 1\nf(0)",
-      "x = []\n200000.times { x = [x] }\nx.inspect.size"}},
+    {"ruby", {"def f(n) = f(n + 1) + 1\nf(0)", "x = []\n200000.times { x = [x] }\nx.inspect.size"}},
     {"perl",
      {"no warnings 'recursion'; sub f { f($_[0] + 1) + 1 } f(0)",
-      "my $x = []; $x = [$x] for 1 .. 200000; my $d = 0; sub depth { my $r = shift; @$r ? 1 + depth($r->[0]) : 0 } depth($x)"}},
+      "my $x = []; $x = [$x] for 1 .. 200000; my $d = 0; sub depth { my $r = shift; @$r ? 1 + "
+      "depth($r->[0]) : 0 } depth($x)"}},
 };
 
 TEST_P(ResourceAbuse, DeepRecursionEndsInAnError) {
@@ -155,7 +153,8 @@ TEST_P(ResourceAbuse, DeepRecursionEndsInAnError) {
     const Reply r = api_->run(language(), code);
     EXPECT_EQ(r.status, 200) << r.describe();
     // A tail call (Lua) or a bounded walk (Perl's depth) may finish; everything else must fail.
-    if (code.find("return f(n + 1) end") == std::string::npos && code.find("depth(") == std::string::npos) {
+    if (code.find("return f(n + 1) end") == std::string::npos &&
+        code.find("depth(") == std::string::npos) {
       EXPECT_TRUE(r.has_error()) << r.describe();
     }
     expect_bounded(r);
@@ -175,7 +174,8 @@ const std::map<std::string, std::vector<std::string>> kOutputFloods = {
       "console.log('y'.repeat(8 << 20))", "while (true) console.error('e'.repeat(1000))"}},
     {"lua",
      {"for i = 1, 200000 do print(string.rep('x', 100), i) end",
-      "io.write(string.rep('y', 8 << 20))", "while true do io.stderr:write(string.rep('e', 1000), '\\n') end"}},
+      "io.write(string.rep('y', 8 << 20))",
+      "while true do io.stderr:write(string.rep('e', 1000), '\\n') end"}},
     {"ruby",
      {"200000.times { |i| puts 'x' * 100 + i.to_s }", "print 'y' * (8 << 20)",
       "loop { $stderr.puts 'e' * 1000 }"}},
@@ -208,7 +208,8 @@ const std::map<std::string, std::string> kDeepDirectories = {
     {"javascript",
      "for (let i = 0; i < 5000; i++) { fs.mkdirSync('a'); process.chdir('a'); }\n'deep'"},
     {"ruby", "5000.times { Dir.mkdir('a'); Dir.chdir('a') }\n'deep'"},
-    {"perl", "for (1 .. 5000) { mkdir('a') or die \"mkdir: $!\"; chdir('a') or die \"chdir: $!\" } 'deep'"},
+    {"perl",
+     "for (1 .. 5000) { mkdir('a') or die \"mkdir: $!\"; chdir('a') or die \"chdir: $!\" } 'deep'"},
 };
 
 // The same, catching the failure so that the deepest chain the guest could make is committed;
@@ -218,7 +219,8 @@ const std::map<std::string, std::string> kDeepDirectoriesKept = {
      "import os\ndepth = 0\ntry:\n    for i in range(5000):\n        os.mkdir('a')\n        "
      "os.chdir('a')\n        depth += 1\nexcept OSError:\n    pass\nos.chdir('/workspace')\ndepth"},
     {"javascript",
-     "let depth = 0;\ntry { for (let i = 0; i < 5000; i++) { fs.mkdirSync('a'); process.chdir('a'); "
+     "let depth = 0;\ntry { for (let i = 0; i < 5000; i++) { fs.mkdirSync('a'); "
+     "process.chdir('a'); "
      "depth++; } } catch (e) {}\nprocess.chdir('/workspace');\ndepth"},
     {"ruby",
      "depth = 0\nbegin\n  5000.times { Dir.mkdir('a'); Dir.chdir('a'); depth += 1 }\nrescue "
@@ -250,7 +252,7 @@ long workspace_entries(SandboxdApi& api, const std::string& sandbox) {
   const Reply list = api.list_files(sandbox, "/workspace", true);
   const auto* count = list.json.if_contains("count");
   return list.ok() && count != nullptr && count->is_int64() ? static_cast<long>(count->as_int64())
-                                                             : -1;
+                                                            : -1;
 }
 
 TEST_P(ResourceAbuse, DeepDirectoryChainsEndInAnErrorAndTheSandboxSurvivesARestart) {
@@ -278,7 +280,8 @@ TEST_P(ResourceAbuse, DeepDirectoryChainsEndInAnErrorAndTheSandboxSurvivesAResta
   ASSERT_TRUE(server_->started()) << server_->log();
   api_ = std::make_unique<SandboxdApi>(server_->url(), std::chrono::seconds(90));
   expect_deep_tree_sandbox_serves(*api_, "deepkept", binding());
-  EXPECT_EQ(workspace_entries(*api_, "deepkept"), entries) << "the chain came back from the database";
+  EXPECT_EQ(workspace_entries(*api_, "deepkept"), entries)
+      << "the chain came back from the database";
   const Reply deleted = api_->del("/sandboxes/deepkept");
   EXPECT_EQ(deleted.status, 200) << deleted.describe();
 }
@@ -292,12 +295,13 @@ TEST_P(ResourceAbuse, DeepDirectoryChainsThroughTheFileApiAreBounded) {
   // A clear refusal: a 4xx, or NO_SPACE (500 on the wire, upstream-protocol.md §6) at the entry
   // limit; and quickly: one request must not hold a worker for long.
   const auto* code = r.json.if_contains("code");
-  const bool no_space = r.status == 500 && code != nullptr && code->is_string() &&
-                        code->as_string() == "NO_SPACE";
+  const bool no_space =
+      r.status == 500 && code != nullptr && code->is_string() && code->as_string() == "NO_SPACE";
   EXPECT_TRUE(r.status < 500 || no_space) << r.describe();
   EXPECT_LT(r.ms, 5'000) << "a 5,000-deep mkdir took " << r.ms << " ms";
-  const Reply shallow = api_->post("/sandboxes/deepapi/files",
-                                   {{"op", "mkdir"}, {"path", "/workspace/b/c"}, {"recursive", true}});
+  const Reply shallow =
+      api_->post("/sandboxes/deepapi/files",
+                 {{"op", "mkdir"}, {"path", "/workspace/b/c"}, {"recursive", true}});
   EXPECT_EQ(shallow.status, 200) << shallow.describe();
   expect_deep_tree_sandbox_serves(*api_, "deepapi", binding());
 }
@@ -383,9 +387,9 @@ TEST_P(ResourceAbuse, WritingThroughAnUnlinkedFileEndsInAQuotaError) {
     const Reply r = api_->execute("ghost", binding(), code);
     expect_guest_error(r);
     expect_bounded(r);
-    EXPECT_TRUE(std::regex_search(r.error_message() + " " + r.error_name(),
-                                  std::regex("too large|No space|quota|EFBIG|ENOSPC|FileTooLarge",
-                                             std::regex::icase)))
+    EXPECT_TRUE(std::regex_search(
+        r.error_message() + " " + r.error_name(),
+        std::regex("too large|No space|quota|EFBIG|ENOSPC|FileTooLarge", std::regex::icase)))
         << "expected the workspace quota to stop the writes: " << r.describe();
     // The host did not keep the 37.5-40 MiB (the quota allows at most 16 MiB in total).
     const std::uint64_t rss_after = server_->rss_bytes();

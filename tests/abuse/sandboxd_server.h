@@ -11,13 +11,9 @@
 // (each keeps one keep-alive connection); rss_bytes() may be called from any thread.
 #pragma once
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +24,9 @@
 #include <vector>
 
 #include <boost/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "client/http_client.h"
 #include "server/sandboxd_process.h"
@@ -254,8 +253,8 @@ class SandboxdApi {
     const auto t0 = std::chrono::steady_clock::now();
     try {
       if (!client_) client_ = std::make_unique<HttpClient>(url_, timeout_);
-      const HttpResponse r = method == "POST" ? client_->post_json(path, body)
-                                              : client_->request(method, path, body);
+      const HttpResponse r =
+          method == "POST" ? client_->post_json(path, body) : client_->request(method, path, body);
       reply.status = r.status;
       reply.body = r.body;
       boost::system::error_code ec;
@@ -266,8 +265,8 @@ class SandboxdApi {
       reply.transport_message = e.what();
       client_.reset();  // a broken connection is not reused
     }
-    reply.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                   .count();
+    reply.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (verbose_) {
       boost::json::object shown = reply.json;
       shown.erase("code");  // the request already shows it

@@ -3,11 +3,11 @@
 // NEXT run on the server (stateless runs share a post-initialisation image and may reuse an
 // instance) must print, import from its library and compute as if nothing happened. In a context
 // the closing context serves on (a 200), and another context of the sandbox is unaffected.
-#include <gtest/gtest.h>
-
 #include <map>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "abuse/abuse_fixture.h"
 
@@ -21,7 +21,8 @@ const std::map<std::string, std::vector<std::string>> kClosers = {
     {"python",
      {"import os\nos.close(3)", "import os\nos.close(1)", "import os\nos.close(2)",
       "import os\nos.close(0)", "import os\nos.close(4)", "import os\nos.close(5)",
-      "import os\nfor fd in range(6):\n    try:\n        os.close(fd)\n    except OSError:\n        pass",
+      "import os\nfor fd in range(6):\n    try:\n        os.close(fd)\n    except OSError:\n       "
+      " pass",
       "import sys\nsys.stdout.close()\nsys.stderr.close()"}},
     {"lua",
      {"io.stdout:close()", "io.stderr:close()", "io.stdin:close()",
@@ -36,10 +37,12 @@ const std::map<std::string, std::vector<std::string>> kClosers = {
 
 // A run that needs stdout, stderr and the library tree.
 const std::map<std::string, std::string> kProbe = {
-    {"python", "import json, sys\nprint('still here')\nsys.stderr.write('err here\\n')\njson.dumps(1 + 1)"},
+    {"python",
+     "import json, sys\nprint('still here')\nsys.stderr.write('err here\\n')\njson.dumps(1 + 1)"},
     {"lua", "print('still here')\nio.stderr:write('err here\\n')\nreturn 1 + 1"},
     {"ruby", "require 'set'\nputs 'still here'\n$stderr.puts 'err here'\nSet[1 + 1].first"},
-    {"perl", "use List::Util qw(sum); print \"still here\\n\"; print STDERR \"err here\\n\"; sum(1, 1)"},
+    {"perl",
+     "use List::Util qw(sum); print \"still here\\n\"; print STDERR \"err here\\n\"; sum(1, 1)"},
 };
 
 void expect_probe_ok(const Reply& r) {
