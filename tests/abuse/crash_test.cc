@@ -157,10 +157,12 @@ void verify(SandboxdApi& api, SandboxTruth& truth, int iteration) {
     ADD_FAILURE() << "counter is " << seen << ", acknowledged " << truth.counter
                   << (counter_in_flight ? " (+1 in flight)" : " (nothing in flight)");
   }
+  const std::int64_t acknowledged = truth.counter;
   truth.counter = seen;
   const std::string counter_file = file_content(api, truth.id, "/workspace/counter.txt");
   EXPECT_EQ(counter_file, seen == 0 ? "<missing>" : std::to_string(seen))
-      << "the guest's file and its interpreter state disagree";
+      << "the guest's file and its interpreter state disagree (acknowledged "
+      << acknowledged << (counter_in_flight ? ", an execute in flight)" : ", nothing in flight)");
 
   for (auto& [path, content] : truth.files) {
     const std::string now = file_content(api, truth.id, path);
