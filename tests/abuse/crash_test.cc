@@ -14,8 +14,10 @@
 //   - the counter equals the last acknowledged value, or that value + 1 only when a counter
 //     execute was in flight (its effect happened to be durable); never less (an acknowledged
 //     execute is never lost) and never more;
-//   - counter.txt, written by the same executions, holds the same value (the workspace and the
-//     interpreter state are committed together);
+//   - counter.txt, written by the same executions, holds the same value; only when a counter
+//     execute was in flight may the context hold its effect while the file still holds the
+//     acknowledged value (the runtime's snapshot and sandboxd's workspace are committed in two
+//     transactions; docs/security.md, "Durability"); such kills are counted and printed;
 //   - every acknowledged file write reads back, or the in-flight write's content for its path.
 // The observed state then becomes the baseline of the next iteration.
 #include <atomic>
@@ -145,6 +147,9 @@ std::string file_content(SandboxdApi& api, const std::string& sandbox, const std
   return std::string(c->as_string());
 }
 
+// Kills whose in-flight execute was durable in the context but not in the workspace.
+std::atomic<int> g_torn_in_flight{0};
+
 // Checks one sandbox after a restart against what was acknowledged, then adopts what is there.
 void verify(SandboxdApi& api, SandboxTruth& truth, int iteration) {
   SCOPED_TRACE("iteration " + std::to_string(iteration) + ", sandbox " + truth.id);
@@ -160,9 +165,18 @@ void verify(SandboxdApi& api, SandboxTruth& truth, int iteration) {
   const std::int64_t acknowledged = truth.counter;
   truth.counter = seen;
   const std::string counter_file = file_content(api, truth.id, "/workspace/counter.txt");
-  EXPECT_EQ(counter_file, seen == 0 ? "<missing>" : std::to_string(seen))
-      << "the guest's file and its interpreter state disagree (acknowledged "
-      << acknowledged << (counter_in_flight ? ", an execute in flight)" : ", nothing in flight)");
+  const auto as_file = [](std::int64_t n) { return n == 0 ? std::string("<missing>") : std::to_string(n); };
+  if (counter_in_flight && seen == acknowledged + 1 && counter_file == as_file(acknowledged)) {
+    // The execute in flight was committed by the runtime (its snapshot) but the kill came
+    // before sandboxd committed its workspace changes: the two are separate transactions
+    // (docs/security.md, "Durability"). Nothing acknowledged is lost; the next execute writes
+    // the file again.
+    ++g_torn_in_flight;
+  } else {
+    EXPECT_EQ(counter_file, as_file(seen))
+        << "the guest's file and its interpreter state disagree (acknowledged " << acknowledged
+        << (counter_in_flight ? ", an execute in flight)" : ", nothing in flight)");
+  }
 
   for (auto& [path, content] : truth.files) {
     const std::string now = file_content(api, truth.id, path);
@@ -244,7 +258,8 @@ TEST(Crash, SigkillAtRandomMomentsLosesNoAcknowledgedStateAndKeepsTheDatabaseInt
               iterations, kills_with_work_in_flight, iterations * kSandboxes);
   for (const auto& t : truths)
     std::printf(" %s=%lld", t.id.c_str(), static_cast<long long>(t.counter));
-  std::printf("\n");
+  std::printf("\ncrash: %d in-flight executes were durable in the context but not in the "
+              "workspace\n", g_torn_in_flight.load());
   EXPECT_EQ(integrity_of((data / "sandboxd.db").string()), "ok");  // the live file, while serving
   EXPECT_EQ(server.stop(), 0);
 }
