@@ -139,6 +139,9 @@ struct HttpServer::Impl {
   }
 
   asio::awaitable<void> accept_loop() {
+    // Made before descriptors can run out: creating Asio's timer service (and its reactor
+    // registration) while the process is out of descriptors leaves it half-built.
+    asio::steady_timer pause(acceptor.get_executor());
     for (;;) {
       auto strand = asio::make_strand(ioc);
       auto [ec, socket] =
@@ -148,7 +151,6 @@ struct HttpServer::Impl {
         if (ec == asio::error::connection_aborted) continue;  // the client gave up: next
         // Out of descriptors (EMFILE, ENFILE) or buffers: retrying at once would spin on the
         // same error; pause so that connections can finish and free theirs.
-        asio::steady_timer pause(acceptor.get_executor());
         pause.expires_after(std::chrono::milliseconds(kAcceptBackoffMs));
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
         continue;

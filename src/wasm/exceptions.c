@@ -1,6 +1,7 @@
 /* Wasm exception handling state (legacy EH as wasm2c 1.0.32 emits it), thread-local so guests
  * on different threads never see each other's exceptions. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,13 +26,22 @@ uint32_t wasm_rt_register_tag(uint32_t size) {
   return __atomic_fetch_add(&g_next_tag, 1, __ATOMIC_RELAXED);
 }
 
+/* The payload buffer is freed when its thread exits (a pthread key's destructor). */
+static pthread_once_t g_buffer_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t g_buffer_key;
+static int g_buffer_key_ok;
+
+static void make_buffer_key(void) { g_buffer_key_ok = pthread_key_create(&g_buffer_key, free) == 0; }
+
 void wasm_rt_load_exception(uint32_t tag, uint32_t size, const void* values) {
   if (size > tl_capacity) {
     sandbox_wasm_host_enter();
+    pthread_once(&g_buffer_key_once, make_buffer_key);
     uint8_t* grown = realloc(tl_buffer, size);
     if (grown != NULL) {
       tl_buffer = grown;
       tl_capacity = size;
+      if (g_buffer_key_ok) pthread_setspecific(g_buffer_key, grown);
     }
     sandbox_wasm_host_leave();
     if (grown == NULL) {

@@ -53,6 +53,15 @@ class PgResult {
 // The parameters $1, $2, ... of one query, in order. Borrows nothing: values are copied.
 class PgParams {
  public:
+  PgParams() = default;
+  // Not copyable: pointers_ points into values_, and a copy would point into the original
+  // (found by ASan: a copy of a temporary's parameters sent freed memory). Moving a deque keeps
+  // its elements where they are, so moves are safe.
+  PgParams(const PgParams&) = delete;
+  PgParams& operator=(const PgParams&) = delete;
+  PgParams(PgParams&&) = default;
+  PgParams& operator=(PgParams&&) = default;
+
   PgParams& text(std::string_view value);
   PgParams& int64(std::int64_t value);
   PgParams& bytes(std::span<const std::uint8_t> value);

@@ -223,7 +223,8 @@ void PostgresDatabase::check_schema() {
     for (int r = 0; r < metas.rows(); ++r) {
       const auto format = json_format(metas.text(r, 1));
       if (!format || *format >= kInterpreterStorageFormat) continue;
-      const PgParams key = PgParams().text(metas.text(r, 0));
+      PgParams key;
+      key.text(metas.text(r, 0));
       for (const char* sql :
            {"DELETE FROM meta WHERE key = $1", "DELETE FROM contexts WHERE key = $1",
             "DELETE FROM chunks WHERE key = $1", "DELETE FROM alarms WHERE key = $1"}) {
@@ -234,7 +235,8 @@ void PostgresDatabase::check_schema() {
     for (int r = 0; r < sandboxes.rows(); ++r) {
       const auto format = json_format(sandboxes.text(r, 1));
       if (format && *format == kSandboxStorageFormat) continue;
-      const PgParams id = PgParams().text(sandboxes.text(r, 0));
+      PgParams id;
+      id.text(sandboxes.text(r, 0));
       for (const char* sql : {"DELETE FROM files WHERE sandbox_id = $1",
                               "DELETE FROM sandbox_meta WHERE sandbox_id = $1",
                               "DELETE FROM sandbox_contexts WHERE sandbox_id = $1",

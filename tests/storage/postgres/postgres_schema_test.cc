@@ -2,6 +2,8 @@
 // newer layouts refused, older or upstream-shaped layouts wiped (our tables only), old formats
 // wiped per key, nodes opening one database at the same time.
 #include <future>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -141,6 +143,19 @@ TEST_F(PostgresSchema, AnUnreachableServerIsAClearStorageError) {
     EXPECT_NE(std::string(e.what()).find("cannot connect to PostgreSQL"), std::string::npos)
         << e.what();
   }
+}
+
+// Found by ASan in OldFormatsAreWipedPerKeyAtOpen: `const PgParams key = PgParams().text(v)`
+// copied pointers into a temporary's strings, and libpq read freed memory.
+TEST(PgParams, CannotBeCopiedSoItsPointersNeverOutliveItsValues) {
+  static_assert(!std::is_copy_constructible_v<PgParams>);
+  static_assert(!std::is_copy_assignable_v<PgParams>);
+  PgParams a;
+  a.text("first").text("second");
+  const PgParams b = std::move(a);
+  ASSERT_EQ(b.size(), 2);
+  EXPECT_EQ(std::string_view(b.values()[0], b.lengths()[0]), "first");
+  EXPECT_EQ(std::string_view(b.values()[1], b.lengths()[1]), "second");
 }
 
 }  // namespace
