@@ -419,16 +419,6 @@ struct HttpServer::Impl {
   asio::executor_work_guard<asio::io_context::executor_type> work_guard{ioc.get_executor()};
   tcp::acceptor acceptor;
   asio::signal_set signals;
-  WorkerPool pool;
-  std::vector<std::thread> threads;
-  std::uint16_t bound_port = 0;
-  std::atomic<bool> stopping{false};
-  std::mutex mu;
-  std::mutex join_mu;
-  std::condition_variable cv;
-  std::set<std::shared_ptr<Connection>> connections;
-  int live_sessions = 0;
-  std::atomic<std::size_t> refusing{0};  // refuse() coroutines running
   // Serial keys with a request on the pool, and the requests parked behind it.
   struct Parked {
     std::unique_ptr<WorkerPool::Job> job;
@@ -440,6 +430,18 @@ struct HttpServer::Impl {
   };
   std::mutex keys_mu;
   std::unordered_map<std::string, KeyQueue> keys;  // guarded by keys_mu
+  // Declared after `keys`, so destroyed (its threads joined) first: a job finishing during the
+  // destruction still reaches key_done() on a live map (found by ThreadSanitizer).
+  WorkerPool pool;
+  std::vector<std::thread> threads;
+  std::uint16_t bound_port = 0;
+  std::atomic<bool> stopping{false};
+  std::mutex mu;
+  std::mutex join_mu;
+  std::condition_variable cv;
+  std::set<std::shared_ptr<Connection>> connections;
+  int live_sessions = 0;
+  std::atomic<std::size_t> refusing{0};  // refuse() coroutines running
   bool started = false;
 };
 

@@ -43,9 +43,9 @@ int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
       continue;
     }
     memset(t->dirty, 0, sizeof t->dirty);
-    t->base = memory->data;
+    __atomic_store_n(&t->base, memory->data, __ATOMIC_RELEASE);
     if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {
-      t->base = NULL;
+      __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
       __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
       return -1;
     }
@@ -59,7 +59,7 @@ void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory) {
   tracker* t = find(memory);
   if (t == NULL) return;
   if (memory->size != 0) mprotect(memory->data, memory->size, PROT_READ | PROT_WRITE);
-  t->base = NULL;
+  __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
   __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
 }
 
@@ -97,10 +97,13 @@ int sandbox_wasm_tracking_fault(uintptr_t addr) {
     tracker* t = &g_trackers[i];
     wasm_rt_memory_t* memory = __atomic_load_n(&t->memory, __ATOMIC_ACQUIRE);
     if (memory == NULL || (uintptr_t)memory == 1) continue;
-    uint8_t* base = t->base;
+    /* Other threads track their own memories and may untrack them meanwhile: read the base
+     * atomically, and look at a memory's size only when the fault is inside its reservation
+     * (then it is this thread's memory; found by ThreadSanitizer). */
+    uint8_t* base = __atomic_load_n(&t->base, __ATOMIC_ACQUIRE);
     if (base == NULL || addr < (uintptr_t)base) continue;
     const uintptr_t offset = addr - (uintptr_t)base;
-    if (offset >= memory->size) continue;
+    if (offset >= SANDBOX_WASM_RESERVATION || offset >= memory->size) continue;
     const uint32_t page = (uint32_t)(offset / SANDBOX_WASM_PAGE_SIZE);
     if (is_dirty(t, page)) return 0; /* already writable: not a tracking fault */
     if (mprotect(base + (size_t)page * SANDBOX_WASM_PAGE_SIZE, SANDBOX_WASM_PAGE_SIZE,
