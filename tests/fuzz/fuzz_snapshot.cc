@@ -23,18 +23,11 @@
 #include "snapshot/page_hash.h"
 #include "snapshot/snapshot_error.h"
 #include "snapshot/snapshot_record.h"
+#include "fuzz_assert.h"
 
 namespace {
 
 using namespace sandbox;
-
-#define FUZZ_CHECK(cond)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                 \
-    }                                                                               \
-  } while (0)
 
 constexpr std::uint32_t kMaxPages = 20;  // more than one 16-page chunk
 

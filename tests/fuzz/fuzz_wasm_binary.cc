@@ -8,18 +8,11 @@
 #include <cstdlib>
 
 #include "wasm_binary.h"
+#include "fuzz_assert.h"
 
 namespace {
 
 using namespace sandbox::wasmc;
-
-#define FUZZ_CHECK(cond)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                 \
-    }                                                                               \
-  } while (0)
 
 constexpr std::uint64_t kCapPages = 1024;
 

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "fuzz_input.h"
+#include "fuzz_assert.h"
 
 namespace {
 
@@ -33,14 +34,6 @@ constexpr int kMaxOps = 64;
 // 1 MiB writes per input: enough for EFBIG and a few large files, few enough that hashing the
 // tree stays fast (the entry-count limit is reachable with small writes).
 constexpr int kMaxBigWrites = 3;
-
-#define FUZZ_CHECK(cond)                                                        \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                             \
-    }                                                                           \
-  } while (0)
 
 void check_normalized(std::string_view path, std::string_view cwd) {
   NormalizedPath n;

@@ -11,16 +11,9 @@
 #include <stdexcept>
 
 #include "wasi/zip_archive.h"
+#include "fuzz_assert.h"
 
 namespace {
-
-#define FUZZ_CHECK(cond)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                 \
-    }                                                                               \
-  } while (0)
 
 }  // namespace
 
