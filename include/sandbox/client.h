@@ -1,4 +1,4 @@
-// The C++ client: the caller side of the sandbox-workers protocol (`upstream-protocol.md` §10).
+// The C++ client: the caller side of the sandbox-workers protocol (docs/sandbox-api.md).
 //
 // Two entry points, as upstream's @sandbox-workers/core:
 //
@@ -65,7 +65,7 @@ class ValidationFailedError : public SandboxError { using SandboxError::SandboxE
 class CodeExecutionError : public SandboxError { using SandboxError::SandboxError; };
 class NotSupportedError : public SandboxError { using SandboxError::SandboxError; };
 
-// Throws the SandboxError subclass for `response.code` (§10.4).
+// Throws the SandboxError subclass for `response.code` (docs/sandbox-api.md#client-errors).
 [[noreturn]] void throw_sandbox_error(ErrorResponse response);
 
 struct RunOptions {
@@ -89,15 +89,16 @@ struct InterpreterInfo {
 ExecutionResult run_code(const std::string& runtime_url, const std::string& code,
                          const RunOptions& options = {});
 
-// GET {runtime_url}/interpreter, checked as a caller does (§8.3): throws ValidationFailedError
-// when the answer is not a sandbox-workers runtime or speaks another protocol version.
+// GET {runtime_url}/interpreter, checked as a caller does (docs/sandbox-api.md#binding-probe):
+// throws ValidationFailedError when the answer is not a sandbox-workers runtime or speaks another
+// protocol version.
 InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string& api_key = {});
 
 // ---- Sandboxes on a sandboxd server -------------------------------------------------------------
 
-// §8.1: 1-63 characters of A-Z a-z 0-9 . _ -, not starting or ending with '-', not a reserved
-// name (www, api, admin, root, system, cloudflare, workers; any case). Throws
-// std::invalid_argument with the spec's message ('Invalid sandbox id "<id>": ...').
+// docs/sandbox-api.md#identifiers: 1-63 characters of A-Z a-z 0-9 . _ -, not starting or ending
+// with '-', not a reserved name (www, api, admin, root, system, cloudflare, workers; any case).
+// Throws std::invalid_argument with the spec's message ('Invalid sandbox id "<id>": ...').
 void validate_sandbox_id(std::string_view id);
 
 struct ClientOptions {
@@ -194,7 +195,7 @@ struct ListFilesResult {
   std::string timestamp;
 };
 
-// SnapshotInfo of a context (upstream-protocol.md §5.5).
+// SnapshotInfo of a context (docs/protocol.md#snapshot-info).
 struct ContextSnapshotInfo {
   std::string build;
   std::uint64_t pages = 0;
@@ -210,7 +211,7 @@ struct SandboxContextInfo : CodeContext {
   std::optional<ContextSnapshotInfo> snapshot;
 };
 
-// GET /sandboxes/{id} (§8.8).
+// GET /sandboxes/{id} (docs/sandbox-api.md#sandbox-info).
 struct SandboxInfo {
   std::string id;
   std::string created_at;

@@ -1,5 +1,5 @@
-// InterpreterServer: durable code contexts for one engine (`upstream-protocol.md` §4.4, §5, §7;
-// `upstream-engine-host.md` §2.9). It is the runtime-side owner of every interpreter key: per
+// InterpreterServer: durable code contexts for one engine (docs/protocol.md#interpreter-server,
+// docs/protocol.md#execute-in-context). It is the runtime-side owner of every interpreter key: per
 // key, a set of at most 8 code contexts (rows in storage), an in-memory mirror of the caller's
 // /workspace, and at most one resident session instance, whose linear memory is snapshotted to
 // storage after each clean execution and restored from there after an eviction or a restart.
@@ -96,7 +96,7 @@ struct ContextSummary {
   std::optional<SnapshotInfo> snapshot;
 };
 
-// InterpreterExecuteResponse of §5.5.
+// InterpreterExecuteResponse (docs/protocol.md#execute-response).
 struct InterpreterExecuteResponse {
   ExecutionResult result;  // durationMs: wall time of the engine call
   std::uint64_t execution_count = 0;
@@ -133,8 +133,8 @@ struct InterpreterServerOptions {
   std::size_t max_keys = kMaxInterpreterKeys;
 };
 
-// Parses INTERPRETER_IDLE_TTL_MS as §7.10 says: unset/empty/invalid/negative -> 24 h; a finite
-// number >= 0 (fractions allowed, rounded down) otherwise.
+// Parses INTERPRETER_IDLE_TTL_MS (docs/protocol.md#idle-expiry, T0): unset/empty/invalid/negative
+// -> 24 h; a finite number >= 0 (fractions allowed, rounded down) otherwise.
 std::int64_t parse_idle_ttl(const char* value);
 
 class InterpreterServer {
@@ -146,20 +146,21 @@ class InterpreterServer {
   InterpreterServer(const InterpreterServer&) = delete;
   InterpreterServer& operator=(const InterpreterServer&) = delete;
 
-  // The routes of §4.4 for `key` (`path` is the remainder after /interpreters/:key, "/" when
-  // empty; `body` is the raw request body). Also serves POST /execute, the HTTP transport of an
-  // execution with the resync handshake of §5.8. Always returns a response (never throws).
+  // The routes of docs/protocol.md#interpreter-routes for `key` (`path` is the remainder after
+  // /interpreters/:key, "/" when empty; `body` is the raw request body). Also serves POST /execute,
+  // the HTTP transport of an execution with docs/protocol.md#resync-handshake. Always returns a
+  // response (never throws).
   HttpResponse handle(const std::string& key, const std::string& method, const std::string& path,
                       const std::string& body);
 
-  // Execute in a context with the pull callback (§5.3-5.5).
+  // Execute in a context with the pull callback (docs/protocol.md#execute-in-context).
   InterpreterExecuteResult execute_in_context(const std::string& key,
                                               const InterpreterExecuteArgs& args,
                                               const GetWorkspaceFiles& get_files);
 
-  // Runs the idle-expiry handler (§7.10) of every key whose deadline has passed by the clock.
-  // Returns how many keys were wiped. The runtime calls this from a timer; tests call it after
-  // moving a ManualClock.
+  // Runs the idle-expiry handler (docs/protocol.md#idle-expiry) of every key whose deadline has
+  // passed by the clock. Returns how many keys were wiped. The runtime calls this from a timer;
+  // tests call it after moving a ManualClock.
   int run_due_alarms();
   // The earliest armed deadline, if any (epoch ms).
   std::optional<std::int64_t> next_alarm() const;

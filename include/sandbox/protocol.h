@@ -1,5 +1,5 @@
 // Wire protocol of sandbox-workers (interpreter protocol version 1): constants, error codes and
-// the JSON shapes every server and client here speaks. See `upstream-protocol.md` §2, §3, §11.
+// the JSON shapes every server and client here speaks. See docs/protocol.md#conventions.
 //
 // Everything in this header is a value type or a pure function, safe to use from any thread.
 #pragma once
@@ -55,8 +55,8 @@ inline constexpr std::uint64_t kMaxEnvBytes = 65'536;
 inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
 inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";
 
-// The error codes of §2.3, each with its HTTP status. The X-macro is the single table: the enum,
-// error_code_name() and error_code_status() are generated from it.
+// The error codes (docs/protocol.md#error-codes), each with its HTTP status. The X-macro is the
+// single table: the enum, error_code_name() and error_code_status() are generated from it.
 #define SANDBOX_ERROR_CODES(X)         \
   X(kFileNotFound, "FILE_NOT_FOUND", 404)         \
   X(kFileExists, "FILE_EXISTS", 409)              \
@@ -84,10 +84,11 @@ std::string_view error_code_name(ErrorCode code);
 int error_code_status(ErrorCode code);
 // The code named `name`, or nullopt for an unknown name (whose status is 500).
 std::optional<ErrorCode> parse_error_code(std::string_view name);
-// §2.3 errno mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped -> FILESYSTEM_ERROR.
+// docs/protocol.md#errno-mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped ->
+// FILESYSTEM_ERROR.
 ErrorCode error_code_for_errno(Errno e);
 
-// The ErrorResponse body (§2.2) and the HTTP status it is sent with.
+// The ErrorResponse body (docs/protocol.md#error-envelope) and the HTTP status it is sent with.
 struct ErrorResponse {
   ErrorCode code = ErrorCode::kInternalError;
   std::string message;
@@ -127,9 +128,9 @@ class ApiError : public std::runtime_error {
   std::optional<std::string> operation_;
 };
 
-// §2.2 rule 4: a workspace errno failure as an ErrorResponse. `code_override` replaces the errno
-// mapping; the context gains `errno` and the error's details; `operation` is lifted to the top
-// level when context carries one.
+// docs/protocol.md#error-envelope (V4): a workspace errno failure as an ErrorResponse.
+// `code_override` replaces the errno mapping; the context gains `errno` and the error's details;
+// `operation` is lifted to the top level when context carries one.
 ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
                                    std::int64_t now_ms,
                                    std::optional<ErrorCode> code_override = std::nullopt);
@@ -138,8 +139,8 @@ ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object 
 // errno, anything else INTERNAL_ERROR 502 "Engine execution failed".
 ErrorResponse error_response_for(const std::exception& e, std::int64_t now_ms);
 
-// Language names (§4.2 step 8): lowercased, with aliases python3 -> python, js/node ->
-// javascript, ts -> typescript.
+// Language names (docs/protocol.md#stateless-execute, E7): lowercased, with aliases python3 ->
+// python, js/node -> javascript, ts -> typescript.
 std::string normalize_language(std::string_view language);
 // Whether a request naming `requested` may run on a runtime for `runtime_language`
 // (typescript is accepted by javascript runtimes).
@@ -150,7 +151,7 @@ bool valid_env_key(std::string_view key);
 // Interpreter keys: ^[A-Za-z0-9._-]{1,128}$
 bool valid_interpreter_key(std::string_view key);
 
-// The ExecutionResult of §11, as sent for stateless executions.
+// The ExecutionResult (docs/protocol.md#execution-result), as sent for stateless executions.
 struct ExecutionResult {
   std::string code;
   std::string language;
@@ -166,9 +167,9 @@ boost::json::object to_json(const Usage& usage);
 // {code, language, engine, durationMs, logs, results, error?, usage?}
 boost::json::object to_json(const ExecutionResult& result);
 
-// What a client sees of a code context's stored snapshot (§5.5): pages = non-zero pages,
-// bytes = pages x 64 KiB, storedBytes = chunk rows x 1 MiB, takenAt epoch ms, stale when a
-// later execution could not be snapshotted.
+// What a client sees of a code context's stored snapshot (docs/protocol.md#snapshot-info): pages =
+// non-zero pages, bytes = pages x 64 KiB, storedBytes = chunk rows x 1 MiB, takenAt epoch ms, stale
+// when a later execution could not be snapshotted.
 struct SnapshotInfo {
   std::string build;
   std::uint32_t pages = 0;

@@ -1,5 +1,5 @@
 // The runtime server kit: define_interpreter_runtime(engine) turns an Engine into a server that
-// speaks the sandbox-workers runtime protocol (`upstream-protocol.md` §4):
+// speaks the sandbox-workers runtime protocol (docs/protocol.md#runtime-routes):
 //
 //   GET  /interpreter          {language, engine, contexts, protocol: 1}
 //   POST /execute              stateless execution -> 200 ExecutionResult (or an ErrorResponse)
@@ -44,8 +44,9 @@ class InterpreterRuntime : public HttpHandler {
   virtual const Engine& engine() const = 0;
   // Whether GET /interpreter reports contexts: true (the engine has sessions).
   virtual bool contexts() const = 0;
-  // Execute in a code context in process, with the pull callback (upstream-protocol.md §5.2:
-  // 400 for an invalid key or an engine without sessions, then InterpreterServer's rules).
+  // Execute in a code context in process, with the pull callback
+  // (docs/protocol.md#interpreter-routes: 400 for an invalid key or an engine without sessions,
+  // then InterpreterServer's rules).
   virtual InterpreterExecuteResult execute_in_context(const std::string& key,
                                                       const InterpreterExecuteArgs& args,
                                                       const GetWorkspaceFiles& get_files) = 0;

@@ -1,11 +1,12 @@
-// Binding: how the sandbox reaches one runtime (upstream's Service Binding, `upstream-protocol.md`
-// §5.1 RuntimeBinding and §8.3). A binding has a name (`^[A-Za-z_][A-Za-z0-9_]*$`, e.g. LUA) and
-// two ways in:
+// Binding: how the sandbox reaches one runtime (upstream's Service Binding;
+// docs/sandbox-api.md#binding-probe). A binding has a name (`^[A-Za-z_][A-Za-z0-9_]*$`, e.g. LUA)
+// and two ways in:
 //
 //  - fetch(): the runtime's HTTP surface (GET /interpreter, POST /execute,
 //    POST/DELETE /interpreters/:key/...), answering whatever the runtime answers;
-//  - execute_in_context(): an execution in a code context with the workspace pull (§5), which
-//    in process is a direct call and over HTTP is the resync handshake of §5.8.
+//  - execute_in_context(): an execution in a code context with the workspace pull
+//    (docs/protocol.md#execute-in-context), which in process is a direct call and over HTTP is
+//    the resync handshake (docs/protocol.md#resync-handshake).
 //
 // Two implementations: a built-in engine in process (local_binding.h) and a remote runtime
 // server reached over HTTP (remote_binding.h).
@@ -36,7 +37,7 @@ class BindingError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// What GET /interpreter reported (§4.1).
+// What GET /interpreter reported (docs/protocol.md#capability-probe).
 struct RuntimeProbe {
   std::string language;
   std::string engine;
@@ -80,10 +81,10 @@ class Binding {
   std::string name_;
 };
 
-// The full probe of §8.3: the name must match the binding pattern, then GET /interpreter must
-// answer {language, engine, contexts, protocol?} with protocol 1. Throws ApiError 400
-// "Unknown binding '<name>'" / "Binding '<name>' is not a sandbox-workers runtime Worker" /
-// "Binding '<name>' speaks interpreter protocol <n>; this caller supports 1".
+// The full probe (docs/sandbox-api.md#binding-probe): the name must match the binding pattern, then
+// GET /interpreter must answer {language, engine, contexts, protocol?} with protocol 1. Throws
+// ApiError 400 "Unknown binding '<name>'" / "Binding '<name>' is not a sandbox-workers runtime
+// Worker" / "Binding '<name>' speaks interpreter protocol <n>; this caller supports 1".
 RuntimeProbe probe_binding(Binding& binding);
 
 // Binding names: ^[A-Za-z_][A-Za-z0-9_]*$

@@ -1,24 +1,24 @@
-// Sandbox: the caller-side actor for one sandbox id (`upstream-protocol.md` §8, upstream's
+// Sandbox: the caller-side actor for one sandbox id (docs/sandbox-api.md#overview, upstream's
 // `Sandbox` Durable Object). It owns, in the SandboxStore:
 //
 //   meta      {format: 1, id, createdAt, lastUsed, envVars, lifetime}   created on first use
 //   files     the /workspace tree (the source of truth), loaded lazily, persisted by diff
 //   contexts  the code-context registry (at most 8), oldest first
-//   alarm     the idle-expiry deadline (SANDBOX_IDLE_TTL_MS, policy of §7.10)
+//   alarm     the idle-expiry deadline (SANDBOX_IDLE_TTL_MS, docs/protocol.md#idle-expiry)
 //
-// and answers the routes of §8.4 (paths relative to /sandboxes/{id}):
+// and answers the routes of docs/sandbox-api.md#routes (paths relative to /sandboxes/{id}):
 //
-//   GET /                 SandboxInfo (§8.8)            DELETE /   wipe everything
-//   POST /execute         §8.6: in a context, the binding's default context, or stateless
+//   GET /                 SandboxInfo                   DELETE /   wipe everything
+//   POST /execute         in a context, the binding's default context, or stateless
 //   POST /contexts        create (probe, runtime POST /interpreters/:key/contexts, register)
 //   GET /contexts         list          DELETE /contexts/:id   delete (best effort remotely)
 //   POST /env             set/unset sandbox env vars
-//   POST /files           the files API (§8.7)
+//   POST /files           the files API (docs/sandbox-api.md#files-api)
 //
 // Executions go through the bindings (binding.h) with the interpreter key of interpreter_key.h.
 // After an execution the workspace diff the runtime reports is applied to the tree and written
-// together with the context row in one transaction (§8.6 step 7). A failed write discards the
-// in-memory tree, so the next call reloads the last committed state.
+// together with the context row in one transaction (docs/sandbox-api.md#execute, SX7). A failed
+// write discards the in-memory tree, so the next call reloads the last committed state.
 //
 // Several nodes over one database: every route and the alarm first take or renew this node's
 // lease on the id (storage/lease.h); another node's live lease answers 503, and the store refuses
@@ -73,10 +73,10 @@ class Sandbox {
   // failures (500 INTERNAL_ERROR) included.
   HttpResponse handle(const std::string& method, const std::string& path, const std::string& body);
 
-  // The idle alarm's handler (§7.10): re-arms when activity moved the deadline, otherwise
-  // destroys the sandbox (as DELETE /). Returns true when it destroyed it. Throws
-  // LeaseHeldError (and does nothing) while another node owns the sandbox id; a lease it had to
-  // take for the alarm is given back afterwards.
+  // The idle alarm's handler (docs/protocol.md#idle-expiry, T6): re-arms when activity moved the
+  // deadline, otherwise destroys the sandbox (as DELETE /). Returns true when it destroyed it.
+  // Throws LeaseHeldError (and does nothing) while another node owns the sandbox id; a lease it had
+  // to take for the alarm is given back afterwards.
   bool run_alarm();
 
  private:
@@ -89,9 +89,10 @@ class Sandbox {
   HttpResponse set_env(const std::string& body);
   HttpResponse files(const std::string& body);
 
-  // §8.6 step 2's stateless fallback for a binding that reports contexts: false.
+  // The stateless fallback for a binding that reports contexts: false (docs/sandbox-api.md#execute,
+  // SX2).
   HttpResponse execute_stateless(Binding& binding, const std::string& code, const EnvPatch& call_env);
-  // Registers a new context (§8.4 POST /contexts steps 4, 6, 7) after the probe.
+  // Registers a new context (docs/sandbox-api.md#contexts, CX4, CX6, CX7) after the probe.
   ContextRecord register_context(Binding& binding, const RuntimeProbe& probe,
                                  const std::string& cwd, const EnvVars& env_vars);
   Binding& binding_named(const std::string& name) const;
@@ -101,7 +102,8 @@ class Sandbox {
   std::optional<boost::json::object>& meta();
   boost::json::object& ensure_meta();
   void save_meta();
-  // §7.10 touch(): returns the armed deadline (expiresAt), or nullopt when expiry is off.
+  // touch() (docs/protocol.md#idle-expiry): returns the armed deadline (expiresAt), or nullopt when
+  // expiry is off.
   std::optional<std::int64_t> touch();
   void wipe();
 
