@@ -1,5 +1,5 @@
 // Percent-encoding of one URL path segment (context ids and keys in runtime paths) and its
-// decoding (context ids in sandbox paths, `upstream-protocol.md` §8.4 "URL-decoded").
+// decoding (context ids in sandbox paths: docs/sandbox-api.md#contexts).
 #pragma once
 
 #include <string>

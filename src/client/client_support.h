@@ -1,5 +1,6 @@
 // Helpers shared by the runtime client and the sandbox client: turning an HTTP answer into JSON
-// or the typed SandboxError of §10.4, and sending with transport failures mapped to SandboxError.
+// or the typed SandboxError of docs/sandbox-api.md#client-errors, and sending with transport
+// failures mapped to SandboxError.
 #pragma once
 
 #include <sandbox/client.h>

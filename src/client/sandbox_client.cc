@@ -1,4 +1,5 @@
-// SandboxClient: the sandbox API of a sandboxd server (`upstream-protocol.md` §8.4, §10.2-10.4).
+// SandboxClient: the sandbox API of a sandboxd server (docs/sandbox-api.md#routes,
+// docs/sandbox-api.md#client-errors).
 #include <sandbox/client.h>
 #include <sandbox/clock.h>
 

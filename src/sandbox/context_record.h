@@ -1,5 +1,6 @@
-// ContextRecord: one row of a sandbox's code-context registry (`upstream-protocol.md` §8.2):
-// {id, binding, language, engine, cwd, envVars, createdAt, lastUsed, executions, snapshot}.
+// ContextRecord: one row of a sandbox's code-context registry
+// (docs/snapshot-format.md#sandbox-storage): {id, binding, language, engine, cwd, envVars,
+// createdAt, lastUsed, executions, snapshot}.
 #pragma once
 
 #include <sandbox/interpreter.h>
@@ -27,7 +28,8 @@ struct ContextRecord {
   std::optional<SnapshotInfo> snapshot;
 
   boost::json::object to_json() const;
-  // The form of SandboxInfo.contexts (§8.8): the row without its env vars.
+  // The form of SandboxInfo.contexts (docs/sandbox-api.md#sandbox-info): the row without its env
+  // vars.
   boost::json::object to_info_json() const;
   // The public form of POST/GET /contexts: {id, binding, language, cwd, createdAt, lastUsed}.
   boost::json::object to_public_json() const;

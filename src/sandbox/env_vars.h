@@ -1,4 +1,4 @@
-// Env vars on the caller side (`upstream-protocol.md` §8.4, §8.5): validation of the envVars
+// Env vars on the caller side (docs/sandbox-api.md#env-vars): validation of the envVars
 // objects the sandbox routes accept, and the merge sandbox -> context -> call.
 //
 // Unlike a runtime's stateless /execute (which drops bad keys), the sandbox rejects them.
@@ -26,7 +26,8 @@ EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null);
 // Applies `patch` to `base`: strings set, nullopt removes.
 void apply_env_patch(EnvVars& base, const EnvPatch& patch);
 
-// §8.5: the sandbox's vars, overlaid by the context's, overlaid by the call's (null unsets).
+// docs/sandbox-api.md#env-vars (EV3): the sandbox's vars, overlaid by the context's, overlaid by
+// the call's (null unsets).
 EnvVars merge_env(const EnvVars& sandbox, const EnvVars& context, const EnvPatch& call);
 
 boost::json::object to_json(const EnvVars& env);

@@ -1,6 +1,6 @@
 // ErrorReply: an exception carrying the exact HTTP response to answer with. The Sandbox uses it
-// for answers that are not built from an ApiError: runtime answers relayed verbatim (§8.1 "relayed
-// responses pass through unchanged") and errno errors with a route-specific context.
+// for answers that are not built from an ApiError: runtime answers relayed verbatim
+// (docs/protocol.md#error-envelope, V2) and errno errors with a route-specific context.
 #pragma once
 
 #include <sandbox/http.h>

@@ -1,5 +1,6 @@
 // Parsing what a runtime answers over HTTP to an execution in a context (the JSON of
-// `to_json(InterpreterExecuteResponse, base64_files=true)`, `upstream-protocol.md` §5.5/§5.8).
+// `to_json(InterpreterExecuteResponse, base64_files=true)`, docs/protocol.md#execute-response,
+// docs/protocol.md#resync-handshake).
 #pragma once
 
 #include <sandbox/interpreter.h>

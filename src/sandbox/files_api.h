@@ -1,4 +1,4 @@
-// The sandbox files API, POST /files (`upstream-protocol.md` §8.7): request validation, the eight
+// The sandbox files API, POST /files (docs/sandbox-api.md#files-api): request validation, the eight
 // ops over the sandbox's Workspace, their response bodies, MIME types, FileInfo listings, and the
 // errno -> ErrorResponse mapping with {path, operation} context.
 //
@@ -25,8 +25,9 @@ struct FilesRequest {
   bool include_hidden = false;
 };
 
-// §8.7 step 2, in order: "Unknown op", "path is required", "newPath is required for <op>",
-// "encoding must be utf-8 or base64" (and "content must be a string"). Throws ApiError 400.
+// docs/sandbox-api.md#files-api (F2), in order: "Unknown op", "path is required", "newPath is
+// required for <op>", "encoding must be utf-8 or base64" (and "content must be a string"). Throws
+// ApiError 400.
 FilesRequest parse_files_request(const boost::json::object& body);
 
 // Whether `op` changes the workspace (write, mkdir, delete, rename, move).

@@ -1,4 +1,4 @@
-// The interpreter key a sandbox uses with a binding (`upstream-protocol.md` §1).
+// The interpreter key a sandbox uses with a binding (docs/sandbox-api.md#interpreter-keys).
 //
 // Upstream keys the runtime's Interpreter object with the sandbox Durable Object's own id: 64 hex
 // characters, unique per deployment, so two callers using the same sandbox id never collide on

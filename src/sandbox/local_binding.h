@@ -1,7 +1,7 @@
 // A binding to a built-in engine in process: fetch() calls the runtime's HTTP handler directly
 // and execute_in_context() calls InterpreterRuntime::execute_in_context with the pull callback
-// (upstream's Workers RPC, `upstream-protocol.md` §5.1), so no file content is copied unless the
-// interpreter's mirror lacks it.
+// (upstream's Workers RPC; docs/protocol.md#workspace-pull), so no file content is copied unless
+// the interpreter's mirror lacks it.
 #pragma once
 
 #include <sandbox/runtime.h>

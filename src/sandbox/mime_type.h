@@ -1,4 +1,4 @@
-// MIME types of files read through the files API (`upstream-protocol.md` §8.7): by lowercase
+// MIME types of files read through the files API (docs/sandbox-api.md#files-api, F5): by lowercase
 // extension, else application/octet-stream for binary content and text/plain otherwise.
 #pragma once
 

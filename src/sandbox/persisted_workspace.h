@@ -1,5 +1,5 @@
 // PersistedWorkspace: a sandbox's /workspace tree (the source of truth) and what of it has been
-// written to the SandboxStore (`upstream-protocol.md` §8.2 "Workspace persistence").
+// written to the SandboxStore (docs/snapshot-format.md#sandbox-storage, J1).
 //
 // The tree is loaded from the store on first use. diff() computes, since the last persist, the
 // file rows to upsert (created or changed content), the rows to delete (files gone, directories

@@ -1,7 +1,7 @@
 // A binding to a runtime server reached over HTTP (`sandboxd --binding NAME=http://host:port`),
 // e.g. `sandbox-runtime`, `sandbox-calc`, or another sandboxd's /runtimes/<BINDING>.
 //
-// Executions use the HTTP transport with the resync handshake (`upstream-protocol.md` §5.8):
+// Executions use the HTTP transport with the resync handshake (docs/protocol.md#resync-handshake):
 // POST {url}/interpreters/:key/execute {contextId, code, envVars, workspace: {dirs, manifest,
 // files, disabled?}}. The binding remembers, in memory and per interpreter key, the manifest that
 // key's mirror was known to hold after its last successful execution, and sends only the files

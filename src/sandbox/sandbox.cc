@@ -281,7 +281,8 @@ void Sandbox::wipe() {
       try {
         b->fetch("DELETE", "/interpreters/" + url_encode(key));
       } catch (const std::exception&) {
-        // Best effort (§8.4): the runtime's own idle expiry collects what is left.
+        // Best effort (docs/sandbox-api.md#contexts): the runtime's own idle expiry collects what
+        // is left.
       }
       b->forget(key);
     }
@@ -388,7 +389,7 @@ HttpResponse Sandbox::delete_context(const std::string& context_id) {
       b->fetch("DELETE", "/interpreters/" + url_encode(key_for(record.binding)) + "/contexts/" +
                              url_encode(context_id));
     } catch (const std::exception&) {
-      // Best effort (§8.4).
+      // Best effort (docs/sandbox-api.md#wipe-a-sandbox).
     }
   }
   env_.store.delete_context(id_, context_id);

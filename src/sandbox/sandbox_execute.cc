@@ -1,4 +1,4 @@
-// The Sandbox actor's POST /execute (`upstream-protocol.md` §8.6): validation, context
+// The Sandbox actor's POST /execute (docs/sandbox-api.md#execute): validation, context
 // resolution (explicit context, the binding's default context, or the stateless fallback), the
 // env merge, the call through the binding with the workspace pull, and applying the result.
 #include <sandbox/protocol.h>

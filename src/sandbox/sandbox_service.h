@@ -35,7 +35,8 @@ struct SandboxServiceOptions {
   std::int64_t expiry_poll_ms = 1'000;
 };
 
-// SANDBOX_IDLE_TTL_MS as §7.10 parses it: unset/empty/invalid/negative -> 24 h, "0" disables.
+// SANDBOX_IDLE_TTL_MS as docs/protocol.md#idle-expiry (T0) parses it: unset/empty/invalid/negative
+// -> 24 h, "0" disables.
 std::int64_t parse_sandbox_idle_ttl(const char* value);
 // SANDBOX_FILE_API: exactly "disabled" turns the files API off.
 bool parse_file_api(const char* value);
@@ -49,8 +50,9 @@ class SandboxService {
   SandboxService(const SandboxService&) = delete;
   SandboxService& operator=(const SandboxService&) = delete;
 
-  // Validates `sandbox_id` (400 VALIDATION_FAILED with the §8.1 message), then runs the route
-  // on its actor. `path` is the rest after /sandboxes/{id}. Never throws.
+  // Validates `sandbox_id` (400 VALIDATION_FAILED with the message of
+  // docs/sandbox-api.md#identifiers), then runs the route on its actor. `path` is the rest after
+  // /sandboxes/{id}. Never throws.
   HttpResponse handle(const std::string& sandbox_id, const std::string& method,
                       const std::string& path, const std::string& body);
 
