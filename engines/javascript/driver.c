@@ -7,8 +7,8 @@
  *     browser console); the completion value of the script is the result;
  *   - a result that is a promise is awaited: pending jobs are drained after every call, and a
  *     promise still pending then is an error (there are no timers or I/O to settle it later);
- *   - results (upstream-engine-host.md 6.5): undefined -> none; objects -> {"json"} (BigInt as
- *     "123n"; a cycle is an error); strings -> {"text": "'...'"} with \ and ' escaped;
+ *   - results (docs/protocol.md#execution-result): undefined -> none; objects -> {"json"} (BigInt
+ *     as "123n"; a cycle is an error); strings -> {"text": "'...'"} with \ and ' escaped;
  *     BigInt -> "123n"; anything else -> String(v);
  *   - errors: {"name", "message", "traceback": the stack's lines} (thrown non-errors: name
  *     "Error", the value as message);

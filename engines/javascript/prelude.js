@@ -171,7 +171,7 @@
   };
   defineProperty(globalThis, 'process', { value: processObject, writable: true, configurable: true });
 
-  // ---- result and error mapping (upstream-engine-host.md 6.5) ----
+  // ---- result and error mapping (docs/protocol.md#execution-result) ----
   const quote = (s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const textEntry = (text) => stringify([{ text }]);
   const mapResult = (v) => {

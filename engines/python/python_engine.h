@@ -4,7 +4,7 @@
 // contexts). The stdlib (python311.zip: Lib/ with precompiled .pyc) is mounted read-only at
 // /stdlib from an archive embedded in the program.
 //
-// Language semantics (sandbox_repl.py has the details, after upstream-engine-host.md 5.8): the
+// Language semantics (sandbox_repl.py has the details, after upstream's Python engine): the
 // last top-level expression is the result (None -> none, dict/list -> json when json.dumps
 // accepts them, else repr text); errors carry name, message and a traceback whose first line
 // is "<Name>: <message>"; __main__'s globals persist in a session; os.environ is the request's

@@ -3,7 +3,7 @@
 Shipped in the stdlib archive as _sandbox_repl; driver.c imports it once per session and calls
 execute() for every request and after_restore() after a snapshot restore.
 
-REPL semantics (upstream-engine-host.md 5.8 and 10.3):
+REPL semantics (those of upstream's Python engine; results as docs/protocol.md#execution-result):
   * the code is parsed with ast; when its last statement is an expression, that expression is
     evaluated separately and its value is the result; everything runs in the persistent
     __main__ globals, so names defined by one call are visible to the next;

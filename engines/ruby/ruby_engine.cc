@@ -105,8 +105,9 @@ class RubyDriver final : public EmbeddedDriver {
                              (request.reseed ? "true" : "false") + ")";
     const auto [state, reply] = eval(guest, call);
     if (state != 0) {
-      // A jump out of the top-level eval is a VM tag unwind, not an exception (spec §7 step 6):
-      // rb_protect caught it and the interpreter is consistent, so the context stays usable.
+      // A jump out of the top-level eval is a VM tag unwind, not an exception (as in upstream's
+      // Ruby engine): rb_protect caught it and the interpreter is consistent, so the context stays
+      // usable.
       const std::string_view jump = jump_name(state);
       if (jump.empty()) {
         // An exception escaped the driver itself (the program broke what it relies on, e.g.

@@ -1,7 +1,8 @@
 // The embedded-interpreter session host: our counterpart of upstream's `wasmify` host
-// (upstream-engine-host.md §5). It turns an interpreter compiled to a WASI module into a complete
-// sandbox::Engine (stateless runs and sessions), and starts every run and every new context from
-// a post-initialisation image of that interpreter instead of running its start-up again.
+// (docs/guest-abi.md#embedded-abi). It turns an interpreter compiled to a WASI module into a
+// complete sandbox::Engine (stateless runs and sessions), and starts every run and every new
+// context from a post-initialisation image of that interpreter instead of running its start-up
+// again.
 //
 // The module speaks either
 //  * OUR reactor ABI (engines/common/sandbox_guest.h) — the built-in driver:
@@ -78,7 +79,8 @@
 //     an outcome whose error is named "ExecutionLimitError" (fuel, deadline, output, result
 //     limit) or "EngineError" (anything else), with the logs captured so far, no results, the
 //     session's cwd, and usage (fuel falls back to {limit, limit} when exhausted) — and the
-//     session becomes kInvalid (§5.7). Only execute() on an invalid session throws (a host bug).
+//     session becomes kInvalid (docs/guest-abi.md#session-states). Only execute() on an
+//     invalid session throws (a host bug).
 //  3. can_snapshot() ⇔ kIdle, the instance is ready, the guest holds no descriptor beyond the
 //     preopens, and the driver's extension is empty.
 //  4. snapshot() (requires can_snapshot()) returns handle 0, extra {"globals": ...}, a view of

@@ -1,6 +1,7 @@
 // The conformance suite any engine author runs against their Engine
-// (`upstream-engine-host.md` §9.3). It throws ConformanceFailure at the first violated rule,
-// naming the step and the assertion, so a test framework can report it as is:
+// (docs/build-your-own-runtime.md#running-the-conformance-suite). It throws ConformanceFailure at
+// the first violated rule, naming the step and the assertion, so a test framework can report it as
+// is:
 //
 //   sandbox::testing::run_engine_conformance(engine, {.programs = {
 //       .simple = {.code = "1 + 1", .expect_result_text = "2"},

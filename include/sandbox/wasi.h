@@ -1,4 +1,4 @@
-// The WASI preview1 host: what a wasm32-wasi guest sees of the world (upstream-engine-host.md §3).
+// The WASI preview1 host: what a wasm32-wasi guest sees of the world (docs/guest-abi.md#wasi-host).
 //
 // A WasiHost is the per-instance state behind the `wasi_snapshot_preview1` imports that wasm2c
 // code calls (the global C functions `Z_wasi_snapshot_preview1Z_<name>`, defined by
@@ -19,7 +19,7 @@
 //   proc_raise             SANDBOX_TRAP_HOST_ERROR
 //   a host failure         SANDBOX_TRAP_HOST_ERROR (e.g. out of host memory; see host_error())
 //
-// File-descriptor table (the invariants restore relies on; §3.3, §8.4):
+// File-descriptor table (the invariants restore relies on; docs/guest-abi.md#file-descriptors):
 //   1. fd 0 is stdin (an empty read-only file: reads return EOF, writes EBADF), fd 1 stdout,
 //      fd 2 stderr (write-only pipes captured into logs()).
 //   2. The preopens follow in this fixed order: 3 = /stdlib (the engine's read-only tree),
@@ -37,8 +37,9 @@
 //
 // /workspace is the Workspace's root node itself, not a copy: guest writes land in the tree the
 // file API and the sync protocol read. Files the guest creates or writes get updated_at = now.
-// The Workspace's disabled() flag is read at every call. Policy matrix (§3.6.4), where W = the
-// directory fd belongs to /workspace and D = the workspace is disabled:
+// The Workspace's disabled() flag is read at every call. Policy matrix
+// (docs/guest-abi.md#wasi-write-policy), where W = the directory fd belongs to /workspace and D =
+// the workspace is disabled:
 //   path_create_directory, path_unlink_file, path_remove_directory, path_rename:
 //       not W -> EPERM (63); W and D -> EACCES (2); otherwise performed.
 //   path_open: not W -> EPERM with O_CREAT or O_TRUNC (except on the existing /dev/null);
@@ -129,7 +130,7 @@ struct WasiOptions {
   // Set: random_get returns a deterministic stream from this seed (tests only). Unset: the
   // operating system's CSPRNG (getrandom).
   std::optional<std::uint64_t> random_seed = std::nullopt;
-  // The capture limits of §3.5, checked before each piece is stored.
+  // The capture limits (docs/guest-abi.md#output-capture), checked before each piece is stored.
   std::uint64_t output_limit_bytes = 32'768;
   std::size_t output_limit_chunks = 200;
 };
@@ -149,11 +150,12 @@ class WasiHost {
   // before any guest code that may call WASI runs; until then every import answers EFAULT.
   void attach_memory(wasm_rt_memory_t* memory);
 
-  // Appends one piece of output (§3.5): the piece is decoded as UTF-8 (invalid sequences become
-  // U+FFFD) and its byte length counted; a non-empty piece that would take the total over
-  // output_limit_bytes, or arrives when output_limit_chunks pieces are already stored, is
-  // dropped and ExecutionLimitError("Output limit exceeded") thrown. Drivers whose interpreter
-  // captures output itself use this; guest fd_write on fd 1/2 goes through the same path.
+  // Appends one piece of output (docs/guest-abi.md#output-capture): the piece is decoded as UTF-8
+  // (invalid sequences become U+FFFD) and its byte length counted; a non-empty piece that would
+  // take the total over output_limit_bytes, or arrives when output_limit_chunks pieces are already
+  // stored, is dropped and ExecutionLimitError("Output limit exceeded") thrown. Drivers whose
+  // interpreter captures output itself use this; guest fd_write on fd 1/2 goes through the same
+  // path.
   void capture(OutputStream stream, std::string_view bytes);
   // The captured output split into lines ('\n'; one trailing empty line dropped).
   Logs logs() const;

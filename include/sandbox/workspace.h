@@ -1,6 +1,6 @@
 // Workspace: the in-memory `/workspace` tree shared by the caller side (the sandbox, where it is
 // the source of truth and is persisted) and the runtime side (the interpreter's mirror, memory
-// only), exactly as `upstream-protocol.md` §6 specifies.
+// only), exactly as docs/protocol.md#workspace specifies.
 //
 // Wire compatibility depends on three things this class reproduces bit for bit: path
 // normalization (normalize_workspace_path), the 16-hex content hash (content_hash), and the
@@ -86,21 +86,22 @@ class WorkspaceError : public std::runtime_error {
   boost::json::object details_;
 };
 
-// The result of normalizing a path against /workspace (§6.2).
+// The result of normalizing a path against /workspace (docs/protocol.md#path-normalization).
 struct NormalizedPath {
   std::vector<std::string> segments;  // below /workspace; empty for the root
   std::string absolute;               // "/workspace" or "/workspace/a/b"
 };
 
-// §6.2: absolute paths as given, relative ones joined to `cwd` (itself absolute under
-// /workspace); "" and "." segments skipped, ".." pops; throws ENOENT "Path is required" for an
-// empty path, EINVAL "Path contains a NUL byte", ENAMETOOLONG for a path (as given or
-// normalized) over kMaxPathBytes, a segment over kMaxPathSegmentBytes or a result deeper than
-// kMaxPathDepth, and EACCES "Path escapes /workspace: <path>" for anything outside /workspace.
+// docs/protocol.md#path-normalization: absolute paths as given, relative ones joined to `cwd`
+// (itself absolute under /workspace); "" and "." segments skipped, ".." pops; throws ENOENT "Path
+// is required" for an empty path, EINVAL "Path contains a NUL byte", ENAMETOOLONG for a path (as
+// given or normalized) over kMaxPathBytes, a segment over kMaxPathSegmentBytes or a result deeper
+// than kMaxPathDepth, and EACCES "Path escapes /workspace: <path>" for anything outside /workspace.
 NormalizedPath normalize_workspace_path(std::string_view path,
                                         std::string_view cwd = kWorkspaceRoot);
 
-// §6.3: two 32-bit lanes (FNV-1a and an add-multiply lane), printed as 16 lowercase hex digits.
+// docs/protocol.md#workspace-hash: two 32-bit lanes (FNV-1a and an add-multiply lane), printed as
+// 16 lowercase hex digits.
 std::string content_hash(std::span<const std::uint8_t> bytes);
 
 // One node of the tree. Directories keep their children in insertion order. A node has at most
@@ -179,9 +180,9 @@ struct SyncFile {
   std::int64_t updated_at = 0;
 };
 
-// Argument of apply_sync (§6.6). With `manifest`, files not named in it are deleted and the
-// result lists the manifest paths whose content is missing or differs; otherwise `deleted`
-// (if given) names paths to remove.
+// Argument of apply_sync (docs/protocol.md#sync-order). With `manifest`, files not named in it are
+// deleted and the result lists the manifest paths whose content is missing or differs; otherwise
+// `deleted` (if given) names paths to remove.
 struct SyncRequest {
   std::vector<std::string> dirs;
   std::vector<SyncFile> files;
@@ -209,8 +210,8 @@ class Workspace {
   bool disabled() const { return disabled_; }
   void set_disabled(bool disabled) { disabled_ = disabled; }
 
-  // §6.4 operations. `cwd` resolves relative paths. Each throws WorkspaceError as the spec's
-  // table says.
+  // The operations of docs/protocol.md#workspace-operations. `cwd` resolves relative paths.
+  // Each throws WorkspaceError as that table says.
   ReadResult read(std::string_view path, Encoding encoding = Encoding::kUtf8,
                   std::string_view cwd = kWorkspaceRoot) const;
   // Raw bytes and updatedAt.
@@ -239,7 +240,7 @@ class Workspace {
   bool exists(std::string_view path, std::string_view cwd = kWorkspaceRoot) const noexcept;
   StatResult stat(std::string_view path, std::string_view cwd = kWorkspaceRoot) const;
 
-  // §6.5.
+  // docs/protocol.md#manifest-and-changes.
   Manifest manifest() const;
   FileHashes file_hashes() const;
   Changes changes(const FileHashes& since) const;
@@ -253,8 +254,8 @@ class Workspace {
   void restore_from(const std::vector<WorkspaceRow>& rows);
   WorkspaceStats stats() const;
 
-  // §6.6, in its fixed order. Returns `missing` (empty unless a manifest was given), in
-  // manifest key order. Throws what normalize_workspace_path throws (EACCES outside
+  // docs/protocol.md#sync-order, in its fixed order. Returns `missing` (empty unless a manifest was
+  // given), in manifest key order. Throws what normalize_workspace_path throws (EACCES outside
   // /workspace, ENAMETOOLONG or EINVAL past the path limits) for a path in dirs/files (the
   // steps before it stay applied); bad paths in `deleted` are ignored. As upstream, step 3 compares
   // manifest keys and step 4 compares `dirs` as given (callers send canonical paths). Ignores

@@ -1,5 +1,5 @@
 // EmbeddedSession: a durable interpreter instance for one code context, following the session
-// rules of upstream-engine-host.md §5.7. The state machine and its invariants are documented in
+// rules of docs/guest-abi.md#session-states. The state machine and its invariants are documented in
 // <sandbox/embedded.h>.
 #pragma once
 
@@ -39,8 +39,8 @@ class EmbeddedSession final : public SessionInstance {
   void close() override;
 
  private:
-  // §5.7 step 4: a reported directory of the workspace becomes the cwd; anything else resets
-  // it to /workspace.
+  // docs/guest-abi.md#session-states (Q4): a reported directory of the workspace becomes the cwd;
+  // anything else resets it to /workspace.
   void update_cwd(const std::string& reported);
 
   std::shared_ptr<EngineState> engine_;

@@ -1,5 +1,5 @@
-// Validation of a stateless POST /execute body (`upstream-protocol.md` §4.2 steps 3 and 5-10).
-// Steps 1, 2 and 4 (content type and size) are checked by the runtime before the body is read.
+// Validation of a stateless POST /execute body (docs/protocol.md#stateless-execute, E3 and E5-E10).
+// E1, E2 and E4 (content type and size) are checked by the runtime before the body is read.
 #pragma once
 
 #include <sandbox/engine.h>
@@ -19,7 +19,9 @@ boost::json::object parse_json_object(std::string_view body);
 // True when a content-type header value is JSON (starts with application/json, any case).
 bool is_json_content_type(std::string_view content_type);
 
-// §4.2 step 9: code must be a non-blank string of at most 64 KiB (UTF-8). Returns it; throws ApiError 400 "Non-empty code is required" or 413 "Code exceeds 64 KiB".
+// docs/protocol.md#stateless-execute (E8): code must be a non-blank string of at most 64 KiB
+// (UTF-8). Returns it; throws ApiError 400 "Non-empty code is required" or 413
+// "Code exceeds 64 KiB".
 std::string_view require_code(const boost::json::value* code);
 
 }  // namespace sandbox

@@ -1,4 +1,4 @@
-// Chunked snapshot storage (upstream-protocol.md §7.6-§7.8, engine host §8.2).
+// Chunked snapshot storage (docs/snapshot-format.md#chunks).
 //
 // Memory is stored in 1 MiB chunks of 16 pages: chunk(page) = page / 16. A chunk row exists
 // only while at least one of its pages is non-zero. After each clean round the server hashes

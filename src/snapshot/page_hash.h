@@ -1,4 +1,4 @@
-// Page hashing for snapshot change detection (upstream-protocol.md §7.8, engine host §8.2).
+// Page hashing for snapshot change detection (docs/snapshot-format.md#page-hash).
 //
 // A page is 64 KiB of Wasm linear memory. An all-zero page has no hash; any other page hashes
 // to FNV-1a over its 16,384 little-endian 32-bit words (h = 0x811C9DC5; per word

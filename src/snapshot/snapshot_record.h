@@ -1,5 +1,6 @@
-// SnapshotRecord: the `snapshot` field of a stored context row (upstream-protocol.md §7.5), plus
-// our `codec` (how the chunks are encoded), and SnapshotInfo, the view of it sent on the wire.
+// SnapshotRecord: the `snapshot` field of a stored context row
+// (docs/snapshot-format.md#snapshot-record), plus our `codec` (how the chunks are encoded), and
+// SnapshotInfo, the view of it sent on the wire.
 //
 // JSON form (field names as upstream):
 //   {"build": "...", "memoryPages": 600, "pageCount": 412, "bytes": 27000832, "chunkCount": 38,

@@ -1,10 +1,11 @@
 // InterpreterStore: durable state of the runtime side, per interpreter key (storage format 4 of
-// upstream-protocol.md §7.2-§7.5 and §7.9, with the key added so one database serves every key).
+// docs/snapshot-format.md#interpreter-storage, with the key added so one database serves every
+// key).
 //
-// Per key it holds: the interpreter meta (one JSON object, §7.3), the context rows (JSON, §7.4,
-// each embedding its SnapshotRecord), the snapshot chunks of each context (chunk index -> bytes,
-// stored exactly as given: the caller encodes them and records the codec in the snapshot
-// record), and an optional idle-expiry deadline.
+// Per key it holds: the interpreter meta (one JSON object, docs/protocol.md#interpreter-meta), the
+// context rows (JSON, each embedding its SnapshotRecord), the snapshot chunks of each context
+// (chunk index -> bytes, stored exactly as given: the caller encodes them and records the codec in
+// the snapshot record), and an optional idle-expiry deadline.
 //
 // Durability invariants (each write method is one transaction):
 //  1. write_snapshot() replaces a context's snapshot atomically: after a crash or failure at any
@@ -42,7 +43,7 @@
 namespace sandbox {
 
 // The storage format this layout implements; meta rows whose JSON `format` is a number below it
-// are wiped at open (§7.2).
+// are wiped at open (docs/snapshot-format.md#schema-check).
 inline constexpr int kInterpreterStorageFormat = 4;
 
 // Chunk index -> stored bytes.
@@ -59,7 +60,8 @@ struct ChunkWrite {
   std::vector<std::uint8_t> data;
 };
 
-// One snapshot write (§7.8 step 8): delete `removed`, upsert `upserts`, write the context row.
+// One snapshot write (docs/snapshot-format.md#snapshot-write, step 5): delete `removed`, upsert
+// `upserts`, write the context row.
 struct SnapshotWrite {
   std::vector<std::uint32_t> removed;
   std::vector<ChunkWrite> upserts;
@@ -70,7 +72,7 @@ class InterpreterStore {
  public:
   virtual ~InterpreterStore() = default;
 
-  // Interpreter meta (§7.3), rewritten whole.
+  // Interpreter meta (docs/protocol.md#interpreter-meta), rewritten whole.
   virtual std::optional<boost::json::object> get_meta(std::string_view key) = 0;
   virtual void put_meta(std::string_view key, const boost::json::object& meta) = 0;
 
@@ -89,7 +91,8 @@ class InterpreterStore {
   virtual void write_snapshot(std::string_view key, std::string_view context_id,
                               const SnapshotWrite& write) = 0;
   // Deletes every chunk of the context and, when `row` is given, rewrites its row, in one
-  // transaction (§7.9; also the build-mismatch discard of §7.6 step 5, with no row).
+  // transaction (docs/protocol.md#context-deletion; also the build-mismatch discard of
+  // docs/protocol.md#resident-instance R5, with no row).
   virtual void drop_snapshot(std::string_view key, std::string_view context_id,
                              const std::optional<boost::json::object>& row) = 0;
 
@@ -100,7 +103,7 @@ class InterpreterStore {
   // How many keys hold at least one context row (what kMaxInterpreterKeys bounds).
   virtual std::size_t count_keys_with_contexts() = 0;
 
-  // The idle-expiry deadline of `key` (epoch ms), if armed (§7.10's storage alarm).
+  // The idle-expiry deadline of `key` (epoch ms), if armed (docs/protocol.md#idle-expiry).
   virtual std::optional<std::int64_t> get_alarm(std::string_view key) = 0;
   // Arms (a value) or clears (nullopt) the deadline.
   virtual void set_alarm(std::string_view key, std::optional<std::int64_t> deadline_ms) = 0;

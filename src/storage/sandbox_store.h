@@ -1,5 +1,6 @@
-// SandboxStore: durable state of the caller side, per sandbox id (upstream-protocol.md §8.2,
-// "sandbox format 1", with the sandbox id added so one database serves every sandbox).
+// SandboxStore: durable state of the caller side, per sandbox id
+// (docs/snapshot-format.md#sandbox-storage, "sandbox format 1", with the sandbox id added so one
+// database serves every sandbox).
 //
 // Per sandbox id it holds: the persisted /workspace as flat rows (a directory is a row with no
 // data and updatedAt 0, exactly Workspace::serialize()'s rows), the sandbox meta (one JSON
@@ -31,7 +32,8 @@
 
 namespace sandbox {
 
-// Meta rows whose JSON `format` is not exactly this are wiped at open (§8.2).
+// Meta rows whose JSON `format` is not exactly this are wiped at open
+// (docs/snapshot-format.md#schema-check).
 inline constexpr int kSandboxStorageFormat = 1;
 
 // What changed in a workspace since the last persist: rows to upsert (files with data,

@@ -24,7 +24,8 @@ EngineOutcome run_step(const Engine& engine, const std::string& code, int step) 
 
 std::string describe(const ExecutionError& e) { return e.name + ": " + e.message; }
 
-// Steps 1-4 of §9.3: the stateless contract and the engine's identity.
+// The stateless steps (docs/build-your-own-runtime.md#running-the-conformance-suite): the stateless
+// contract and the engine's identity.
 void run_stateless_steps(const Engine& engine, const ConformancePrograms& programs) {
   check(static_cast<bool>(engine.run), 1, "engine.run must be set");
   const EngineOutcome simple = run_step(engine, programs.simple.code, 1);
@@ -118,8 +119,9 @@ std::string result_text(const InterpreterExecuteResponse& r) {
   return *r.result.outcome.results[0].text;
 }
 
-// Steps 5-12 of §9.3: contexts, state across calls and across a simulated eviction (a second
-// InterpreterServer over the same database), rollback on a guest error, deletion, wipe.
+// The context steps (docs/build-your-own-runtime.md#running-the-conformance-suite): contexts, state
+// across calls and across a simulated eviction (a second InterpreterServer over the same database),
+// rollback on a guest error, deletion, wipe.
 void run_session_steps(const Engine& engine, const ConformanceOptions& options) {
   const StatefulProgram& stateful = *options.programs.stateful;
   const std::string& key = options.key;

@@ -227,7 +227,7 @@ std::uint32_t HostState::fd_write(std::uint32_t fd, std::uint32_t iovs, std::uin
     case FdEntry::Kind::kStderr: {
       const OutputStream stream =
           e->kind == FdEntry::Kind::kStdout ? OutputStream::kStdout : OutputStream::kStderr;
-      // Each iovec is one piece (§3.5).
+      // Each iovec is one piece (docs/guest-abi.md#output-capture).
       for (const auto& v : vecs) {
         if (!output.append(stream, memory.text(v.ptr, v.len))) {
           request_trap(SANDBOX_TRAP_OUTPUT_LIMIT, "Output limit exceeded");

@@ -14,7 +14,8 @@
 
 namespace sandbox::wasi {
 
-// Which tree a directory or file belongs to; it decides the policy (§3.6.4).
+// Which tree a directory or file belongs to; it decides the policy
+// (docs/guest-abi.md#wasi-write-policy).
 enum class Mount : std::uint8_t { kNone, kStdlib, kDev, kWorkspace };
 
 struct FdEntry {

@@ -89,7 +89,8 @@ class HostState {
  private:
   // A directory fd and the mount it belongs to; null with *err set when unusable.
   FdEntry* directory_fd(std::uint32_t fd, std::uint32_t* err);
-  // The policy for mutating calls (§3.6.4): 0 when allowed, else EPERM / EACCES.
+  // The policy for mutating calls (docs/guest-abi.md#wasi-write-policy): 0 when allowed, else EPERM
+  // / EACCES.
   std::uint32_t mutation_policy(const FdEntry& dir) const;
   bool workspace_disabled() const;
   std::uint32_t read_path(std::uint32_t ptr, std::uint32_t len, GuestPath& out) const;

@@ -196,8 +196,8 @@ void Z_wasi_snapshot_preview1Z_proc_exit(Ctx* ctx, u32 code) {
 
 u32 Z_wasi_snapshot_preview1Z_sched_yield(Ctx*) { return sandbox::wasi::kSuccess; }
 
-// Denied capabilities (§3.2 step 4): links, symlinks, timestamps, sizes, pwrite, sockets,
-// polling. Always EPERM, whatever the arguments.
+// Denied capabilities (docs/guest-abi.md#denied-capabilities): links, symlinks, timestamps, sizes,
+// pwrite, sockets, polling. Always EPERM, whatever the arguments.
 
 u32 Z_wasi_snapshot_preview1Z_fd_allocate(Ctx*, u32, u64, u64) { return sandbox::wasi::kEPerm; }
 

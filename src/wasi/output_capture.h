@@ -1,4 +1,5 @@
-// OutputCapture: the stdout/stderr pieces of one execution and the limits on them (§3.5).
+// OutputCapture: the stdout/stderr pieces of one execution and the limits on them
+// (docs/guest-abi.md#output-capture).
 //
 // Each piece is decoded leniently as UTF-8 and its decoded byte length added to a running
 // counter. A non-empty piece is refused — dropped, not truncated — when the counter then

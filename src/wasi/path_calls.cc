@@ -1,4 +1,4 @@
-// The path_* calls and the write/open policy of §3.6.4.
+// The path_* calls and the write/open policy of docs/guest-abi.md#wasi-write-policy.
 #include "wasi/abi.h"
 #include "wasi/host_state.h"
 

@@ -1,5 +1,5 @@
-// §6.3 content hash. Must match the JavaScript implementation bit for bit: the JS code uses
-// Math.imul, whose low 32 bits equal uint32_t wrap-around multiplication.
+// The content hash of docs/protocol.md#workspace-hash. Must match the JavaScript implementation bit
+// for bit: the JS code uses Math.imul, whose low 32 bits equal uint32_t wrap-around multiplication.
 #include <sandbox/workspace.h>
 
 namespace sandbox {

@@ -1,4 +1,4 @@
-// §6.2 path normalization and the errno names.
+// Path normalization (docs/protocol.md#path-normalization) and the errno names.
 #include <sandbox/workspace.h>
 
 namespace sandbox {

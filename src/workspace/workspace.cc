@@ -1,5 +1,6 @@
-// The Workspace operations of §6.4-§6.6. Behaviour (check order, errno, message text) follows the
-// upstream implementation described in upstream-protocol.md §6; deviations are noted inline.
+// The Workspace operations (docs/protocol.md#workspace-operations,
+// docs/protocol.md#manifest-and-changes, docs/protocol.md#sync-order). Behaviour (check order, errno, message text) follows the upstream
+// implementation; deviations are noted inline and in docs/protocol.md#workspace-operations.
 #include <algorithm>
 #include <unordered_set>
 

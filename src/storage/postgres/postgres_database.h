@@ -1,8 +1,8 @@
 // PostgresDatabase: one PostgreSQL database shared by every node (architecture.md "Scaling past
 // one machine") that holds both sides, with the same tables and rules as SqliteDatabase:
 //
-//   meta             (key PRIMARY KEY, value TEXT JSON)                   interpreter meta (§7.3)
-//   contexts         (seq identity, key, id, value; PRIMARY KEY (key, id))  context rows (§7.4)
+//   meta             (key PRIMARY KEY, value TEXT JSON)                   interpreter meta
+//   contexts         (seq identity, key, id, value; PRIMARY KEY (key, id))  context rows
 //   chunks           (key, context_id, chunk, data BYTEA; PRIMARY KEY (key, context_id, chunk))
 //   alarms           (key PRIMARY KEY, deadline BIGINT)                   idle expiry per key
 //   files            (seq, sandbox_id, path, data BYTEA NULL for dirs, updated_at;
@@ -18,7 +18,7 @@
 // zstd already). Sorted listings use COLLATE "C" (byte order, as SQLite's).
 //
 // Schema check at open, under a transaction-scoped advisory lock so that nodes starting together
-// take turns (there is no migration, only wipe, as upstream §7.2 / §8.2):
+// take turns (no migration, only wipe: docs/snapshot-format.md#schema-check):
 //  - our tables are dropped when the database holds an older layout: our tables without a
 //    storage_schema row, a version below ours, a `pages` table, or an upstream-shaped table
 //    (`meta`/`contexts`/`chunks`/`files` without the key column). Only the tables named above

@@ -3,8 +3,8 @@
 // format 1). SqliteInterpreterStore and SqliteSandboxStore are views over it.
 //
 // Layout (user_version = kSqliteSchemaVersion):
-//   meta             (key PRIMARY KEY, value JSON)                      interpreter meta (§7.3)
-//   contexts         (key, id, value JSON; UNIQUE(key, id))             context rows (§7.4)
+//   meta             (key PRIMARY KEY, value JSON)                      interpreter meta
+//   contexts         (key, id, value JSON; UNIQUE(key, id))             context rows
 //   chunks           (key, context_id, chunk, data BLOB;
 //                     PRIMARY KEY (key, context_id, chunk)) WITHOUT ROWID   snapshot chunks
 //   alarms           (key PRIMARY KEY, deadline)                        idle expiry per key
@@ -16,7 +16,7 @@
 //                    layout 4 without a version bump (an older server ignores the table)
 // Row tables keep rowids so listings come back in insertion order (JavaScript Map order).
 //
-// Schema check at open (there is no migration, only wipe, as upstream §7.2 / §8.2):
+// Schema check at open (no migration, only wipe: docs/snapshot-format.md#schema-check):
 //  - every table is dropped when the file holds an older layout: user_version 1..3, a `pages`
 //    table, or an upstream-shaped table (`meta`/`contexts`/`chunks`/`files` without the key
 //    column);
