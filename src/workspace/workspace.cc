@@ -1,6 +1,7 @@
 // The Workspace operations (docs/protocol.md#workspace-operations,
-// docs/protocol.md#manifest-and-changes, docs/protocol.md#sync-order). Behaviour (check order, errno, message text) follows the upstream
-// implementation; deviations are noted inline and in docs/protocol.md#workspace-operations.
+// docs/protocol.md#manifest-and-changes, docs/protocol.md#sync-order). Behaviour (check order,
+// errno, message text) follows the upstream implementation; deviations are noted inline and in
+// docs/protocol.md#workspace-operations.
 #include <algorithm>
 #include <unordered_set>
 
