@@ -292,8 +292,8 @@ TEST_P(ResourceAbuse, DeepDirectoryChainsThroughTheFileApiAreBounded) {
   for (int i = 0; i < 5000; ++i) path += "/a";
   const Reply r = api_->post("/sandboxes/deepapi/files",
                              {{"op", "mkdir"}, {"path", path}, {"recursive", true}});
-  // A clear refusal: a 4xx, or NO_SPACE (500 on the wire, upstream-protocol.md §6) at the entry
-  // limit; and quickly: one request must not hold a worker for long.
+  // A clear refusal: a 4xx, or NO_SPACE (500 on the wire, docs/protocol.md#error-codes) at the
+  // entry limit; and quickly: one request must not hold a worker for long.
   const auto* code = r.json.if_contains("code");
   const bool no_space =
       r.status == 500 && code != nullptr && code->is_string() && code->as_string() == "NO_SPACE";

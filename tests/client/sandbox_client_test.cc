@@ -1,6 +1,6 @@
 // The C++ client (include/sandbox/client.h) against sandboxd's core served in process: every
 // SandboxClient method, list_languages, run_code/probe_runtime through /runtimes/, API keys, and
-// the typed errors built from ErrorResponse bodies (`upstream-protocol.md` §10).
+// the typed errors built from ErrorResponse bodies (docs/sandbox-api.md#client-errors).
 #include <sandbox/client.h>
 
 #include <gtest/gtest.h>

@@ -174,7 +174,7 @@ def self_test():
               "// " + d + "guide.md#not-a-heading\n"
               "// " + d + "missing.md#overview\n"
               "// see " + SECTION_SIGN + "5.8\n"
-              "// see ../" + "shared/spec/x.md\n")
+              "// see ../" + "sha" + "red/spec/x.md\n")
         write("tests/fuzz/corpus/seed", SECTION_SIGN + "\n")  # excluded
         problems = check(root)
         expected = [

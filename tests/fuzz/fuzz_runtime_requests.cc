@@ -1,4 +1,5 @@
-// Fuzz target: the request bodies of a runtime server (`upstream-protocol.md` §4, §5.8), through
+// Fuzz target: the request bodies of a runtime server (docs/protocol.md#runtime-routes,
+// docs/protocol.md#resync-handshake), through
 // the same entry point the HTTP server calls (InterpreterRuntime::handle), so every decoder runs
 // exactly as it does for a client: parse_execute_request (POST /execute),
 // parse_http_execute_args (POST /interpreters/:key/execute), the context creation body, and the

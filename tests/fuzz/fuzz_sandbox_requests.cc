@@ -1,4 +1,4 @@
-// Fuzz target: the request bodies of sandboxd's sandbox routes (`upstream-protocol.md` §8),
+// Fuzz target: the request bodies of sandboxd's sandbox routes (docs/sandbox-api.md#routes),
 // through SandboxService::handle (what SandboxdHandler calls for /sandboxes/{id}/...), so the
 // files API (parse_files_request and the ops), env (parse_env_patch), context creation and
 // execute decoders run as they do for a client. Bindings: CALC (stateless) and FUZZ, a session

@@ -10,7 +10,7 @@
 namespace sandbox {
 namespace {
 
-// The table of upstream-protocol.md §2.3, restated independently of the X-macro.
+// The table of docs/protocol.md#error-codes, restated independently of the X-macro.
 const std::vector<std::tuple<ErrorCode, std::string, int>> kSpecTable = {
     {ErrorCode::kFileNotFound, "FILE_NOT_FOUND", 404},
     {ErrorCode::kFileExists, "FILE_EXISTS", 409},

@@ -14,7 +14,7 @@ struct Case {
   std::string message;
 };
 
-// Every rule of upstream-protocol.md §4.2 that is checked on the body, in order.
+// Every rule of docs/protocol.md#stateless-execute that is checked on the body, in order.
 class ExecuteValidation : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ExecuteValidation, AnswersTheSpecifiedStatusAndMessage) {

@@ -1,4 +1,4 @@
-// The sandbox files API, POST /files (`upstream-protocol.md` §8.7): every op and its response,
+// The sandbox files API, POST /files (docs/sandbox-api.md#files-api): every op and its response,
 // MIME types, listings (FileInfo, hidden entries, recursion), validation, and every errno error
 // with its code, status, context and operation.
 #include <chrono>

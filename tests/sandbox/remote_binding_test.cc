@@ -1,5 +1,5 @@
-// The HTTP transport of a remote binding (`upstream-protocol.md` §5.8): which files it pushes,
-// the resync retry, relayed errors, transport failures, and the bearer token.
+// The HTTP transport of a remote binding (docs/protocol.md#resync-handshake): which files it
+// pushes, the resync retry, relayed errors, transport failures, and the bearer token.
 #include <gtest/gtest.h>
 
 #include <deque>

@@ -1,6 +1,6 @@
 // The Sandbox actor through SandboxService (no HTTP): contexts, the execute flow, env merge, the
 // stateless fallback, durability across a restart, idle expiry with a ManualClock, the File API
-// switch, and per-id serialization (`upstream-protocol.md` §8, §7.10).
+// switch, and per-id serialization (docs/sandbox-api.md, docs/protocol.md#idle-expiry).
 #include <future>
 #include <thread>
 

@@ -74,7 +74,7 @@ TEST(ChunkCodec, CorruptOrMisSizedDataIsASnapshotError) {
 }
 
 // A zstd frame without a content size whose header declares a 2^window_log window, holding
-// `content` in raw blocks of 128 KiB (RFC 8878 §3.1.1).
+// `content` in raw blocks of 128 KiB (RFC 8878, section 3.1.1).
 std::vector<std::uint8_t> frame_declaring_window(int window_log,
                                                  const std::vector<std::uint8_t>& content) {
   std::vector<std::uint8_t> f{0x28, 0xB5, 0x2F, 0xFD,  // magic

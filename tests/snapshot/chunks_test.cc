@@ -1,4 +1,4 @@
-// The chunk helper cases of upstream-engine-host.md §9.4.
+// The chunk helpers of docs/snapshot-format.md#chunks, case by case.
 #include "snapshot/chunks.h"
 
 #include <gtest/gtest.h>

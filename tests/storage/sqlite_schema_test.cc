@@ -141,7 +141,8 @@ TEST(SqliteSchema, OldFormatsAreWipedPerKey) {
   EXPECT_EQ(i.get_context("old", "c"), std::nullopt);
   EXPECT_EQ(i.get_alarm("old"), std::nullopt);
   EXPECT_EQ(i.read_chunks("current", "c").size(), 1u);
-  // §8.2: a sandbox meta whose format is not exactly 1 (or missing) is wiped.
+  // docs/snapshot-format.md#schema-check (M3): a sandbox meta whose format is not exactly 1 (or
+  // missing) is wiped.
   EXPECT_EQ(s.sandboxes().list_sandbox_ids(), (std::vector<std::string>{"s-current"}));
   EXPECT_EQ(s.sandboxes().load_files("s-current").size(), 1u);
 }

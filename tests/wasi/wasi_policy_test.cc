@@ -1,4 +1,5 @@
-// The write/open policy matrix of §3.6.4 and the workspace limits for guest writes.
+// The write/open policy matrix of docs/guest-abi.md#wasi-write-policy and the workspace limits for
+// guest writes.
 #include <gtest/gtest.h>
 
 #include "wasi_test_util.h"

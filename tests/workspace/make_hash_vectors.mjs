@@ -1,5 +1,6 @@
-// Generates hash_vectors.json: expected §6.3 content hashes computed independently in JavaScript
-// (Math.imul, as the upstream implementation does). Run: node make_hash_vectors.mjs > hash_vectors.json
+// Generates hash_vectors.json: expected content hashes (docs/protocol.md#workspace-hash) computed
+// independently in JavaScript (Math.imul, as the upstream implementation does).
+// Run: node make_hash_vectors.mjs > hash_vectors.json
 // Each vector names its input by a formula that workspace_hash_test.cc rebuilds byte for byte.
 function hash(bytes) {
   let h1 = 0x811c9dc5;

@@ -1,4 +1,5 @@
-// Every failing §6.4 operation, as a table: the errno and the exact message.
+// Every failing operation of docs/protocol.md#workspace-operations, as a table: the errno and the
+// exact message.
 #include <functional>
 #include <string>
 
@@ -31,7 +32,7 @@ void populate(Workspace& ws) {
 const std::string kBig(kMaxFileBytes + 1, 'b');
 
 const ErrorCase kCases[] = {
-    // Path normalization (§6.2), through read.
+    // Path normalization (docs/protocol.md#path-normalization), through read.
     {"empty_path", [](Workspace& w) { w.read(""); }, Errno::kENOENT, "Path is required"},
     {"outside_absolute", [](Workspace& w) { w.read("/tmp/x"); }, Errno::kEACCES,
      "Path escapes /workspace: /tmp/x"},
@@ -176,8 +177,8 @@ TEST(WorkspaceErrors, FileTooLargeCarriesSizes) {
   }
 }
 
-// §5.7: while disabled, every operation but exists() is EACCES with the fixed message, even
-// ones that would otherwise fail differently (or succeed).
+// docs/protocol.md#disabled-workspace: while disabled, every operation but exists() is EACCES with
+// the fixed message, even ones that would otherwise fail differently (or succeed).
 TEST(WorkspaceErrors, DisabledRefusesEveryOperation) {
   ManualClock clock;
   Workspace ws(clock);

@@ -1,4 +1,5 @@
-// Successful §6.4 operations, insertion order, limits, and normalization.
+// Successful operations (docs/protocol.md#workspace-operations), insertion order, limits, and
+// normalization.
 #include <functional>
 
 #include <gtest/gtest.h>

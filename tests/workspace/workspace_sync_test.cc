@@ -1,4 +1,5 @@
-// §6.5 manifest / changes / serialize / restore_from and §6.6 apply_sync.
+// manifest / changes / serialize / restore_from (docs/protocol.md#manifest-and-changes) and
+// apply_sync (docs/protocol.md#sync-order).
 #include <gtest/gtest.h>
 
 #include "workspace/utf16_order.h"
