@@ -98,7 +98,7 @@ InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string&
 
 // docs/sandbox-api.md#identifiers: 1-63 characters of A-Z a-z 0-9 . _ -, not starting or ending
 // with '-', not a reserved name (www, api, admin, root, system, cloudflare, workers; any case).
-// Throws std::invalid_argument with the spec's message ('Invalid sandbox id "<id>": ...').
+// Throws std::invalid_argument with the documented message ('Invalid sandbox id "<id>": ...').
 void validate_sandbox_id(std::string_view id);
 
 struct ClientOptions {

@@ -11,9 +11,10 @@
 // InterpreterServer key with the guest instance it runs) serializes every access.
 //
 // Errors: operations that fail throw WorkspaceError carrying a Node-style errno name (ENOENT,
-// EACCES, ...) and the message of the spec; callers map it to an ErrorCode (protocol.h). The
-// root node's identity never changes for the life of the Workspace (restore_from and apply_sync
-// rebuild in place), because live guest instances hold it as their WASI mount.
+// EACCES, ...) and the message of docs/protocol.md#workspace-operations; callers map it to an
+// ErrorCode (protocol.h). The root node's identity never changes for the life of the Workspace
+// (restore_from and apply_sync rebuild in place), because live guest instances hold it as their
+// WASI mount.
 #pragma once
 
 #include <sandbox/clock.h>
@@ -227,7 +228,7 @@ class Workspace {
   void mkdir(std::string_view path, bool recursive, std::string_view cwd = kWorkspaceRoot);
   std::vector<ListEntry> list(std::string_view path, bool recursive,
                               std::string_view cwd = kWorkspaceRoot) const;
-  // `delete` in the spec.
+  // `remove` in docs/protocol.md#workspace-operations (upstream's `delete`).
   void remove(std::string_view path, bool recursive, bool force,
               std::string_view cwd = kWorkspaceRoot);
   // Moves the node (identity and updatedAt kept). An existing destination keeps its position
@@ -245,7 +246,7 @@ class Workspace {
   FileHashes file_hashes() const;
   Changes changes(const FileHashes& since) const;
   std::vector<WorkspaceRow> serialize() const;
-  // Replaces the whole tree with `rows` (the spec's load + restoreFrom), keeping the root's
+  // Replaces the whole tree with `rows` (upstream's load + restoreFrom), keeping the root's
   // identity. Per row: a leading `workspace` segment is stripped, missing parents are created
   // (a file in the way is replaced), null data makes a directory unless one exists, otherwise a
   // file with the row's bytes and updatedAt. The root row, rows with "." or ".." segments and

@@ -26,7 +26,7 @@ ApiError context_not_found(const std::string& context_id) {
 }  // namespace
 
 HttpResponse Sandbox::execute(const std::string& body_text) {
-  // 1. Validation, in the spec's order.
+  // 1. Validation, in the order of docs/sandbox-api.md#execute (SX1).
   const boost::json::object body = parse_json_object(body_text);
   if (body.contains("cwd")) {
     throw ApiError(400, "cwd is a context property; pass it to createCodeContext");

@@ -35,7 +35,7 @@ TEST(ErrorCode, EveryCodeIsMappedAsTheSpecSays) {
     EXPECT_EQ(parse_error_code(name), code) << name;
     names.insert(name);
   }
-  // The enum has exactly the spec's codes: the last enumerator is the 13th.
+  // The enum has exactly the documented codes: the last enumerator is the 13th.
   EXPECT_EQ(names.size(), 13u);
   EXPECT_EQ(static_cast<int>(ErrorCode::kNotSupported), 12);
   EXPECT_FALSE(parse_error_code("NOPE"));
