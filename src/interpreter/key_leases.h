@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "storage/lease.h"
 
@@ -61,15 +62,15 @@ class KeyLeases {
 // alarm. A failing release is logged: the lease then simply runs out after its TTL.
 class AlarmLease {
  public:
-  AlarmLease(InterpreterStore& store, const std::string& key, const LeaseGrant& grant)
-      : store_(store), key_(key), taken_(grant.acquired) {}
+  AlarmLease(InterpreterStore& store, std::string key, const LeaseGrant& grant)
+      : store_(store), key_(std::move(key)), taken_(grant.acquired) {}
   ~AlarmLease();
   AlarmLease(const AlarmLease&) = delete;
   AlarmLease& operator=(const AlarmLease&) = delete;
 
  private:
   InterpreterStore& store_;
-  const std::string& key_;
+  std::string key_;
   bool taken_;
 };
 
