@@ -127,8 +127,9 @@ ContextRow ContextLifecycle::create_context(const std::string& key, KeyState& st
     throw ApiError(400, "Cannot create more than 8 code contexts");
   }
   if (existing.empty() && store_.count_keys_with_contexts() >= options_.max_keys) {
-    throw ApiError(503, "This runtime keeps code contexts for at most " +
-                            std::to_string(options_.max_keys) + " interpreter keys",
+    throw ApiError(503,
+                   "This runtime keeps code contexts for at most " +
+                       std::to_string(options_.max_keys) + " interpreter keys",
                    ErrorCode::kNoSpace, {{"maxKeys", options_.max_keys}});
   }
   for (const auto& row : existing) {
@@ -209,10 +210,9 @@ std::vector<std::string> ContextLifecycle::reconcile(KeyState& state,
   }
   missing = mirror.apply_sync(sync);
   if (!missing.empty()) {
-    throw ApiError(500,
-                   "Sandbox did not provide " + std::to_string(missing.size()) +
-                       " workspace file(s)",
-                   ErrorCode::kInternalError);
+    throw ApiError(
+        500, "Sandbox did not provide " + std::to_string(missing.size()) + " workspace file(s)",
+        ErrorCode::kInternalError);
   }
   return missing;
 }
@@ -229,7 +229,7 @@ InterpreterExecuteResponse ContextLifecycle::run(const std::string& key, KeyStat
     ~ClearRow() { s.current_row = nullptr; }
   } clear_row{state};
 
-  Resident& resident = make_live(key, state, row);         // S2
+  Resident& resident = make_live(key, state, row);              // S2
   const std::vector<WorkspaceRow> before = mirror.serialize();  // S3
 
   SessionOutcome outcome;
@@ -264,9 +264,9 @@ InterpreterExecuteResponse ContextLifecycle::run(const std::string& key, KeyStat
     response.deleted = changes.deleted;
   }
 
-  drop_if_invalid(state, row);                                                // S7
+  drop_if_invalid(state, row);  // S7
   const std::optional<double> snapshot_ms =
-      settle_snapshot(key, state, row, is_limit(outcome));                    // S8, S9
+      settle_snapshot(key, state, row, is_limit(outcome));  // S8, S9
 
   response.result.code = args.code;
   response.result.language = engine_.language;
@@ -296,7 +296,7 @@ Resident& ContextLifecycle::make_live(const std::string& key, KeyState& state, C
     state.resident = restore_instance(key, state, row);  // R4
   } else {
     if (row.snapshot) discard_foreign_snapshot(key, row);  // R5
-    state.resident = boot_instance(state, row);           // R6
+    state.resident = boot_instance(state, row);            // R6
   }
   residents_.note_used(state);  // R7
   residents_.enforce_cap(&state);
@@ -351,7 +351,8 @@ std::optional<double> ContextLifecycle::settle_snapshot(const std::string& key, 
   if (live && live->instance->can_snapshot()) {
     try {
       // CL9: chunks and row in one transaction.
-      snapshot_ms = write_snapshot(store_, key, engine_.build, *live, row, clock_.now_ms()).elapsed_ms;
+      snapshot_ms =
+          write_snapshot(store_, key, engine_.build, *live, row, clock_.now_ms()).elapsed_ms;
       row_written = true;
     } catch (const std::exception& e) {
       // CL6: memory is now ahead of a snapshot we could not write. Drop the instance so the

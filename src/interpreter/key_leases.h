@@ -1,5 +1,5 @@
 // KeyLeases: this node's ownership of interpreter keys when several runtime nodes share one store
-// (storage/lease.h for the lease rows and their guarantees; docs/contexts.md#cl10 for what a
+// (storage/lease.h for the lease rows and their guarantees; docs/contexts.md#cl11 for what a
 // take-over does to a context).
 //
 // Before acting on a key the server claims it: the store takes or renews this node's lease and

@@ -1,5 +1,5 @@
 // ResidentCache: the table of interpreter keys (one KeyState actor each) and the global cap on
-// resident instances (docs/contexts.md#cl9). Live instances cost memory (a whole Wasm linear
+// resident instances (docs/contexts.md#cl10). Live instances cost memory (a whole Wasm linear
 // memory each), so across all keys at most `max_resident` of them stay live; past that the least
 // recently used idle key loses its resident and its workspace mirror ("eviction"), and both come
 // back on its next call (restore from its snapshot, re-sync from the caller).

@@ -168,9 +168,9 @@ TEST_F(ContextLifecycleTest, AGuestErrorRollsTheMirrorBackAndIsStillSnapshotted)
   create("ctx-1");
   const auto r = run("set v 1\nwrite /workspace/a.txt hello\nfail on purpose");
   ASSERT_TRUE(r.result.outcome.error);
-  EXPECT_TRUE(r.files.empty());                               // CL5
+  EXPECT_TRUE(r.files.empty());  // CL5
   EXPECT_FALSE(state().mirror->exists("/workspace/a.txt"));
-  ASSERT_TRUE(state().resident);                               // kept
+  ASSERT_TRUE(state().resident);  // kept
   EXPECT_TRUE(r.context.snapshot_ms);
   EXPECT_EQ(text(run("get v")), "1");
 }
@@ -181,13 +181,13 @@ TEST_F(ContextLifecycleTest, FuelExhaustionDropsTheInstanceAndLeavesTheRecord) {
   const auto spun = run("incr n\nspin");
   ASSERT_TRUE(spun.result.outcome.error);
   EXPECT_EQ(spun.result.outcome.error->name, "ExecutionLimitError");
-  EXPECT_FALSE(state().resident);       // CL6: the kv session is invalid after it
+  EXPECT_FALSE(state().resident);          // CL6: the kv session is invalid after it
   EXPECT_FALSE(spun.context.snapshot_ms);  // CL7
   const ContextRow stored = row("ctx-1");
-  EXPECT_EQ(stored.executions, 2u);     // CL9: the row is written anyway
+  EXPECT_EQ(stored.executions, 2u);  // CL9: the row is written anyway
   EXPECT_EQ(stored.snapshot->taken_at, first.context.snapshot->taken_at);
   EXPECT_FALSE(stored.snapshot->stale);
-  EXPECT_EQ(text(run("get n")), "1");   // the last good snapshot
+  EXPECT_EQ(text(run("get n")), "1");  // the last good snapshot
 }
 
 TEST_F(ContextLifecycleTest, AnOpenFileMarksTheRecordStaleUntilTheNextSnapshot) {
@@ -219,7 +219,7 @@ TEST_F(ContextLifecycleTest, AFailedSnapshotWriteDropsTheInstance) {
   fault_.arm(0);
   EXPECT_EQ(text(r), "2");  // the round's result still comes back
   EXPECT_FALSE(r.context.snapshot_ms);
-  EXPECT_FALSE(state().resident);  // CL6
+  EXPECT_FALSE(state().resident);      // CL6
   EXPECT_EQ(text(run("get n")), "1");  // continues from disk, not from lost memory
 }
 
@@ -268,8 +268,10 @@ TEST_F(ContextLifecycleTest, DropIfInvalidOnlyDropsThisContextsInvalidResident) 
 TEST_F(ContextLifecycleTest, ExecuteAsksForMissingFilesWithoutRunningOrTouching) {
   open(engines::make_kv_engine(), {.idle_ttl_ms = 0});
   create("ctx-1");
-  const InterpreterExecuteArgs args{
-      "ctx-1", "read /workspace/a.txt", {}, {{}, {{"/workspace/a.txt", "0000000000000000"}}, false}};
+  const InterpreterExecuteArgs args{"ctx-1",
+                                    "read /workspace/a.txt",
+                                    {},
+                                    {{}, {{"/workspace/a.txt", "0000000000000000"}}, false}};
   const std::vector<SyncFile> none;
   auto outcome = lifecycle_->execute(kKey, state(), args, &none, nullptr);
   ASSERT_TRUE(std::holds_alternative<std::vector<std::string>>(outcome));
