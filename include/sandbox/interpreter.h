@@ -1,37 +1,31 @@
-// InterpreterServer: durable code contexts for one engine (docs/protocol.md#interpreter-server,
-// docs/protocol.md#execute-in-context). It is the runtime-side owner of every interpreter key: per
-// key, a set of at most 8 code contexts (rows in storage), an in-memory mirror of the caller's
-// /workspace, and at most one resident session instance, whose linear memory is snapshotted to
-// storage after each clean execution and restored from there after an eviction or a restart.
+// InterpreterServer: durable code contexts for one engine (docs/protocol.md#interpreter-server;
+// the lifecycle of a context and its invariants CL1-CL14 are in docs/contexts.md). It is the
+// runtime-side owner of every interpreter key: per key, a set of at most 8 code contexts (rows in
+// storage), an in-memory mirror of the caller's /workspace, and at most one resident session
+// instance, whose linear memory is snapshotted to storage after each clean execution and restored
+// from there after an eviction or a restart.
 //
 // Concurrency: calls on one key (HTTP routes, execute_in_context, idle expiry) run one at a time
 // in arrival order; calls on different keys run in parallel on their callers' threads. A global
 // cap bounds the number of resident instances across all keys: the least recently used idle key
 // loses its instance (and its workspace mirror) and later restores from its snapshot.
 //
-// Lifecycle of a context's instance (functions named at each transition):
+// Lifecycle of a context's instance, in short (the diagram, with the function of each
+// transition, is in docs/contexts.md#lifecycle and src/interpreter/context_lifecycle.h):
+// [none] --boot or restore--> [resident] --clean round--> snapshot written (record fresh);
+// [resident] --invalid() / execute threw / snapshot write failed / evicted / another context of
+// the key ran / deleted--> [none]. The stored record goes [null] -> [fresh] -> [stale] (a round
+// that could not snapshot) -> [fresh]; a build mismatch resets it to [null]; limit rounds and
+// dropped instances leave it untouched.
 //
-//            boot (no snapshot, or build mismatch)        execute: clean round, can_snapshot()
-//   [none] -----------------------------------------> [resident] ----------------------------+
-//     ^   \--- restore (snapshot of this build) ---->    |  ^                                  |
-//     |                                                  |  +----- snapshot written, stale=false
-//     |   invalid() / execute threw / evicted (LRU) /    |
-//     +---- another context of the key ran / deleted ----+
-//
-//   Stored snapshot record: [null] --first snapshot--> [fresh] --round with can_snapshot()
-//   false--> [stale] (memory ahead of disk) --next clean snapshot--> [fresh]; a build mismatch
-//   resets it to [null]; limit rounds and dropped instances leave it untouched.
-//
-// Invariants:
-//  1. A round whose outcome is an ExecutionLimitError is never snapshotted (rule 4 of engine.h).
-//  2. Any guest error rolls the workspace mirror back to its state before the round and reports
-//     no file changes.
-//  3. `invalid()` (or an exception from execute) drops the resident instance; the next call
-//     restores the last good snapshot.
-//  4. A snapshot write (changed chunks, deleted chunks, the context row) is one transaction; a
-//     failed write leaves the previous snapshot and row in place and drops the resident, so
-//     memory and disk never silently disagree.
-//  5. Chunks are written compressed (zstd) and the codec is recorded in the snapshot record.
+// The guarantees callers rely on (numbered as in docs/contexts.md#invariants):
+//  CL5  Any guest error rolls the workspace mirror back and reports no file changes.
+//  CL6  invalid(), an exception from execute and a failed snapshot write drop the resident
+//       instance; the next call restores the last good snapshot.
+//  CL7  A round whose outcome is an ExecutionLimitError is never snapshotted (rule 4 of
+//       engine.h).
+//  CL9  A snapshot write (changed chunks, deleted chunks, the context row) is one transaction.
+//  CL14 Chunks are written compressed (zstd) and the codec is recorded in the snapshot record.
 //
 // Several nodes over one shared store (PostgreSQL; src/storage/lease.h): before acting on a key
 // the server takes or renews this node's lease on it; a key another node holds answers 503, and
@@ -133,7 +127,7 @@ struct InterpreterServerOptions {
   std::size_t max_keys = kMaxInterpreterKeys;
 };
 
-// Parses INTERPRETER_IDLE_TTL_MS (docs/protocol.md#idle-expiry, T0): unset/empty/invalid/negative
+// Parses INTERPRETER_IDLE_TTL_MS (docs/protocol.md#idle-expiry T0): unset/empty/invalid/negative
 // -> 24 h; a finite number >= 0 (fractions allowed, rounded down) otherwise.
 std::int64_t parse_idle_ttl(const char* value);
 
@@ -147,9 +141,9 @@ class InterpreterServer {
   InterpreterServer& operator=(const InterpreterServer&) = delete;
 
   // The routes of docs/protocol.md#interpreter-routes for `key` (`path` is the remainder after
-  // /interpreters/:key, "/" when empty; `body` is the raw request body). Also serves POST /execute,
-  // the HTTP transport of an execution with docs/protocol.md#resync-handshake. Always returns a
-  // response (never throws).
+  // /interpreters/:key, "/" when empty; `body` is the raw request body). Also serves POST
+  // /execute, the HTTP transport of an execution with the resync handshake
+  // (docs/protocol.md#resync-handshake). Always returns a response (never throws).
   HttpResponse handle(const std::string& key, const std::string& method, const std::string& path,
                       const std::string& body);
 
@@ -158,9 +152,9 @@ class InterpreterServer {
                                               const InterpreterExecuteArgs& args,
                                               const GetWorkspaceFiles& get_files);
 
-  // Runs the idle-expiry handler (docs/protocol.md#idle-expiry) of every key whose deadline has
-  // passed by the clock. Returns how many keys were wiped. The runtime calls this from a timer;
-  // tests call it after moving a ManualClock.
+  // Runs the idle-expiry handler (docs/protocol.md#idle-expiry T6) of every key whose deadline
+  // has passed by the clock. Returns how many keys were wiped. The runtime calls this from a timer; tests call it after
+  // moving a ManualClock.
   int run_due_alarms();
   // The earliest armed deadline, if any (epoch ms).
   std::optional<std::int64_t> next_alarm() const;

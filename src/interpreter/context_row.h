@@ -1,4 +1,4 @@
-// The context row of storage format 4 (`upstream-protocol.md` §7.4):
+// The context row of storage format 4 (docs/contexts.md#pieces):
 // {id, cwd, createdAt, lastUsed, executions, snapshot: SnapshotRecord | null}.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Validation of execute-in-context arguments (`upstream-protocol.md` §5.3 steps 3-6) and the
-// JSON body of the HTTP transport (§5.8).
+// Validation of execute-in-context arguments (docs/protocol.md#execute-arguments X3-X6) and the
+// JSON body of the HTTP transport (docs/protocol.md#resync-handshake).
 #pragma once
 
 #include <sandbox/interpreter.h>
@@ -21,7 +21,8 @@ struct HttpExecuteArgs {
   std::vector<SyncFile> files;
 };
 
-// Throws ApiError with the message of the first rule broken, in the order of §5.3.
+// Throws ApiError with the message of the first rule broken, in the order of
+// docs/protocol.md#execute-arguments.
 HttpExecuteArgs parse_http_execute_args(std::string_view body);
 
 // The JSON form of the arguments (what a remote caller sends), files base64-encoded.

@@ -1,5 +1,5 @@
-// The runtime server's routes (`upstream-protocol.md` §4): dispatch order, the stateless execute
-// path and the refusal of code-context routes for engines without sessions.
+// The runtime server's routes (docs/protocol.md#runtime-routes): dispatch order, the stateless
+// execute path and the refusal of code-context routes for engines without sessions.
 #include <sandbox/clock.h>
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
@@ -213,7 +213,7 @@ class Runtime final : public InterpreterRuntime {
   }
 
  private:
-  // §4.3 / §5.2: the key, then session support.
+  // docs/protocol.md#interpreter-routes K1-K3: the key, then session support.
   void check_context_call(const std::string& key) const {
     if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
     if (!engine_.sessions) {

@@ -57,14 +57,16 @@ struct SnapshotWriteResult {
 };
 
 // Takes a snapshot of `resident` (which must belong to `row`) and writes changed chunks, deleted
-// chunks and the row (with the new record) in one transaction (§7.8). On success updates the
-// resident's hashes and chunk set and `row.snapshot`; on failure throws and changes nothing.
+// chunks and the row (with the new record) in one transaction (docs/contexts.md#cl9). On
+// success updates the resident's hashes and chunk set and `row.snapshot`; on failure throws and
+// changes nothing.
 SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& key,
                                    const std::string& build, Resident& resident, ContextRow& row,
                                    std::int64_t now_ms);
 
-// Restores `row`'s instance from its stored snapshot (§7.6 step 4). Requires row.snapshot with
-// the engine's build. Throws when the chunks are unreadable or the engine's restore fails.
+// Restores `row`'s instance from its stored snapshot (docs/protocol.md#resident-instance R4).
+// Requires row.snapshot with the engine's build (docs/contexts.md#cl4). Throws when the chunks
+// are unreadable or the engine's restore fails.
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
                           const ContextRow& row, const SessionOptions& options);
 

@@ -1,5 +1,6 @@
-// The InterpreterServer's rules (upstream-protocol.md §4.4, §5, §7; upstream-engine-host.md
-// §2.9, §9.4) over real SQLite, with the fake session engine.
+// The InterpreterServer's rules (docs/protocol.md#interpreter-routes,
+// docs/protocol.md#execute-in-context, docs/contexts.md#invariants) over real SQLite, with the
+// fake session engine.
 #include <sandbox/interpreter.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Code-context routes of a runtime over real loopback HTTP, and durability across a restart of
-// the runtime (upstream-protocol.md §4.3-4.4, §5.8).
+// the runtime (docs/protocol.md#interpreter-routes, docs/protocol.md#resync-handshake).
 #include <sandbox/runtime.h>
 
 #include <chrono>

@@ -1,5 +1,5 @@
 // The runtime protocol over real loopback HTTP: every route and status-code path of
-// upstream-protocol.md §4.1-4.3 against the calc engine and small test engines.
+// docs/protocol.md#runtime-routes against the calc engine and small test engines.
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
