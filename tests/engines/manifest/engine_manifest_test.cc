@@ -2,8 +2,6 @@
 // the registry lists exactly the manifest engines whose library target this build defines, in
 // the manifest's order; each entry makes the engine of its language; and the real sandboxd
 // serves the same list as GET /languages.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include <boost/json/parse.hpp>
+#include <gtest/gtest.h>
 
 #include "client/http_client.h"
 #include "registry.h"
