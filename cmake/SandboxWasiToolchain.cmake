@@ -20,52 +20,26 @@
 
 include_guard(GLOBAL)
 
-option(SANDBOX_BUILD_ENGINES "Fetch and build the Wasm language engines (Lua, QuickJS, CPython)" ON)
-# Which language engines to build when SANDBOX_BUILD_ENGINES is on (the sanitizer presets build
-# only Lua, which the server tests use, to stay within CI's time).
-set(SANDBOX_ENGINES "lua;javascript;python;ruby;perl" CACHE STRING
-    "Language engines to build (a subset of lua;javascript;python;ruby;perl)")
+# SANDBOX_BUILD_ENGINES and SANDBOX_ENGINES (which engines) are in cmake/SandboxEngines.cmake;
+# the tools were checked by cmake/SandboxToolchain.cmake (each named with its Debian package).
 if(NOT SANDBOX_BUILD_ENGINES)
   return()
 endif()
 
 set(SANDBOX_WASM_MAX_MEMORY 67108864 CACHE STRING
     "Maximum linear memory of the engine modules in bytes (64 MiB)")
-
-set(_wasi_missing "")
-find_program(SANDBOX_WASI_CC NAMES clang-19)
-find_program(SANDBOX_WASM_OPT NAMES wasm-opt)
-find_program(SANDBOX_WASI_AR NAMES llvm-ar-19 llvm-ar)
-find_program(SANDBOX_WASI_RANLIB NAMES llvm-ranlib-19 llvm-ranlib)
-find_program(SANDBOX_WASM_LD NAMES wasm-ld-19 wasm-ld)
-foreach(tool SANDBOX_WASI_CC SANDBOX_WASM_OPT SANDBOX_WASI_AR SANDBOX_WASI_RANLIB SANDBOX_WASM_LD)
-  if(NOT ${tool})
-    list(APPEND _wasi_missing ${tool})
-  endif()
-endforeach()
-if(NOT EXISTS /usr/include/wasm32-wasi/stdio.h OR NOT EXISTS /usr/lib/wasm32-wasi/libc.a)
-  list(APPEND _wasi_missing wasi-libc)
-endif()
-file(GLOB _wasi_rt /usr/lib/llvm-19/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a)
-if(NOT _wasi_rt)
-  list(APPEND _wasi_missing libclang-rt-19-dev-wasm32)
-endif()
-if(_wasi_missing)
-  message(FATAL_ERROR "Building the language engines needs clang-19, lld-19, wasi-libc, "
-          "libclang-rt-19-dev-wasm32, binaryen and llvm-ar; missing: ${_wasi_missing}. "
-          "Run scripts/bootstrap.sh (as root), or configure with -DSANDBOX_BUILD_ENGINES=OFF.")
-endif()
+set(SANDBOX_WASI_CC "${SANDBOX_CLANG_WASM}" CACHE INTERNAL "")
 
 # CACHE INTERNAL: the settings are global, while include_guard() runs this file only in the first
 # directory that includes it.
 set(SANDBOX_WASI_SYSROOT "${CMAKE_BINARY_DIR}/wasi-sysroot" CACHE INTERNAL "")
 file(MAKE_DIRECTORY "${SANDBOX_WASI_SYSROOT}/include" "${SANDBOX_WASI_SYSROOT}/lib")
-if(NOT EXISTS "${SANDBOX_WASI_SYSROOT}/include/wasm32-wasi")
-  file(CREATE_LINK /usr/include/wasm32-wasi "${SANDBOX_WASI_SYSROOT}/include/wasm32-wasi" SYMBOLIC)
-endif()
-if(NOT EXISTS "${SANDBOX_WASI_SYSROOT}/lib/wasm32-wasi")
-  file(CREATE_LINK /usr/lib/wasm32-wasi "${SANDBOX_WASI_SYSROOT}/lib/wasm32-wasi" SYMBOLIC)
-endif()
+foreach(part include lib)
+  if(NOT EXISTS "${SANDBOX_WASI_SYSROOT}/${part}/wasm32-wasi")
+    file(CREATE_LINK "${SANDBOX_WASI_LIBC_PREFIX}/${part}/wasm32-wasi"
+         "${SANDBOX_WASI_SYSROOT}/${part}/wasm32-wasi" SYMBOLIC)
+  endif()
+endforeach()
 
 set(SANDBOX_WASI_CFLAGS
   --target=wasm32-wasi "--sysroot=${SANDBOX_WASI_SYSROOT}" -O2

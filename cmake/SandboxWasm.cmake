@@ -52,9 +52,13 @@ find_program(SANDBOX_OBJCOPY NAMES objcopy)
 # The private sysroot: include/wasm32-wasi and lib/wasm32-wasi only.
 set(SANDBOX_WASM_SYSROOT ${CMAKE_BINARY_DIR}/wasm32-wasi-sysroot)
 file(MAKE_DIRECTORY ${SANDBOX_WASM_SYSROOT}/include ${SANDBOX_WASM_SYSROOT}/lib)
+if(NOT SANDBOX_WASI_LIBC_PREFIX)
+  set(SANDBOX_WASI_LIBC_PREFIX /usr)  # Debian's wasi-libc (an installed kit's default)
+endif()
 foreach(part include lib)
   if(NOT EXISTS ${SANDBOX_WASM_SYSROOT}/${part}/wasm32-wasi)
-    file(CREATE_LINK /usr/${part}/wasm32-wasi ${SANDBOX_WASM_SYSROOT}/${part}/wasm32-wasi SYMBOLIC)
+    file(CREATE_LINK ${SANDBOX_WASI_LIBC_PREFIX}/${part}/wasm32-wasi
+         ${SANDBOX_WASM_SYSROOT}/${part}/wasm32-wasi SYMBOLIC)
   endif()
 endforeach()
 
@@ -205,6 +209,7 @@ function(sandbox_add_wasm_module name)
   target_include_directories(${name}_units PRIVATE ${dir} ${SANDBOX_WASM_RUNTIME_INCLUDE_DIR})
   target_compile_options(${name}_units PRIVATE ${ARG_OPT} -g0 -w -fvisibility=hidden
     -fstack-clash-protection -fno-sanitize=all)
+  set_target_properties(${name}_units PROPERTIES SANDBOX_NO_SANITIZERS TRUE)
   set_source_files_properties(${dir}/${name}_data.S PROPERTIES OBJECT_DEPENDS ${dir}/${name}_data.bin)
 
   set(combined ${CMAKE_CURRENT_BINARY_DIR}/${name}_module.o)

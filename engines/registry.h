@@ -1,4 +1,5 @@
-// The engines built into this tree, by name. Used by sandbox-runtime and sandboxd.
+// The engines built into this tree, by name: those of the engine manifest (engines/engines.cmake)
+// this build selected. Used by sandbox-runtime and sandboxd (whose GET /languages lists them).
 //
 // Thread-safety: read-only after static initialization; make() may be called from any thread.
 #pragma once
@@ -17,7 +18,7 @@ struct EngineEntry {
   std::function<Engine()> make;
 };
 
-// Every engine this build includes, in a fixed order.
+// Every engine this build includes, in the manifest's order (generated: builtin_engines.cc.in).
 const std::vector<EngineEntry>& builtin_engines();
 
 // The entry named `name` (case-insensitive), or nullptr.

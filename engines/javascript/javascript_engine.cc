@@ -18,16 +18,13 @@ Engine make_javascript_engine() {
   static const wasm::Module module(*sandbox_wasm_module_javascript_guest());
   static const std::shared_ptr<const StdlibTree> stdlib = StdlibTree::from_zip(
       std::span<const std::uint8_t>(sandbox_javascript_stdlib_start, sandbox_javascript_stdlib_end));
-  return make_embedded_engine(module,
-                              EmbeddedLanguage{
-                                  .language = "javascript",
-                                  .engine_name = "QuickJS 2021-03-27 / sandbox-workers",
-                                  .limits = {.fuel = kJavaScriptFuel,
-                                             .memory_bytes = kJavaScriptMemoryBytes,
-                                             .code_bytes = 65'536,
-                                             .request_bytes = 98'304},
-                                  .stdlib = stdlib,
-                              });
+  return make_embedded_engine(
+      module, EmbeddedLanguage{
+                  .language = "javascript",
+                  .engine_name = "QuickJS 2021-03-27 / sandbox-workers",
+                  .limits = wasm_engine_limits(kJavaScriptFuel, kJavaScriptMemoryBytes),
+                  .stdlib = stdlib,
+              });
 }
 
 }  // namespace sandbox::engines

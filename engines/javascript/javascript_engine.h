@@ -24,13 +24,14 @@
 #pragma once
 
 #include <sandbox/engine.h>
+#include <sandbox/engine_limits.h>
 
 #include <cstdint>
 
 namespace sandbox::engines {
 
 inline constexpr std::uint64_t kJavaScriptFuel = 50'000'000;
-inline constexpr std::uint64_t kJavaScriptMemoryBytes = 64ull << 20;
+inline constexpr std::uint64_t kJavaScriptMemoryBytes = kWasmEngineMemoryBytes;
 
 Engine make_javascript_engine();
 

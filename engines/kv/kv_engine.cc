@@ -11,10 +11,7 @@ Engine make_kv_engine() {
   return make_embedded_engine(module, EmbeddedLanguage{
                                           .language = "kv",
                                           .engine_name = "kv 1.0 / sandbox-workers",
-                                          .limits = {.fuel = kKvFuel,
-                                                     .memory_bytes = kKvMemoryBytes,
-                                                     .code_bytes = 65'536,
-                                                     .request_bytes = 98'304},
+                                          .limits = wasm_engine_limits(kKvFuel, kKvMemoryBytes),
                                           .call_timeout = std::chrono::seconds(10),
                                       });
 }

@@ -9,11 +9,12 @@
 #pragma once
 
 #include <sandbox/engine.h>
+#include <sandbox/engine_limits.h>
 
 namespace sandbox::engines {
 
 inline constexpr std::uint64_t kKvFuel = 10'000'000;
-inline constexpr std::uint64_t kKvMemoryBytes = 64ull << 20;
+inline constexpr std::uint64_t kKvMemoryBytes = kWasmEngineMemoryBytes;
 
 Engine make_kv_engine();
 

@@ -11,10 +11,7 @@ Engine make_lua_engine() {
   return make_embedded_engine(module, EmbeddedLanguage{
                                           .language = "lua",
                                           .engine_name = "Lua 5.4.4 / sandbox-workers",
-                                          .limits = {.fuel = kLuaFuel,
-                                                     .memory_bytes = kLuaMemoryBytes,
-                                                     .code_bytes = 65'536,
-                                                     .request_bytes = 98'304},
+                                          .limits = wasm_engine_limits(kLuaFuel, kLuaMemoryBytes),
                                       });
 }
 

@@ -16,13 +16,14 @@
 #pragma once
 
 #include <sandbox/engine.h>
+#include <sandbox/engine_limits.h>
 
 #include <cstdint>
 
 namespace sandbox::engines {
 
 inline constexpr std::uint64_t kLuaFuel = 50'000'000;
-inline constexpr std::uint64_t kLuaMemoryBytes = 64ull << 20;
+inline constexpr std::uint64_t kLuaMemoryBytes = kWasmEngineMemoryBytes;
 
 Engine make_lua_engine();
 

@@ -195,10 +195,7 @@ Engine make_perl_engine() {
       module, EmbeddedLanguage{
                   .language = "perl",
                   .engine_name = "Perl 5.42.0 / zeroperl 1.0.10",
-                  .limits = {.fuel = kPerlFuel,
-                             .memory_bytes = kPerlMemoryBytes,
-                             .code_bytes = 65'536,
-                             .request_bytes = 98'304},
+                  .limits = wasm_engine_limits(kPerlFuel, kPerlMemoryBytes),
                   .pooled_memories = 4,
                   .driver = std::make_shared<PerlDriver>(module),
               });

@@ -21,13 +21,14 @@
 #pragma once
 
 #include <sandbox/engine.h>
+#include <sandbox/engine_limits.h>
 
 #include <cstdint>
 
 namespace sandbox::engines {
 
 inline constexpr std::uint64_t kPerlFuel = 800'000'000;
-inline constexpr std::uint64_t kPerlMemoryBytes = 64ull << 20;
+inline constexpr std::uint64_t kPerlMemoryBytes = kWasmEngineMemoryBytes;
 
 Engine make_perl_engine();
 

@@ -18,15 +18,13 @@ Engine make_python_engine() {
   static const wasm::Module module(*sandbox_wasm_module_python_guest());
   static const std::shared_ptr<const StdlibTree> stdlib = StdlibTree::from_zip(
       std::span<const std::uint8_t>(sandbox_python_stdlib_start, sandbox_python_stdlib_end));
-  return make_embedded_engine(module, EmbeddedLanguage{
-                                          .language = "python",
-                                          .engine_name = "CPython 3.11.2 / sandbox-workers",
-                                          .limits = {.fuel = kPythonFuel,
-                                                     .memory_bytes = kPythonMemoryBytes,
-                                                     .code_bytes = 65'536,
-                                                     .request_bytes = 98'304},
-                                          .stdlib = stdlib,
-                                      });
+  return make_embedded_engine(module,
+                              EmbeddedLanguage{
+                                  .language = "python",
+                                  .engine_name = "CPython 3.11.2 / sandbox-workers",
+                                  .limits = wasm_engine_limits(kPythonFuel, kPythonMemoryBytes),
+                                  .stdlib = stdlib,
+                              });
 }
 
 }  // namespace sandbox::engines

@@ -17,13 +17,14 @@
 #pragma once
 
 #include <sandbox/engine.h>
+#include <sandbox/engine_limits.h>
 
 #include <cstdint>
 
 namespace sandbox::engines {
 
 inline constexpr std::uint64_t kPythonFuel = 100'000'000;
-inline constexpr std::uint64_t kPythonMemoryBytes = 64ull << 20;
+inline constexpr std::uint64_t kPythonMemoryBytes = kWasmEngineMemoryBytes;
 
 Engine make_python_engine();
 

@@ -1,6 +1,7 @@
 #include "ruby_engine.h"
 
 #include <sandbox/embedded.h>
+#include <sandbox/engine_limits.h>
 
 #include <algorithm>
 #include <array>
@@ -208,10 +209,7 @@ Engine make_ruby_engine() {
       module, EmbeddedLanguage{
                   .language = "ruby",
                   .engine_name = "CRuby 3.4.1 / ruby.wasm 2.10.1",
-                  .limits = {.fuel = kRubyFuel,
-                             .memory_bytes = kRubyMemoryBytes,
-                             .code_bytes = 65'536,
-                             .request_bytes = 98'304},
+                  .limits = wasm_engine_limits(kRubyFuel, kRubyMemoryBytes),
                   .pooled_memories = 4,
                   .driver = std::make_shared<RubyDriver>(module),
               });

@@ -25,6 +25,7 @@ void delete_chunks(Session& s, std::string_view key, std::string_view context_id
 
 }  // namespace
 
+template <>
 std::optional<boost::json::object> PostgresInterpreterStore::get_meta(std::string_view key) {
   Session s(db_);
   const PgResult r = s.query("SELECT value FROM meta WHERE key = $1", PgParams().text(key));
@@ -32,6 +33,7 @@ std::optional<boost::json::object> PostgresInterpreterStore::get_meta(std::strin
   return parse_json_row(r.text(0, 0), "interpreter meta");
 }
 
+template <>
 void PostgresInterpreterStore::put_meta(std::string_view key, const boost::json::object& meta) {
   Session s(db_);
   Tx tx(s);
@@ -43,6 +45,7 @@ void PostgresInterpreterStore::put_meta(std::string_view key, const boost::json:
   tx.commit();
 }
 
+template <>
 std::vector<StoredRow> PostgresInterpreterStore::list_contexts(std::string_view key) {
   Session s(db_);
   const PgResult r =
@@ -54,6 +57,7 @@ std::vector<StoredRow> PostgresInterpreterStore::list_contexts(std::string_view 
   return rows;
 }
 
+template <>
 std::optional<boost::json::object> PostgresInterpreterStore::get_context(std::string_view key,
                                                                          std::string_view id) {
   if (!pg_storable_text(key) || !pg_storable_text(id)) return std::nullopt;
@@ -64,6 +68,7 @@ std::optional<boost::json::object> PostgresInterpreterStore::get_context(std::st
   return parse_json_row(r.text(0, 0), "context row");
 }
 
+template <>
 void PostgresInterpreterStore::put_context(std::string_view key, std::string_view id,
                                            const boost::json::object& row) {
   Session s(db_);
@@ -73,6 +78,7 @@ void PostgresInterpreterStore::put_context(std::string_view key, std::string_vie
   tx.commit();
 }
 
+template <>
 bool PostgresInterpreterStore::delete_context(std::string_view key, std::string_view id) {
   if (!pg_storable_text(key) || !pg_storable_text(id)) return false;
   Session s(db_);
@@ -85,6 +91,7 @@ bool PostgresInterpreterStore::delete_context(std::string_view key, std::string_
   return deleted > 0;
 }
 
+template <>
 StoredChunks PostgresInterpreterStore::read_chunks(std::string_view key,
                                                    std::string_view context_id) {
   if (!pg_storable_text(key) || !pg_storable_text(context_id)) return {};
@@ -103,6 +110,7 @@ StoredChunks PostgresInterpreterStore::read_chunks(std::string_view key,
   return chunks;
 }
 
+template <>
 void PostgresInterpreterStore::write_snapshot(std::string_view key, std::string_view context_id,
                                               const SnapshotWrite& write) {
   Session s(db_);
@@ -122,6 +130,7 @@ void PostgresInterpreterStore::write_snapshot(std::string_view key, std::string_
   tx.commit();
 }
 
+template <>
 void PostgresInterpreterStore::drop_snapshot(std::string_view key, std::string_view context_id,
                                              const std::optional<boost::json::object>& row) {
   Session s(db_);
@@ -132,6 +141,7 @@ void PostgresInterpreterStore::drop_snapshot(std::string_view key, std::string_v
   tx.commit();
 }
 
+template <>
 void PostgresInterpreterStore::wipe(std::string_view key) {
   Session s(db_);
   Tx tx(s);
@@ -144,6 +154,7 @@ void PostgresInterpreterStore::wipe(std::string_view key) {
   tx.commit();
 }
 
+template <>
 std::vector<std::string> PostgresInterpreterStore::list_keys() {
   Session s(db_);
   const PgResult r = s.query(
@@ -154,12 +165,14 @@ std::vector<std::string> PostgresInterpreterStore::list_keys() {
   return keys;
 }
 
+template <>
 std::size_t PostgresInterpreterStore::count_keys_with_contexts() {
   Session s(db_);
   const PgResult r = s.query("SELECT COUNT(DISTINCT key) FROM contexts");
   return static_cast<std::size_t>(r.int64(0, 0));
 }
 
+template <>
 std::optional<std::int64_t> PostgresInterpreterStore::get_alarm(std::string_view key) {
   Session s(db_);
   const PgResult r = s.query("SELECT deadline FROM alarms WHERE key = $1", PgParams().text(key));
@@ -167,6 +180,7 @@ std::optional<std::int64_t> PostgresInterpreterStore::get_alarm(std::string_view
   return r.int64(0, 0);
 }
 
+template <>
 void PostgresInterpreterStore::set_alarm(std::string_view key,
                                          std::optional<std::int64_t> deadline_ms) {
   Session s(db_);
@@ -183,6 +197,7 @@ void PostgresInterpreterStore::set_alarm(std::string_view key,
   tx.commit();
 }
 
+template <>
 std::vector<std::pair<std::string, std::int64_t>> PostgresInterpreterStore::list_alarms() {
   Session s(db_);
   const PgResult r =
@@ -192,16 +207,21 @@ std::vector<std::pair<std::string, std::int64_t>> PostgresInterpreterStore::list
   return out;
 }
 
+template <>
 LeaseGrant PostgresInterpreterStore::acquire_lease(std::string_view key) {
   return db_.acquire_lease(kScope, key, leases_);
 }
 
+template <>
 void PostgresInterpreterStore::release_lease(std::string_view key) {
   db_.release_lease(kScope, key, leases_);
 }
 
+template <>
 void PostgresInterpreterStore::release_all_leases() {
   for (const auto& [key, token] : leases_.all()) release_lease(key);
 }
+
+template class DatabaseInterpreterStore<PostgresDatabase>;
 
 }  // namespace sandbox

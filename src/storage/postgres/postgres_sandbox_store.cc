@@ -20,6 +20,7 @@ void upsert_context(Session& s, std::string_view sandbox_id, std::string_view id
 
 }  // namespace
 
+template <>
 std::vector<WorkspaceRow> PostgresSandboxStore::load_files(std::string_view sandbox_id) {
   Session s(db_);
   const PgResult r =
@@ -36,6 +37,7 @@ std::vector<WorkspaceRow> PostgresSandboxStore::load_files(std::string_view sand
   return rows;
 }
 
+template <>
 void PostgresSandboxStore::persist(std::string_view sandbox_id, const WorkspacePersist& diff,
                                    const std::optional<StoredRow>& context) {
   Session s(db_);
@@ -63,6 +65,7 @@ void PostgresSandboxStore::persist(std::string_view sandbox_id, const WorkspaceP
   tx.commit();
 }
 
+template <>
 std::optional<boost::json::object> PostgresSandboxStore::get_meta(std::string_view sandbox_id) {
   Session s(db_);
   const PgResult r =
@@ -71,6 +74,7 @@ std::optional<boost::json::object> PostgresSandboxStore::get_meta(std::string_vi
   return parse_json_row(r.text(0, 0), "sandbox meta");
 }
 
+template <>
 void PostgresSandboxStore::put_meta(std::string_view sandbox_id, const boost::json::object& meta) {
   Session s(db_);
   Tx tx(s);
@@ -82,6 +86,7 @@ void PostgresSandboxStore::put_meta(std::string_view sandbox_id, const boost::js
   tx.commit();
 }
 
+template <>
 std::vector<StoredRow> PostgresSandboxStore::list_contexts(std::string_view sandbox_id) {
   Session s(db_);
   const PgResult r =
@@ -94,6 +99,7 @@ std::vector<StoredRow> PostgresSandboxStore::list_contexts(std::string_view sand
   return rows;
 }
 
+template <>
 std::optional<boost::json::object> PostgresSandboxStore::get_context(std::string_view sandbox_id,
                                                                      std::string_view id) {
   if (!pg_storable_text(sandbox_id) || !pg_storable_text(id)) return std::nullopt;
@@ -104,6 +110,7 @@ std::optional<boost::json::object> PostgresSandboxStore::get_context(std::string
   return parse_json_row(r.text(0, 0), "context row");
 }
 
+template <>
 void PostgresSandboxStore::put_context(std::string_view sandbox_id, std::string_view id,
                                        const boost::json::object& row) {
   Session s(db_);
@@ -113,6 +120,7 @@ void PostgresSandboxStore::put_context(std::string_view sandbox_id, std::string_
   tx.commit();
 }
 
+template <>
 bool PostgresSandboxStore::delete_context(std::string_view sandbox_id, std::string_view id) {
   if (!pg_storable_text(sandbox_id) || !pg_storable_text(id)) return false;
   Session s(db_);
@@ -125,6 +133,7 @@ bool PostgresSandboxStore::delete_context(std::string_view sandbox_id, std::stri
   return deleted > 0;
 }
 
+template <>
 void PostgresSandboxStore::wipe(std::string_view sandbox_id) {
   Session s(db_);
   Tx tx(s);
@@ -138,6 +147,7 @@ void PostgresSandboxStore::wipe(std::string_view sandbox_id) {
   tx.commit();
 }
 
+template <>
 std::vector<std::string> PostgresSandboxStore::list_sandbox_ids() {
   Session s(db_);
   const PgResult r = s.query(
@@ -149,12 +159,14 @@ std::vector<std::string> PostgresSandboxStore::list_sandbox_ids() {
   return ids;
 }
 
+template <>
 std::size_t PostgresSandboxStore::count_sandboxes() {
   Session s(db_);
   const PgResult r = s.query("SELECT COUNT(*) FROM sandbox_meta");
   return static_cast<std::size_t>(r.int64(0, 0));
 }
 
+template <>
 std::optional<std::int64_t> PostgresSandboxStore::get_alarm(std::string_view sandbox_id) {
   Session s(db_);
   const PgResult r = s.query("SELECT deadline FROM sandbox_alarms WHERE sandbox_id = $1",
@@ -163,6 +175,7 @@ std::optional<std::int64_t> PostgresSandboxStore::get_alarm(std::string_view san
   return r.int64(0, 0);
 }
 
+template <>
 void PostgresSandboxStore::set_alarm(std::string_view sandbox_id,
                                      std::optional<std::int64_t> deadline_ms) {
   Session s(db_);
@@ -179,6 +192,7 @@ void PostgresSandboxStore::set_alarm(std::string_view sandbox_id,
   tx.commit();
 }
 
+template <>
 std::vector<std::pair<std::string, std::int64_t>> PostgresSandboxStore::list_alarms() {
   Session s(db_);
   const PgResult r = s.query(
@@ -189,16 +203,21 @@ std::vector<std::pair<std::string, std::int64_t>> PostgresSandboxStore::list_ala
   return out;
 }
 
+template <>
 LeaseGrant PostgresSandboxStore::acquire_lease(std::string_view sandbox_id) {
   return db_.acquire_lease(kScope, sandbox_id, leases_);
 }
 
+template <>
 void PostgresSandboxStore::release_lease(std::string_view sandbox_id) {
   db_.release_lease(kScope, sandbox_id, leases_);
 }
 
+template <>
 void PostgresSandboxStore::release_all_leases() {
   for (const auto& [id, token] : leases_.all()) release_lease(id);
 }
+
+template class DatabaseSandboxStore<PostgresDatabase>;
 
 }  // namespace sandbox

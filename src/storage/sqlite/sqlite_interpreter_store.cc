@@ -30,6 +30,7 @@ void delete_chunks(SqliteDatabase& db, std::string_view key, std::string_view co
 
 }  // namespace
 
+template <>
 std::optional<boost::json::object> SqliteInterpreterStore::get_meta(std::string_view key) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT value FROM meta WHERE key = ?1"));
@@ -38,6 +39,7 @@ std::optional<boost::json::object> SqliteInterpreterStore::get_meta(std::string_
   return parse_json_row(st->column_text(0), "interpreter meta");
 }
 
+template <>
 void SqliteInterpreterStore::put_meta(std::string_view key, const boost::json::object& meta) {
   const std::string text = json_text(meta);
   const auto lock = db_.lock();
@@ -54,6 +56,7 @@ void SqliteInterpreterStore::put_meta(std::string_view key, const boost::json::o
   tx.commit();
 }
 
+template <>
 std::vector<StoredRow> SqliteInterpreterStore::list_contexts(std::string_view key) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT id, value FROM contexts WHERE key = ?1 ORDER BY rowid"));
@@ -65,6 +68,7 @@ std::vector<StoredRow> SqliteInterpreterStore::list_contexts(std::string_view ke
   return rows;
 }
 
+template <>
 std::optional<boost::json::object> SqliteInterpreterStore::get_context(std::string_view key,
                                                                        std::string_view id) {
   const auto lock = db_.lock();
@@ -75,6 +79,7 @@ std::optional<boost::json::object> SqliteInterpreterStore::get_context(std::stri
   return parse_json_row(st->column_text(0), "context row");
 }
 
+template <>
 void SqliteInterpreterStore::put_context(std::string_view key, std::string_view id,
                                          const boost::json::object& row) {
   const auto lock = db_.lock();
@@ -84,6 +89,7 @@ void SqliteInterpreterStore::put_context(std::string_view key, std::string_view 
   tx.commit();
 }
 
+template <>
 bool SqliteInterpreterStore::delete_context(std::string_view key, std::string_view id) {
   const auto lock = db_.lock();
   Tx tx(db_);
@@ -100,6 +106,7 @@ bool SqliteInterpreterStore::delete_context(std::string_view key, std::string_vi
   return deleted > 0;
 }
 
+template <>
 StoredChunks SqliteInterpreterStore::read_chunks(std::string_view key,
                                                  std::string_view context_id) {
   const auto lock = db_.lock();
@@ -118,6 +125,7 @@ StoredChunks SqliteInterpreterStore::read_chunks(std::string_view key,
   return chunks;
 }
 
+template <>
 void SqliteInterpreterStore::write_snapshot(std::string_view key, std::string_view context_id,
                                             const SnapshotWrite& write) {
   const auto lock = db_.lock();
@@ -145,6 +153,7 @@ void SqliteInterpreterStore::write_snapshot(std::string_view key, std::string_vi
   tx.commit();
 }
 
+template <>
 void SqliteInterpreterStore::drop_snapshot(std::string_view key, std::string_view context_id,
                                            const std::optional<boost::json::object>& row) {
   const auto lock = db_.lock();
@@ -155,6 +164,7 @@ void SqliteInterpreterStore::drop_snapshot(std::string_view key, std::string_vie
   tx.commit();
 }
 
+template <>
 void SqliteInterpreterStore::wipe(std::string_view key) {
   const auto lock = db_.lock();
   Tx tx(db_);
@@ -169,6 +179,7 @@ void SqliteInterpreterStore::wipe(std::string_view key) {
   tx.commit();
 }
 
+template <>
 std::vector<std::string> SqliteInterpreterStore::list_keys() {
   const auto lock = db_.lock();
   StatementScope st(db_.statement(
@@ -179,6 +190,7 @@ std::vector<std::string> SqliteInterpreterStore::list_keys() {
   return keys;
 }
 
+template <>
 std::size_t SqliteInterpreterStore::count_keys_with_contexts() {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT COUNT(DISTINCT key) FROM contexts"));
@@ -186,6 +198,7 @@ std::size_t SqliteInterpreterStore::count_keys_with_contexts() {
   return static_cast<std::size_t>(st->column_int(0));
 }
 
+template <>
 std::optional<std::int64_t> SqliteInterpreterStore::get_alarm(std::string_view key) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT deadline FROM alarms WHERE key = ?1"));
@@ -194,6 +207,7 @@ std::optional<std::int64_t> SqliteInterpreterStore::get_alarm(std::string_view k
   return st->column_int(0);
 }
 
+template <>
 void SqliteInterpreterStore::set_alarm(std::string_view key,
                                        std::optional<std::int64_t> deadline_ms) {
   const auto lock = db_.lock();
@@ -214,6 +228,7 @@ void SqliteInterpreterStore::set_alarm(std::string_view key,
   tx.commit();
 }
 
+template <>
 std::vector<std::pair<std::string, std::int64_t>> SqliteInterpreterStore::list_alarms() {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT key, deadline FROM alarms ORDER BY deadline, key"));
@@ -222,16 +237,21 @@ std::vector<std::pair<std::string, std::int64_t>> SqliteInterpreterStore::list_a
   return out;
 }
 
+template <>
 LeaseGrant SqliteInterpreterStore::acquire_lease(std::string_view key) {
   return db_.acquire_lease(kScope, key, leases_);
 }
 
+template <>
 void SqliteInterpreterStore::release_lease(std::string_view key) {
   db_.release_lease(kScope, key, leases_);
 }
 
+template <>
 void SqliteInterpreterStore::release_all_leases() {
   for (const auto& [key, token] : leases_.all()) release_lease(key);
 }
+
+template class DatabaseInterpreterStore<SqliteDatabase>;
 
 }  // namespace sandbox

@@ -23,6 +23,7 @@ void upsert_context(SqliteDatabase& db, std::string_view sandbox_id, std::string
 
 }  // namespace
 
+template <>
 std::vector<WorkspaceRow> SqliteSandboxStore::load_files(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement(
@@ -39,6 +40,7 @@ std::vector<WorkspaceRow> SqliteSandboxStore::load_files(std::string_view sandbo
   return rows;
 }
 
+template <>
 void SqliteSandboxStore::persist(std::string_view sandbox_id, const WorkspacePersist& diff,
                                  const std::optional<StoredRow>& context) {
   const auto lock = db_.lock();
@@ -70,6 +72,7 @@ void SqliteSandboxStore::persist(std::string_view sandbox_id, const WorkspacePer
   tx.commit();
 }
 
+template <>
 std::optional<boost::json::object> SqliteSandboxStore::get_meta(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT value FROM sandbox_meta WHERE sandbox_id = ?1"));
@@ -78,6 +81,7 @@ std::optional<boost::json::object> SqliteSandboxStore::get_meta(std::string_view
   return parse_json_row(st->column_text(0), "sandbox meta");
 }
 
+template <>
 void SqliteSandboxStore::put_meta(std::string_view sandbox_id, const boost::json::object& meta) {
   const std::string text = json_text(meta);
   const auto lock = db_.lock();
@@ -94,6 +98,7 @@ void SqliteSandboxStore::put_meta(std::string_view sandbox_id, const boost::json
   tx.commit();
 }
 
+template <>
 std::vector<StoredRow> SqliteSandboxStore::list_contexts(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   StatementScope st(
@@ -106,6 +111,7 @@ std::vector<StoredRow> SqliteSandboxStore::list_contexts(std::string_view sandbo
   return rows;
 }
 
+template <>
 std::optional<boost::json::object> SqliteSandboxStore::get_context(std::string_view sandbox_id,
                                                                    std::string_view id) {
   const auto lock = db_.lock();
@@ -117,6 +123,7 @@ std::optional<boost::json::object> SqliteSandboxStore::get_context(std::string_v
   return parse_json_row(st->column_text(0), "context row");
 }
 
+template <>
 void SqliteSandboxStore::put_context(std::string_view sandbox_id, std::string_view id,
                                      const boost::json::object& row) {
   const auto lock = db_.lock();
@@ -126,6 +133,7 @@ void SqliteSandboxStore::put_context(std::string_view sandbox_id, std::string_vi
   tx.commit();
 }
 
+template <>
 bool SqliteSandboxStore::delete_context(std::string_view sandbox_id, std::string_view id) {
   const auto lock = db_.lock();
   Tx tx(db_);
@@ -142,6 +150,7 @@ bool SqliteSandboxStore::delete_context(std::string_view sandbox_id, std::string
   return deleted > 0;
 }
 
+template <>
 void SqliteSandboxStore::wipe(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   Tx tx(db_);
@@ -157,6 +166,7 @@ void SqliteSandboxStore::wipe(std::string_view sandbox_id) {
   tx.commit();
 }
 
+template <>
 std::vector<std::string> SqliteSandboxStore::list_sandbox_ids() {
   const auto lock = db_.lock();
   StatementScope st(db_.statement(
@@ -168,6 +178,7 @@ std::vector<std::string> SqliteSandboxStore::list_sandbox_ids() {
   return ids;
 }
 
+template <>
 std::size_t SqliteSandboxStore::count_sandboxes() {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT COUNT(*) FROM sandbox_meta"));
@@ -175,6 +186,7 @@ std::size_t SqliteSandboxStore::count_sandboxes() {
   return static_cast<std::size_t>(st->column_int(0));
 }
 
+template <>
 std::optional<std::int64_t> SqliteSandboxStore::get_alarm(std::string_view sandbox_id) {
   const auto lock = db_.lock();
   StatementScope st(db_.statement("SELECT deadline FROM sandbox_alarms WHERE sandbox_id = ?1"));
@@ -183,6 +195,7 @@ std::optional<std::int64_t> SqliteSandboxStore::get_alarm(std::string_view sandb
   return st->column_int(0);
 }
 
+template <>
 void SqliteSandboxStore::set_alarm(std::string_view sandbox_id,
                                    std::optional<std::int64_t> deadline_ms) {
   const auto lock = db_.lock();
@@ -203,6 +216,7 @@ void SqliteSandboxStore::set_alarm(std::string_view sandbox_id,
   tx.commit();
 }
 
+template <>
 std::vector<std::pair<std::string, std::int64_t>> SqliteSandboxStore::list_alarms() {
   const auto lock = db_.lock();
   StatementScope st(db_.statement(
@@ -212,16 +226,21 @@ std::vector<std::pair<std::string, std::int64_t>> SqliteSandboxStore::list_alarm
   return out;
 }
 
+template <>
 LeaseGrant SqliteSandboxStore::acquire_lease(std::string_view sandbox_id) {
   return db_.acquire_lease(kScope, sandbox_id, leases_);
 }
 
+template <>
 void SqliteSandboxStore::release_lease(std::string_view sandbox_id) {
   db_.release_lease(kScope, sandbox_id, leases_);
 }
 
+template <>
 void SqliteSandboxStore::release_all_leases() {
   for (const auto& [id, token] : leases_.all()) release_lease(id);
 }
+
+template class DatabaseSandboxStore<SqliteDatabase>;
 
 }  // namespace sandbox

@@ -1,101 +1,17 @@
-// The SQLite implementations of InterpreterStore and SandboxStore, both views over one
-// SqliteDatabase (see sqlite_database.h for the layout, schema check and threading), and
-// SqliteStorage, which owns the database and both views: what main() wires into the servers.
-// Each view keeps the leases it holds (scope "interpreter" / "sandbox", storage/lease.h); every
-// write method checks the key's lease inside its transaction.
+// The SQLite backend's stores: the views of storage/database_stores.h over one SqliteDatabase
+// (see sqlite_database.h for the layout, schema check and threading). Their members are defined
+// in sqlite_interpreter_store.cc and sqlite_sandbox_store.cc.
 #pragma once
 
-#include <memory>
-#include <string>
-
-#include "storage/held_leases.h"
-#include "storage/interpreter_store.h"
-#include "storage/sandbox_store.h"
+#include "storage/database_stores.h"
 #include "storage/sqlite/sqlite_database.h"
-#include "storage/storage.h"
 
 namespace sandbox {
 
-class SqliteInterpreterStore final : public InterpreterStore {
- public:
-  // Borrows `db`, which must outlive the store.
-  explicit SqliteInterpreterStore(SqliteDatabase& db) : db_(db) {}
-
-  std::optional<boost::json::object> get_meta(std::string_view key) override;
-  void put_meta(std::string_view key, const boost::json::object& meta) override;
-  std::vector<StoredRow> list_contexts(std::string_view key) override;
-  std::optional<boost::json::object> get_context(std::string_view key,
-                                                 std::string_view id) override;
-  void put_context(std::string_view key, std::string_view id,
-                   const boost::json::object& row) override;
-  bool delete_context(std::string_view key, std::string_view id) override;
-  StoredChunks read_chunks(std::string_view key, std::string_view context_id) override;
-  void write_snapshot(std::string_view key, std::string_view context_id,
-                      const SnapshotWrite& write) override;
-  void drop_snapshot(std::string_view key, std::string_view context_id,
-                     const std::optional<boost::json::object>& row) override;
-  void wipe(std::string_view key) override;
-  std::vector<std::string> list_keys() override;
-  std::size_t count_keys_with_contexts() override;
-  std::optional<std::int64_t> get_alarm(std::string_view key) override;
-  void set_alarm(std::string_view key, std::optional<std::int64_t> deadline_ms) override;
-  std::vector<std::pair<std::string, std::int64_t>> list_alarms() override;
-  LeaseGrant acquire_lease(std::string_view key) override;
-  void release_lease(std::string_view key) override;
-  void release_all_leases() override;
-
- private:
-  SqliteDatabase& db_;
-  HeldLeases leases_;
-};
-
-class SqliteSandboxStore final : public SandboxStore {
- public:
-  explicit SqliteSandboxStore(SqliteDatabase& db) : db_(db) {}
-
-  std::vector<WorkspaceRow> load_files(std::string_view sandbox_id) override;
-  void persist(std::string_view sandbox_id, const WorkspacePersist& diff,
-               const std::optional<StoredRow>& context) override;
-  std::optional<boost::json::object> get_meta(std::string_view sandbox_id) override;
-  void put_meta(std::string_view sandbox_id, const boost::json::object& meta) override;
-  std::vector<StoredRow> list_contexts(std::string_view sandbox_id) override;
-  std::optional<boost::json::object> get_context(std::string_view sandbox_id,
-                                                 std::string_view id) override;
-  void put_context(std::string_view sandbox_id, std::string_view id,
-                   const boost::json::object& row) override;
-  bool delete_context(std::string_view sandbox_id, std::string_view id) override;
-  void wipe(std::string_view sandbox_id) override;
-  std::vector<std::string> list_sandbox_ids() override;
-  std::size_t count_sandboxes() override;
-  std::optional<std::int64_t> get_alarm(std::string_view sandbox_id) override;
-  void set_alarm(std::string_view sandbox_id, std::optional<std::int64_t> deadline_ms) override;
-  std::vector<std::pair<std::string, std::int64_t>> list_alarms() override;
-  LeaseGrant acquire_lease(std::string_view sandbox_id) override;
-  void release_lease(std::string_view sandbox_id) override;
-  void release_all_leases() override;
-
- private:
-  SqliteDatabase& db_;
-  HeldLeases leases_;
-};
-
-// One database file and both stores over it.
-class SqliteStorage final : public Storage {
- public:
-  // Opens or creates `path` (":memory:" for tests). Throws StorageError.
-  explicit SqliteStorage(const std::string& path, SqliteOptions options = {})
-      : db_(std::make_unique<SqliteDatabase>(path, options)),
-        interpreters_(*db_),
-        sandboxes_(*db_) {}
-
-  InterpreterStore& interpreters() override { return interpreters_; }
-  SandboxStore& sandboxes() override { return sandboxes_; }
-  SqliteDatabase& database() { return *db_; }
-
- private:
-  std::unique_ptr<SqliteDatabase> db_;
-  SqliteInterpreterStore interpreters_;
-  SqliteSandboxStore sandboxes_;
-};
+using SqliteInterpreterStore = DatabaseInterpreterStore<SqliteDatabase>;
+using SqliteSandboxStore = DatabaseSandboxStore<SqliteDatabase>;
+// One database file and both stores over it. SqliteStorage(path, options): opens or creates
+// `path` (":memory:" for tests). Throws StorageError.
+using SqliteStorage = DatabaseStorage<SqliteDatabase, SqliteOptions>;
 
 }  // namespace sandbox
