@@ -1,13 +1,14 @@
 // The post-initialisation image checks (<sandbox/testing/image_checks.h>) and the restart check.
-#include <sandbox/runtime.h>
-#include <sandbox/testing/image_checks.h>
-#include <unistd.h>
-
 #include <atomic>
-#include <boost/json/serialize.hpp>
 #include <filesystem>
 #include <thread>
 #include <variant>
+
+#include <boost/json/serialize.hpp>
+#include <unistd.h>
+
+#include <sandbox/runtime.h>
+#include <sandbox/testing/image_checks.h>
 
 namespace sandbox::testing {
 namespace {
@@ -51,9 +52,9 @@ class TemporaryDirectory {
  public:
   TemporaryDirectory() {
     static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("sandbox-restart-check-" + std::to_string(::getpid()) + "-" +
-             std::to_string(counter++));
+    path_ =
+        std::filesystem::temp_directory_path() /
+        ("sandbox-restart-check-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(path_);
   }
   ~TemporaryDirectory() {
@@ -82,8 +83,8 @@ CheckResult check_stateless_runs_do_not_share_state(const Engine& engine,
       const EngineOutcome set = engine.run({leave_state, {{"A", "1"}}});
       if (!expect(!set.error, "`" + leave_state + "` failed: " + describe(set))) return;
       const std::string got = run_text(engine, observe, expect);
-      expect(got == fresh, "round " + std::to_string(i + 1) + ": `" + observe + "` yields '" +
-                               got + "' after `" + leave_state + "`, expected '" + fresh + "'");
+      expect(got == fresh, "round " + std::to_string(i + 1) + ": `" + observe + "` yields '" + got +
+                               "' after `" + leave_state + "`, expected '" + fresh + "'");
     }
   });
 }
@@ -178,10 +179,9 @@ CheckResult check_start_up_uses_little_of_the_fuel_budget(const Engine& engine,
 }
 
 CheckResult check_a_context_survives_a_restart_of_the_runtime(
-    const std::function<Engine()>& make_engine, const std::string& define,
-    const std::string& use, const std::string& expected) {
-  return checked("a context survives a restart of the runtime", [&](auto& expect,
-                                                                     CheckResult& r) {
+    const std::function<Engine()>& make_engine, const std::string& define, const std::string& use,
+    const std::string& expected) {
+  return checked("a context survives a restart of the runtime", [&](auto& expect, CheckResult& r) {
     if (!nonempty(expect, define, "define") || !nonempty(expect, use, "use")) return;
     const TemporaryDirectory dir;
     const RuntimeOptions options{.data_dir = dir.path().string()};
@@ -190,8 +190,8 @@ CheckResult check_a_context_survives_a_restart_of_the_runtime(
       auto result = runtime.execute_in_context("key-1", {"ctx-1", code, {}, {}}, nullptr);
       std::optional<InterpreterExecuteResponse> response;
       if (auto* e = std::get_if<InterpreterCallError>(&result)) {
-        expect(false, "`" + code + "` answered " + std::to_string(e->status) + " " +
-                          e->body.message);
+        expect(false,
+               "`" + code + "` answered " + std::to_string(e->status) + " " + e->body.message);
       } else {
         response = std::get<InterpreterExecuteResponse>(std::move(result));
       }
@@ -214,8 +214,7 @@ CheckResult check_a_context_survives_a_restart_of_the_runtime(
       }
       r.notes.push_back("first snapshot: " + std::to_string(first->context.snapshot->pages) +
                         " non-zero pages, " +
-                        std::to_string(first->context.snapshot->stored_bytes) +
-                        " bytes stored");
+                        std::to_string(first->context.snapshot->stored_bytes) + " bytes stored");
     }
     auto runtime = define_interpreter_runtime(make_engine(), options);
     const auto second = execute(*runtime, use);

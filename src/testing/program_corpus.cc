@@ -1,11 +1,5 @@
 // The program corpus (<sandbox/testing/program_corpus.h>): loading with validation, and the
 // checks of one case against an engine's outcome.
-#include <sandbox/clock.h>
-#include <sandbox/testing/program_corpus.h>
-#include <sandbox/workspace.h>
-
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -15,13 +9,20 @@
 #include <set>
 #include <string_view>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/testing/program_corpus.h>
+#include <sandbox/workspace.h>
+
 namespace sandbox::testing {
 namespace {
 
 // The keys an outcome is checked with (a case, and its "then").
 constexpr std::array<std::string_view, 8> kOutcomeKeys = {
-    "code", "env", "results", "result_text_matches", "stdout", "stderr", "stdout_contains",
-    "error"};
+    "code",   "env",    "results",         "result_text_matches",
+    "stdout", "stderr", "stdout_contains", "error"};
 // The keys only a case has.
 constexpr std::array<std::string_view, 8> kCaseKeys = {
     "name", "modes", "dirs", "files", "setup", "expect_files", "invalidates", "then"};
@@ -194,10 +195,9 @@ class Recorder {
 // Checks an outcome against the expectations of `spec` (a case or its "then").
 void check_outcome(Recorder& r, const std::string& at, const boost::json::object& spec,
                    const EngineOutcome& o) {
-  const std::string error_text =
-      o.error ? " [error " + o.error->name + ": " + o.error->message + "\n" +
-                    joined(o.error->traceback) + "]"
-              : "";
+  const std::string error_text = o.error ? " [error " + o.error->name + ": " + o.error->message +
+                                               "\n" + joined(o.error->traceback) + "]"
+                                         : "";
   if (const auto* e = spec.if_contains("error")) {
     const auto& want = e->as_object();
     if (r.expect(o.error.has_value(), at,
@@ -270,7 +270,8 @@ void run_stateless(Recorder& r, const Engine& engine, const boost::json::object&
 }
 
 void run_in_session(Recorder& r, const Engine& engine, const boost::json::object& spec) {
-  if (!r.expect(engine.sessions.has_value(), "", "a session case, and the engine has no sessions")) {
+  if (!r.expect(engine.sessions.has_value(), "",
+                "a session case, and the engine has no sessions")) {
     return;
   }
   ManualClock clock;
@@ -288,9 +289,8 @@ void run_in_session(Recorder& r, const Engine& engine, const boost::json::object
     for (const auto& code : setup->as_array()) {
       const SessionOutcome o = session->execute(ExecutionRequest{str(code), {}});
       if (!r.expect(!o.error, "setup: ",
-                    "`" + str(code) + "` failed: " + (o.error ? o.error->name + ": " +
-                                                                    o.error->message
-                                                              : ""))) {
+                    "`" + str(code) +
+                        "` failed: " + (o.error ? o.error->name + ": " + o.error->message : ""))) {
         return;
       }
     }
@@ -304,9 +304,9 @@ void run_in_session(Recorder& r, const Engine& engine, const boost::json::object
     }
   }
   const bool invalidates = spec.contains("invalidates") && spec.at("invalidates").as_bool();
-  r.expect(session->invalid() == invalidates, "",
-           invalidates ? "the session must be invalid afterwards"
-                       : "the session is invalid afterwards");
+  r.expect(
+      session->invalid() == invalidates, "",
+      invalidates ? "the session must be invalid afterwards" : "the session is invalid afterwards");
   if (const auto* then = spec.if_contains("then")) {
     if (!r.expect(!session->invalid(), "then: ", "the session is invalid")) return;
     const auto& next = then->as_object();

@@ -1,15 +1,15 @@
 // The image checks of sandbox::testing against a toy engine: it passes them when each run
 // really starts from its "image", and each check fails (naming what it saw) when the engine
 // breaks the rule that check guards.
-#include <sandbox/testing.h>
-
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/testing.h>
 
 #include "support/fake_session_engine.h"
 
@@ -34,7 +34,9 @@ class ToyEngine {
     return Engine{.language = "toy",
                   .engine_name = "toy 1",
                   .build = "toy-1",
-                  .limits = {.fuel = 100'000, .memory_bytes = 1 << 20, .code_bytes = 1024,
+                  .limits = {.fuel = 100'000,
+                             .memory_bytes = 1 << 20,
+                             .code_bytes = 1024,
                              .request_bytes = 2048},
                   .run = [this](const ExecutionRequest& r) { return run(r); },
                   .sessions = std::nullopt};
@@ -68,8 +70,8 @@ class ToyEngine {
     }
     shared_ = variable;
     memory_ = memory;
-    o.usage = Usage{.fuel_consumed = flaws_.fuel_per_run, .fuel_limit = 100'000,
-                             .memory_bytes = memory};
+    o.usage =
+        Usage{.fuel_consumed = flaws_.fuel_per_run, .fuel_limit = 100'000, .memory_bytes = memory};
     return o;
   }
 
@@ -183,8 +185,7 @@ TEST(ImageChecks, AContextLostInARestartIsCaught) {
         return engine;
       },
       "incr", "get", "1");
-  EXPECT_NE(text_of(r).find("`get` yields '0' after the restart, expected '1'"),
-            std::string::npos)
+  EXPECT_NE(text_of(r).find("`get` yields '0' after the restart, expected '1'"), std::string::npos)
       << r;
 }
 

@@ -1,16 +1,15 @@
 // The program corpus of sandbox::testing: a corpus file is validated when loaded (each error
 // names the case), and running a case reports every expectation the engine's outcome breaks.
-#include <sandbox/testing.h>
-
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
 #include <unistd.h>
+
+#include <sandbox/testing.h>
 
 #include "calc_engine.h"
 #include "kv_engine.h"
@@ -23,9 +22,8 @@ class CorpusFile {
  public:
   explicit CorpusFile(const std::string& text) {
     static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("corpus-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) +
-             ".json");
+    path_ = std::filesystem::temp_directory_path() / ("corpus-test-" + std::to_string(::getpid()) +
+                                                      "-" + std::to_string(counter++) + ".json");
     std::ofstream(path_, std::ios::binary) << text;
   }
   ~CorpusFile() { std::filesystem::remove(path_); }
@@ -84,18 +82,22 @@ TEST(ProgramCorpus, ReportsEveryBrokenExpectation) {
   ASSERT_EQ(results.size(), 4u);
   EXPECT_EQ(results[0].failures.size(), 2u) << results[0];
   EXPECT_NE(failures_of(results[0]).find(R"(results [{"text":"1"}], expected [{"text":"2"}])"),
-            std::string::npos) << results[0];
+            std::string::npos)
+      << results[0];
   EXPECT_NE(failures_of(results[0]).find(R"(stdout ["hi"], expected ["bye"])"), std::string::npos);
   // `get a` in a fresh run fails with KeyError: the corpus expected it, so this one passes.
   EXPECT_TRUE(results[1].passed()) << results[1];
   EXPECT_EQ(results[2].failures.size(), 2u) << results[2];
   EXPECT_NE(failures_of(results[2]).find("error name 'KvError', expected 'ValueError'"),
-            std::string::npos) << results[2];
+            std::string::npos)
+      << results[2];
   EXPECT_EQ(results[3].failures.size(), 2u) << results[3];
   EXPECT_NE(failures_of(results[3]).find("/workspace/out.txt holds 'yes', expected 'no'"),
-            std::string::npos) << results[3];
+            std::string::npos)
+      << results[3];
   EXPECT_NE(failures_of(results[3]).find("the session must be invalid afterwards"),
-            std::string::npos) << results[3];
+            std::string::npos)
+      << results[3];
 }
 
 TEST(ProgramCorpus, AThrowingRunIsCheckedAsTheRuntimeReportsIt) {
@@ -153,6 +155,24 @@ TEST(ProgramCorpus, MalformedCorporaAreRefusedNamingTheCase) {
                 .find("\"env\" must be an object of strings"),
             std::string::npos);
   EXPECT_THROW(testing::load_program_corpus("/nonexistent/corpus.json"), testing::CorpusError);
+}
+
+// The corpora of every language engine load, built or not (the lead builds them all).
+TEST(ProgramCorpus, EveryLanguageCorpusOfTheTreeLoads) {
+  int corpora = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(SANDBOX_ENGINE_TESTS_DIR)) {
+    const auto file = entry.path() / "corpus.json";
+    if (!std::filesystem::exists(file)) continue;
+    ++corpora;
+    EXPECT_NO_THROW({
+      try {
+        EXPECT_FALSE(testing::load_program_corpus(file).empty()) << file;
+      } catch (const testing::CorpusError& e) {
+        ADD_FAILURE() << e.what();
+      }
+    }) << file;
+  }
+  EXPECT_GE(corpora, 6);  // javascript, kv, lua, perl, python, ruby
 }
 
 TEST(ProgramCorpus, AnOversizedCorpusIsRefused) {

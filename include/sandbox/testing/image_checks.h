@@ -11,19 +11,19 @@
 // check_concurrent_stateless_runs(), which calls engine.run() from kConcurrentThreads threads.
 #pragma once
 
-#include <sandbox/engine.h>
-#include <sandbox/testing/check_result.h>
-
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include <sandbox/engine.h>
+#include <sandbox/testing/check_result.h>
+
 namespace sandbox::testing {
 
 // How many times the checks below repeat a run, and with how many threads.
-inline constexpr int kStateRounds = 4;         // leave state, then observe, this many times
-inline constexpr int kRunsAfterGrowth = 3;     // runs checked after the memory grew
+inline constexpr int kStateRounds = 4;      // leave state, then observe, this many times
+inline constexpr int kRunsAfterGrowth = 3;  // runs checked after the memory grew
 inline constexpr int kConcurrentThreads = 4;
 inline constexpr int kRunsPerThread = 5;
 // A small stateless run must use less than limits.fuel / kStartUpFuelDivisor: the
@@ -61,7 +61,7 @@ CheckResult check_concurrent_stateless_runs(
 // `small` (a trivial program) must use less than limits.fuel / kStartUpFuelDivisor. Requires a
 // metered engine (limits.fuel > 0) that reports usage. Notes the fuel and memory used.
 CheckResult check_start_up_uses_little_of_the_fuel_budget(const Engine& engine,
-                                                           const std::string& small = "1 + 1");
+                                                          const std::string& small = "1 + 1");
 
 // Code contexts live in SQLite: in a runtime over a new temporary data directory,
 // context "ctx-1" of key "key-1" runs `define`; a second runtime over the same directory (a
@@ -69,8 +69,8 @@ CheckResult check_start_up_uses_little_of_the_fuel_budget(const Engine& engine,
 // context, which must yield `expected` (its text result, or its JSON result serialized) as the
 // context's execution 2. Requires an engine with sessions. The directory is removed afterwards.
 CheckResult check_a_context_survives_a_restart_of_the_runtime(
-    const std::function<Engine()>& make_engine, const std::string& define,
-    const std::string& use, const std::string& expected);
+    const std::function<Engine()>& make_engine, const std::string& define, const std::string& use,
+    const std::string& expected);
 
 // The programs of check_post_init_image(), in the engine's language.
 struct ImageCheckPrograms {

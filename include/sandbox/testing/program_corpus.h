@@ -34,16 +34,17 @@
 // Thread-safety: loading is pure; running a case calls the engine from the calling thread only.
 #pragma once
 
-#include <sandbox/engine.h>
-#include <sandbox/testing/check_result.h>
-
-#include <boost/json/object.hpp>
 #include <cstddef>
 #include <filesystem>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <boost/json/object.hpp>
+
+#include <sandbox/engine.h>
+#include <sandbox/testing/check_result.h>
 
 namespace sandbox::testing {
 
@@ -61,8 +62,8 @@ class CorpusError : public std::runtime_error {
 // One case in one mode: the unit a test framework reports.
 struct CorpusCase {
   std::string name;
-  std::string mode;           // "run" or "session"
-  boost::json::object spec;   // the case as written in the file (validated)
+  std::string mode;          // "run" or "session"
+  boost::json::object spec;  // the case as written in the file (validated)
 
   // "<name>_<mode>", unique within a corpus: usable as a test name.
   std::string id() const { return name + "_" + mode; }

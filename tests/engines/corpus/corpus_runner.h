@@ -4,12 +4,13 @@
 // <name>_<mode>. The loading and the checks are the library's, the same a third-party engine runs.
 #pragma once
 
-#include <gtest/gtest.h>
-#include <sandbox/engine.h>
-#include <sandbox/testing.h>
-
 #include <iostream>
 #include <string>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/engine.h>
+#include <sandbox/testing.h>
 
 namespace sandbox::testing_corpus {
 
@@ -27,12 +28,12 @@ inline void expect_passed(const testing::CheckResult& result) {
 
 // Declares the parameterized corpus test `Suite` over `engine_expr`, reading `corpus_path`.
 #define SANDBOX_LANGUAGE_CORPUS(Suite, engine_expr, corpus_path)                                \
-  class Suite : public ::testing::TestWithParam<::sandbox::testing::CorpusCase> {};            \
-  TEST_P(Suite, Program) {                                                                     \
-    static const ::sandbox::Engine engine = (engine_expr);                                     \
-    ::sandbox::testing_corpus::expect_passed(                                                  \
-        ::sandbox::testing::run_corpus_case(engine, GetParam()));                              \
-  }                                                                                            \
-  INSTANTIATE_TEST_SUITE_P(                                                                    \
+  class Suite : public ::testing::TestWithParam<::sandbox::testing::CorpusCase> {};             \
+  TEST_P(Suite, Program) {                                                                      \
+    static const ::sandbox::Engine engine = (engine_expr);                                      \
+    ::sandbox::testing_corpus::expect_passed(                                                   \
+        ::sandbox::testing::run_corpus_case(engine, GetParam()));                               \
+  }                                                                                             \
+  INSTANTIATE_TEST_SUITE_P(                                                                     \
       Corpus, Suite, ::testing::ValuesIn(::sandbox::testing::load_program_corpus(corpus_path)), \
       ::sandbox::testing_corpus::test_name)

@@ -3,14 +3,15 @@
 // one TEST per behaviour and call these, which fail the test with the check's failures.
 #pragma once
 
-#include <gtest/gtest.h>
-#include <sandbox/engine.h>
-#include <sandbox/testing.h>
-
 #include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/engine.h>
+#include <sandbox/testing.h>
 
 #include "engines/corpus/corpus_runner.h"
 
@@ -28,8 +29,8 @@ inline void expect_stateless_runs_do_not_share_state(const Engine& engine,
                                                      const std::string& leave_state,
                                                      const std::string& observe,
                                                      const std::string& expected) {
-  expect_passed(testing::check_stateless_runs_do_not_share_state(engine, leave_state, observe,
-                                                                 expected));
+  expect_passed(
+      testing::check_stateless_runs_do_not_share_state(engine, leave_state, observe, expected));
 }
 
 inline void expect_runs_after_a_failed_run_start_from_the_image(
@@ -55,9 +56,8 @@ inline void expect_start_up_uses_little_of_the_fuel_budget(const Engine& engine)
 inline void expect_a_context_survives_a_restart_of_the_runtime(
     const std::function<Engine()>& make_engine, const std::string& define, const std::string& use,
     const std::string& expected) {
-  expect_passed(
-      testing::check_a_context_survives_a_restart_of_the_runtime(make_engine, define, use,
-                                                                 expected));
+  expect_passed(testing::check_a_context_survives_a_restart_of_the_runtime(make_engine, define, use,
+                                                                           expected));
 }
 
 }  // namespace sandbox::testing_corpus
