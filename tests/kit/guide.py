@@ -21,7 +21,8 @@ import re
 # The flow tests (tests/kit/CMakeLists.txt) and the guide sections each one runs, in order.
 FLOWS = {
     "custom": ["Install the kit", "Quick start: a stateless runtime"],
-    "wasm": ["Install the kit", "A Wasm engine", "A built-in language as a deployable runtime"],
+    "wasm": ["Install the kit", "A Wasm engine", "Running the program corpus and the image checks",
+             "A built-in language as a deployable runtime"],
 }
 
 CHECKED_LANGUAGES = ("cpp", "c", "cmake")

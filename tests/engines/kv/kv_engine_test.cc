@@ -9,6 +9,8 @@
 #include <map>
 #include <span>
 
+#include "engines/corpus/corpus_runner.h"
+
 namespace sandbox {
 namespace {
 
@@ -144,6 +146,29 @@ TEST(KvEngine, PassesTheConformanceSuite) {
                                           .expect_result_text = "2"}}}));
 }
 
+// kv's stateless runs start from the post-initialisation image of the embedded host: the kit's
+// image checks hold for it (the same programs as the guide's kv2 example).
+TEST(KvEngine, PassesThePostInitImageChecks) {
+  const auto results = testing::check_post_init_image(
+      make_kv_engine(),
+      {.leave_state = "set leak 1",
+       .observe_state = "incr leak",
+       .fresh_state = "1",
+       .failing = {"set x 1\nspin", "set x 1\n" + flood_code()},
+       .observe_failed = "incr x",
+       .fresh_failed = "1",
+       .grow = "alloc 8",
+       .store_and_double = [](int n) { return "set seen " + std::to_string(2 * n) + "\nget seen"; },
+       .small = "incr n"});
+  EXPECT_EQ(results.size(), 5u);
+  for (const auto& r : results) testing_corpus::expect_passed(r);
+}
+
+TEST(KvEngine, AContextSurvivesARestartOfTheRuntime) {
+  testing_corpus::expect_passed(testing::check_a_context_survives_a_restart_of_the_runtime(
+      make_kv_engine, "set greeting hi\nset n 41", "incr n", "42"));
+}
+
 class KvSessions : public ::testing::Test {
  protected:
   std::unique_ptr<SessionInstance> boot() {
@@ -247,6 +272,8 @@ TEST_F(KvSessions, MemoryGrowsAndSurvivesRestore) {
   // The cap still holds after a restore.
   EXPECT_EQ(r->execute(req("alloc 100")).error->name, "MemoryError");
 }
+
+SANDBOX_LANGUAGE_CORPUS(KvCorpus, make_kv_engine(), KV_CORPUS);
 
 }  // namespace
 }  // namespace sandbox

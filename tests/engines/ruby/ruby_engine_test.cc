@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 #include <sandbox/runtime.h>
 #include <sandbox/testing.h>
