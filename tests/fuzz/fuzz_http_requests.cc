@@ -17,10 +17,12 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -83,10 +85,16 @@ std::string exchange(std::uint16_t port, const std::uint8_t* data, std::size_t s
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   timeval tv{kReadTimeoutSeconds, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) fail("connect failed");
+  int rc = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  // An interrupted connect goes on in the background: retrying reports EISCONN once it is done.
+  while (rc != 0 && (errno == EINTR || errno == EALREADY)) {
+    rc = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  }
+  if (rc != 0 && errno != EISCONN) fail(std::string("connect failed: ") + std::strerror(errno));
   std::size_t sent = 0;
   while (sent < size) {
     const ssize_t n = ::send(fd, data + sent, size - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // the server may answer and close before reading everything
     sent += static_cast<std::size_t>(n);
   }
@@ -95,8 +103,15 @@ std::string exchange(std::uint16_t port, const std::uint8_t* data, std::size_t s
   char buf[16384];
   for (;;) {
     const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    // libFuzzer's -timeout alarm (SIGALRM, every few seconds) interrupts a recv that has a
+    // receive timeout even under SA_RESTART (signal(7)): that is not a stall, so read again.
+    // This was the "stall" of fuzz_http_requests: a spurious EINTR, not a lost answer.
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == ECONNRESET) break;
-    if (n < 0) fail("no answer within " + std::to_string(kReadTimeoutSeconds) + " s");
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      fail("no answer within " + std::to_string(kReadTimeoutSeconds) + " s");
+    }
+    if (n < 0) fail(std::string("recv failed: ") + std::strerror(errno));
     if (n == 0) break;
     received.append(buf, static_cast<std::size_t>(n));
   }
