@@ -178,5 +178,25 @@ TEST(SandboxdAdmission, EachApiKeyHasABoundOnExecutionsInFlight) {
       200);
 }
 
+// The per-API-key refusal used VALIDATION_FAILED with an empty context while every other busy
+// refusal is INTERNAL_ERROR with {limit, retryAfterSeconds}: one kind, one envelope now
+// (docs/errors.md kTooManyRequests).
+TEST(SandboxdAdmission, APerKeyRefusalIsTheBusyEnvelopeOfEveryOtherRefusal) {
+  LoadedSandboxd d({.worker_threads = 4, .reserved_workers = 0},
+                   {.api_keys = {"k1"}, .max_executions_per_key = 1});
+  const std::vector<std::pair<std::string, std::string>> key{{"authorization", "Bearer k1"}};
+  auto running = d.send("POST", "/sandboxes/a/execute", kLoop, key);
+  std::this_thread::sleep_for(milliseconds(300));
+  const HttpResponse r = d.call("POST", "/sandboxes/b/execute", kLoop, key);
+  ASSERT_EQ(r.status, 429) << r.body;
+  EXPECT_EQ(r.header("retry-after").value_or(""), "1");
+  boost::json::object body = json_of(r);
+  EXPECT_EQ(body["code"], "INTERNAL_ERROR") << r.body;
+  EXPECT_EQ(body["httpStatus"], 429) << r.body;
+  EXPECT_EQ(body["context"].at("limit"), "max_executions_per_key") << r.body;
+  EXPECT_EQ(body["context"].at("retryAfterSeconds"), 1) << r.body;
+  EXPECT_EQ(running.get().status, 200);
+}
+
 }  // namespace
 }  // namespace sandbox::test
