@@ -7,8 +7,9 @@
 // error_kind_for(). docs/errors.md is generated from this table (tools/gen_errors_doc; a test
 // fails when the committed file differs).
 //
-// ErrorCode is the closed set of wire codes (docs/errors.md "Wire codes"); several kinds share a
-// code (VALIDATION_FAILED is sent with 400, 401, 404, 405, 413 and 415).
+// ErrorCode is the closed set of wire codes (docs/protocol.md#error-codes, docs/errors.md "Wire
+// codes"); several kinds share a code (VALIDATION_FAILED is sent with 400, 401, 404, 405, 413
+// and 415).
 //
 // Everything here is constant data or a pure function, safe from any thread.
 #pragma once

@@ -121,10 +121,10 @@ inline ErrorKind error_kind_of(const ErrorResponse& e) {
   return error_kind_for(e.code, e.http_status);
 }
 
-// §2.2 rule 4: a workspace errno failure as an ErrorResponse, of error_kind_for_errno(); the
-// context gains `errno` and the error's details; `operation` is lifted to the top level when
-// context carries one. `code_override` replaces the errno mapping's code (its status then comes
-// from error_code_status()).
+// docs/protocol.md#error-envelope (V4): a workspace errno failure as an ErrorResponse, of
+// error_kind_for_errno(); the context gains `errno` and the error's details; `operation` is
+// lifted to the top level when context carries one. `code_override` replaces the errno mapping's
+// code (its status then comes from error_code_status()).
 ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
                                    std::int64_t now_ms,
                                    std::optional<ErrorCode> code_override = std::nullopt);

@@ -1,6 +1,7 @@
-// Decoder of the runtime's execute-in-context request (docs/errors.md kBadRequest for every
-// refusal): the arguments' checks and the JSON body of POST /interpreters/:key/execute, shared
-// by the runtime and its fuzz target.
+// Decoder of the runtime's execute-in-context request (docs/protocol.md#execute-arguments;
+// docs/errors.md kBadRequest for every refusal): the arguments' checks and the JSON body of POST
+// /interpreters/:key/execute (docs/protocol.md#resync-handshake), shared by the runtime and its
+// fuzz target.
 #pragma once
 
 #include <string_view>
@@ -22,7 +23,8 @@ struct HttpExecuteArgs {
   std::vector<SyncFile> files;
 };
 
-// Throws ApiError with the message of the first rule broken, in the order of §5.3.
+// Throws ApiError with the message of the first rule broken, in the order of
+// docs/protocol.md#execute-arguments.
 HttpExecuteArgs parse_http_execute_args(std::string_view body);
 
 }  // namespace sandbox
