@@ -49,6 +49,10 @@ class SandboxError : public std::runtime_error {
   const ErrorResponse& response() const { return response_; }
   ErrorCode code() const { return response_.code; }
   int http_status() const { return response_.http_status; }
+  // The kind the (code, status) pair stands for in the table of include/sandbox/errors.h
+  // (kUnreachable for a server not reached), and whether sending the request again may pass.
+  ErrorKind kind() const { return error_kind_of(response_); }
+  bool retryable() const { return error_kind_retryable(kind()); }
 
  private:
   ErrorResponse response_;

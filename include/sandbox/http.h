@@ -33,6 +33,8 @@
 #include <utility>
 #include <vector>
 
+#include <sandbox/errors.h>
+
 namespace sandbox {
 
 struct HttpRequest {
@@ -86,6 +88,12 @@ class HttpHandler {
   virtual HeadDecision on_head(const HttpRequest& head) = 0;
   virtual HttpResponse handle(HttpRequest request) = 0;
 };
+
+// An admission refusal, the one envelope of every "busy" answer (the limits above, sandboxd's
+// per-API-key bound): an ErrorResponse of `kind` (kTooManyRequests 429 or kOverloaded 503,
+// docs/errors.md) with context {limit, retryAfterSeconds: 1} and `Retry-After: 1`; `limit` names
+// the option that bounds it ("max_connections", ...).
+HttpResponse busy_response(ErrorKind kind, const std::string& message, std::string_view limit);
 
 // Defaults of the admission limits (see the top of this file).
 inline constexpr std::size_t kDefaultMaxConnections = 1024;

@@ -4,8 +4,6 @@
 // Everything in this header is a value type or a pure function, safe to use from any thread.
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -14,6 +12,9 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+
+#include <sandbox/engine.h>
+#include <sandbox/errors.h>
 
 namespace sandbox {
 
@@ -55,38 +56,10 @@ inline constexpr std::uint64_t kMaxEnvBytes = 65'536;
 inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
 inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";
 
-// The error codes (docs/protocol.md#error-codes), each with its HTTP status. The X-macro is the
-// single table: the enum, error_code_name() and error_code_status() are generated from it.
-#define SANDBOX_ERROR_CODES(X)         \
-  X(kFileNotFound, "FILE_NOT_FOUND", 404)         \
-  X(kFileExists, "FILE_EXISTS", 409)              \
-  X(kPermissionDenied, "PERMISSION_DENIED", 403)  \
-  X(kIsDirectory, "IS_DIRECTORY", 400)            \
-  X(kNotDirectory, "NOT_DIRECTORY", 400)          \
-  X(kFileTooLarge, "FILE_TOO_LARGE", 413)         \
-  X(kNoSpace, "NO_SPACE", 500)                    \
-  X(kFilesystemError, "FILESYSTEM_ERROR", 500)    \
-  X(kContextNotFound, "CONTEXT_NOT_FOUND", 404)   \
-  X(kValidationFailed, "VALIDATION_FAILED", 400)  \
-  X(kCodeExecutionError, "CODE_EXECUTION_ERROR", 500) \
-  X(kInternalError, "INTERNAL_ERROR", 500)        \
-  X(kNotSupported, "NOT_SUPPORTED", 403)
-
-enum class ErrorCode {
-#define SANDBOX_ERROR_CODE_ENUM(name, wire, status) name,
-  SANDBOX_ERROR_CODES(SANDBOX_ERROR_CODE_ENUM)
-#undef SANDBOX_ERROR_CODE_ENUM
-};
-
-// "FILE_NOT_FOUND", ...
-std::string_view error_code_name(ErrorCode code);
-// The HTTP status the code maps to by default (404 for kFileNotFound, ...).
-int error_code_status(ErrorCode code);
-// The code named `name`, or nullopt for an unknown name (whose status is 500).
-std::optional<ErrorCode> parse_error_code(std::string_view name);
-// docs/protocol.md#errno-mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped ->
-// FILESYSTEM_ERROR.
+// docs/protocol.md#errno-mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped -> FILESYSTEM_ERROR.
 ErrorCode error_code_for_errno(Errno e);
+// The same mapping as kinds: ENOENT -> kFileNotFound, ..., ENAMETOOLONG -> kBadRequest.
+ErrorKind error_kind_for_errno(Errno e);
 
 // The ErrorResponse body (docs/protocol.md#error-envelope) and the HTTP status it is sent with.
 struct ErrorResponse {
@@ -104,39 +77,64 @@ boost::json::object to_json(const ErrorResponse& e);
 std::optional<ErrorResponse> error_response_from_json(const boost::json::value& v,
                                                       std::string* raw_code = nullptr);
 
-// A request-level failure a server answers with an ErrorResponse. `code` defaults to
-// VALIDATION_FAILED whatever the status (as upstream's ApiError does).
+// A request-level failure a server answers with an ErrorResponse. Built from an ErrorKind
+// (include/sandbox/errors.h), which fixes the code and the status.
 class ApiError : public std::runtime_error {
  public:
+  ApiError(ErrorKind kind, const std::string& message, boost::json::object context = {},
+           std::optional<std::string> operation = std::nullopt)
+      : std::runtime_error(message),
+        kind_(kind),
+        status_(error_kind_status(kind)),
+        code_(error_kind_code(kind)),
+        context_(std::move(context)),
+        operation_(std::move(operation)) {}
+  // From a status and code received on the wire (a relayed answer, tests): `code`
+  // VALIDATION_FAILED by default whatever the status, as the protocol's ApiError does. The kind is
+  // error_kind_for(code, status). Servers throw kinds, never this form.
   ApiError(int status, const std::string& message, ErrorCode code = ErrorCode::kValidationFailed,
            boost::json::object context = {}, std::optional<std::string> operation = std::nullopt)
       : std::runtime_error(message),
+        kind_(error_kind_for(code, status)),
         status_(status),
         code_(code),
         context_(std::move(context)),
         operation_(std::move(operation)) {}
+  ErrorKind kind() const { return kind_; }
   int status() const { return status_; }
   ErrorCode code() const { return code_; }
+  bool retryable() const { return error_kind_retryable(kind_); }
   const boost::json::object& context() const { return context_; }
   const std::optional<std::string>& operation() const { return operation_; }
   ErrorResponse to_response(std::int64_t now_ms) const;
 
  private:
+  ErrorKind kind_;
   int status_;
   ErrorCode code_;
   boost::json::object context_;
   std::optional<std::string> operation_;
 };
 
-// docs/protocol.md#error-envelope (V4): a workspace errno failure as an ErrorResponse.
-// `code_override` replaces the errno mapping; the context gains `errno` and the error's details;
-// `operation` is lifted to the top level when context carries one.
+// The kind a received ErrorResponse stands for: error_kind_for(code, http_status).
+inline ErrorKind error_kind_of(const ErrorResponse& e) {
+  return error_kind_for(e.code, e.http_status);
+}
+
+// docs/protocol.md#error-envelope (V4): a workspace errno failure as an ErrorResponse, of
+// error_kind_for_errno(); the context gains `errno` and the error's details; `operation` is
+// lifted to the top level when context carries one. `code_override` replaces the errno mapping's
+// code (its status then comes from error_code_status()).
 ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
                                    std::int64_t now_ms,
                                    std::optional<ErrorCode> code_override = std::nullopt);
+// The same with the errno mapping replaced by `kind`.
+ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
+                                   std::int64_t now_ms, ErrorKind kind);
 
 // The generic mapping of any exception to an ErrorResponse: ApiError as itself, WorkspaceError by
-// errno, anything else INTERNAL_ERROR 502 "Engine execution failed".
+// errno, a ClassifiedError (StorageError: kStorageFailure, 500 "Storage failure: ...") by its
+// kind, anything else kUnexpected (INTERNAL_ERROR 502 "Engine execution failed").
 ErrorResponse error_response_for(const std::exception& e, std::int64_t now_ms);
 
 // Language names (docs/protocol.md#stateless-execute, E7): lowercased, with aliases python3 ->

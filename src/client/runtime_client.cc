@@ -13,9 +13,9 @@ namespace client_detail {
 
 ErrorResponse transport_error(const std::string& message) {
   ErrorResponse e;
-  e.code = ErrorCode::kInternalError;
+  e.code = error_kind_code(ErrorKind::kUnreachable);
   e.message = message;
-  e.http_status = 0;
+  e.http_status = error_kind_status(ErrorKind::kUnreachable);
   e.timestamp = iso8601_ms(SystemClock().now_ms());
   return e;
 }
@@ -104,8 +104,9 @@ ExecutionResult run_code(const std::string& runtime_url, const std::string& code
 
 InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string& api_key) {
   auto not_runtime = [&] {
-    ErrorResponse e = ApiError(400, "'" + runtime_url + "' is not a sandbox-workers runtime")
-                          .to_response(SystemClock().now_ms());
+    ErrorResponse e =
+        ApiError(ErrorKind::kBadRequest, "'" + runtime_url + "' is not a sandbox-workers runtime")
+            .to_response(SystemClock().now_ms());
     throw_sandbox_error(std::move(e));
   };
   std::unique_ptr<HttpClient> client;
@@ -138,10 +139,10 @@ InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string&
   InterpreterInfo info{std::string(language->get_string()), std::string(engine->get_string()),
                        contexts->get_bool(), *protocol_number};
   if (info.protocol != kInterpreterProtocolVersion) {
-    throw_sandbox_error(ApiError(400, "'" + runtime_url + "' speaks interpreter protocol " +
-                                          std::to_string(info.protocol) +
-                                          "; this caller supports " +
-                                          std::to_string(kInterpreterProtocolVersion))
+    throw_sandbox_error(ApiError(ErrorKind::kBadRequest,
+                                 "'" + runtime_url + "' speaks interpreter protocol " +
+                                     std::to_string(info.protocol) + "; this caller supports " +
+                                     std::to_string(kInterpreterProtocolVersion))
                             .to_response(SystemClock().now_ms()));
   }
   return info;

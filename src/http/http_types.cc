@@ -1,8 +1,12 @@
-#include <sandbox/http.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+
+#include <boost/json/serialize.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {
@@ -63,6 +67,15 @@ HttpResponse HttpResponse::text(int status, std::string body) {
 
 std::optional<std::string> HttpResponse::header(std::string_view name) const {
   return find_header(headers, name);
+}
+
+HttpResponse busy_response(ErrorKind kind, const std::string& message, std::string_view limit) {
+  const ErrorResponse e =
+      ApiError(kind, message, boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})
+          .to_response(SystemClock().now_ms());
+  HttpResponse r = HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
+  r.headers.emplace_back("retry-after", "1");
+  return r;
 }
 
 }  // namespace sandbox

@@ -54,16 +54,6 @@ constexpr std::size_t kHeaderLimit = 16 * 1024;
 constexpr auto kRefusalWriteTimeout = std::chrono::seconds(5);
 constexpr auto kRefusalDrainTimeout = std::chrono::seconds(1);
 
-// An admission refusal: the ErrorResponse envelope with Retry-After (include/sandbox/http.h).
-HttpResponse busy_response(int status, const std::string& message, std::string_view limit) {
-  const ErrorResponse e = ApiError(status, message, ErrorCode::kInternalError,
-                                   boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})
-                              .to_response(SystemClock().now_ms());
-  HttpResponse r = HttpResponse::json(status, boost::json::serialize(to_json(e)));
-  r.headers.emplace_back("retry-after", "1");
-  return r;
-}
-
 std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
   const auto colon = listen.rfind(':');
   if (colon == std::string::npos) throw std::runtime_error("listen address must be HOST:PORT: " + listen);
@@ -187,9 +177,10 @@ struct HttpServer::Impl {
   // Answers a connection past max_connections with 503 and closes it.
   asio::awaitable<void> refuse(tcp::socket socket) {
     beast::tcp_stream stream(std::move(socket));
-    auto res = to_beast(busy_response(503, "The server has too many open connections; retry later",
-                                      "max_connections"),
-                        11, false);
+    auto res = to_beast(
+        busy_response(ErrorKind::kOverloaded,
+                      "The server has too many open connections; retry later", "max_connections"),
+        11, false);
     stream.expires_after(kRefusalWriteTimeout);
     auto [ec, n] = co_await http::async_write(stream, res, asio::as_tuple(asio::use_awaitable));
     (void)n;
@@ -212,7 +203,7 @@ struct HttpServer::Impl {
   std::optional<HttpResponse> admit(std::unique_ptr<WorkerPool::Job> job, const std::string& key,
                                     bool long_running) {
     const auto pool_full = [] {
-      return busy_response(503,
+      return busy_response(ErrorKind::kOverloaded,
                            "The server is busy: too many requests wait for a worker; retry later",
                            "max_queued_requests");
     };
@@ -232,7 +223,8 @@ struct HttpServer::Impl {
       return std::nullopt;
     }
     if (queue.waiting.size() >= options.max_waiting_per_key) {
-      return busy_response(429, "Too many requests are waiting for " + key + "; retry later",
+      return busy_response(ErrorKind::kTooManyRequests,
+                           "Too many requests are waiting for " + key + "; retry later",
                            "max_waiting_per_key");
     }
     queue.waiting.push_back(Parked{std::move(job), long_running});

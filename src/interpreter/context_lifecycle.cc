@@ -18,7 +18,7 @@ bool is_limit(const SessionOutcome& o) {
 }
 
 ApiError context_not_found(const std::string& id) {
-  return ApiError(404, "Code context '" + id + "' not found", ErrorCode::kContextNotFound,
+  return ApiError(ErrorKind::kContextNotFound, "Code context '" + id + "' not found",
                   {{"contextId", id}});
 }
 
@@ -124,17 +124,17 @@ ContextRow ContextLifecycle::create_context(const std::string& key, KeyState& st
                                             const NewContext& request) {
   const auto existing = store_.list_contexts(key);
   if (existing.size() >= kMaxContexts) {
-    throw ApiError(400, "Cannot create more than 8 code contexts");
+    throw ApiError(ErrorKind::kBadRequest, "Cannot create more than 8 code contexts");
   }
   if (existing.empty() && store_.count_keys_with_contexts() >= options_.max_keys) {
-    throw ApiError(503,
+    throw ApiError(ErrorKind::kCapacityReached,
                    "This runtime keeps code contexts for at most " +
                        std::to_string(options_.max_keys) + " interpreter keys",
-                   ErrorCode::kNoSpace, {{"maxKeys", options_.max_keys}});
+                   {{"maxKeys", options_.max_keys}});
   }
   for (const auto& row : existing) {
     if (row.id == request.id) {
-      throw ApiError(400, "Code context '" + request.id + "' already exists");
+      throw ApiError(ErrorKind::kBadRequest, "Code context '" + request.id + "' already exists");
     }
   }
   ContextRow row;
@@ -179,8 +179,8 @@ std::optional<ContextRow> ContextLifecycle::load_row(const std::string& key,
   try {
     return parse_context_row(*o);
   } catch (const std::exception& e) {
-    throw ApiError(500, "Stored code context '" + id + "' is unreadable: " + e.what(),
-                   ErrorCode::kInternalError);
+    throw ApiError(ErrorKind::kInternal,
+                   "Stored code context '" + id + "' is unreadable: " + e.what());
   }
 }
 
@@ -203,16 +203,15 @@ std::vector<std::string> ContextLifecycle::reconcile(KeyState& state,
   sync.files.clear();
   for (auto& entry : pulled) {
     if (!requested.count(entry.path)) {
-      throw ApiError(500, "Sandbox returned an invalid workspace file entry",
-                     ErrorCode::kInternalError);
+      throw ApiError(ErrorKind::kInternal, "Sandbox returned an invalid workspace file entry");
     }
     sync.files.push_back(SyncFile{entry.path, std::move(entry.data), entry.updated_at});
   }
   missing = mirror.apply_sync(sync);
   if (!missing.empty()) {
-    throw ApiError(
-        500, "Sandbox did not provide " + std::to_string(missing.size()) + " workspace file(s)",
-        ErrorCode::kInternalError);
+    throw ApiError(ErrorKind::kInternal, "Sandbox did not provide " +
+                                               std::to_string(missing.size()) +
+                                               " workspace file(s)");
   }
   return missing;
 }
@@ -290,7 +289,7 @@ Resident& ContextLifecycle::make_live(const std::string& key, KeyState& state, C
   }
   drop_resident(state);  // R2, CL2
   if (!engine_.sessions) {
-    throw ApiError(500, "This engine has no session support", ErrorCode::kInternalError);  // R3
+    throw ApiError(ErrorKind::kInternal, "This engine has no session support");  // R3
   }
   if (row.snapshot && row.snapshot->build == engine_.build) {
     state.resident = restore_instance(key, state, row);  // R4

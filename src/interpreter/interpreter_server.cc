@@ -39,22 +39,22 @@ NewContext decode_new_context(const std::string& body) {
   const auto* id = o.if_contains("id");
   if (!id || !id->is_string() || id->get_string().empty() ||
       utf16_length(id->get_string()) > kMaxContextIdLength) {
-    throw ApiError(400, "id must be a non-empty string of at most 128 characters");
+    throw ApiError(ErrorKind::kBadRequest, "id must be a non-empty string of at most 128 characters");
   }
   // Neither backend can key a row by it alike (PostgreSQL TEXT refuses NUL).
   if (id->get_string().find('\0') != std::string_view::npos) {
-    throw ApiError(400, "id must not contain a NUL character");
+    throw ApiError(ErrorKind::kBadRequest, "id must not contain a NUL character");
   }
   NewContext request;
   request.id = std::string(id->get_string());
   if (const auto* c = o.if_contains("cwd")) {
     if (!c->is_string() || c->get_string().empty()) {
-      throw ApiError(400, "cwd must be a non-empty string");
+      throw ApiError(ErrorKind::kBadRequest, "cwd must be a non-empty string");
     }
     try {
       request.cwd = normalize_workspace_path(c->get_string()).absolute;
     } catch (const WorkspaceError& e) {
-      throw ApiError(400, e.what());
+      throw ApiError(ErrorKind::kBadRequest, e.what());
     }
   }
   return request;
@@ -105,10 +105,9 @@ struct InterpreterServer::Impl {
     if (const auto* held = dynamic_cast<const LeaseHeldError*>(&e)) {
       // Another node owns the key (a load balancer moving keys, or a node that just died and
       // whose lease has not run out): the caller may retry.
-      return call_error(ApiError(503,
+      return call_error(ApiError(ErrorKind::kHeldByAnotherNode,
                                  std::string("Interpreter key unavailable on this node: ") +
-                                     held->what() + "; retry later",
-                                 ErrorCode::kInternalError));
+                                     held->what() + "; retry later"));
     }
     const ErrorResponse body = error_response_for(e, clock.now_ms());
     return InterpreterCallError{body.http_status, body};
@@ -129,7 +128,7 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
                                        const std::string& path, const std::string& body) {
   Impl& d = *impl_;
   try {
-    if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
+    if (!valid_interpreter_key(key)) throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
@@ -158,7 +157,7 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
       }
       return json_response(200, to_json(std::get<InterpreterExecuteResponse>(outcome), true));
     }
-    throw ApiError(404, "Not found");
+    throw ApiError(ErrorKind::kRouteNotFound, "Not found");
   } catch (const std::exception& e) {
     return error_http(d.call_error(e));
   }
@@ -169,7 +168,7 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
                                                                const GetWorkspaceFiles& get_files) {
   Impl& d = *impl_;
   try {
-    if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
+    if (!valid_interpreter_key(key)) throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);

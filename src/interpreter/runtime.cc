@@ -147,7 +147,8 @@ class Runtime final : public InterpreterRuntime {
   HeadDecision on_head(const HttpRequest& head) override {
     HeadDecision d;
     d.body_limit = kMaxRequestBytes;
-    d.too_large = error_http(ApiError(413, "Request too large").to_response(clock_->now_ms()));
+    d.too_large = error_http(
+        ApiError(ErrorKind::kRequestTooLarge, "Request too large").to_response(clock_->now_ms()));
     const std::string_view path = head.path();
     std::string key, rest;
     if (path == "/interpreter") return d;
@@ -172,7 +173,8 @@ class Runtime final : public InterpreterRuntime {
     }
     if (!is_json_content_type(head.header("content-type").value_or(""))) {
       d.early_response = error_http(
-          ApiError(415, "Content-Type must be application/json").to_response(clock_->now_ms()));
+          ApiError(ErrorKind::kUnsupportedMediaType, "Content-Type must be application/json")
+              .to_response(clock_->now_ms()));
       return d;
     }
     if (const auto n = head.content_length(); n && *n > kMaxRequestBytes) {
@@ -215,12 +217,14 @@ class Runtime final : public InterpreterRuntime {
  private:
   // docs/protocol.md#interpreter-routes K1-K3: the key, then session support.
   void check_context_call(const std::string& key) const {
-    if (!valid_interpreter_key(key)) throw ApiError(400, "Invalid interpreter key");
+    if (!valid_interpreter_key(key))
+      throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     if (!engine_.sessions) {
-      throw ApiError(400, "Code contexts are not supported for " + engine_.language);
+      throw ApiError(ErrorKind::kBadRequest,
+                     "Code contexts are not supported for " + engine_.language);
     }
     if (!interpreter_) {
-      throw ApiError(400,
+      throw ApiError(ErrorKind::kBadRequest,
                      "Code contexts are not supported: this runtime has no context storage");
     }
   }

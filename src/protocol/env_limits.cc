@@ -16,19 +16,21 @@ void require_map_within_limits(const Map& env, std::string_view what, Size value
 
 void require_env_value(std::string_view name, std::string_view value) {
   if (value.find('\0') != std::string_view::npos) {
-    throw ApiError(400, "envVars value of '" + std::string(name) + "' contains a NUL character");
+    throw ApiError(ErrorKind::kBadRequest,
+                   "envVars value of '" + std::string(name) + "' contains a NUL character");
   }
 }
 
 void require_env_within_limits(std::size_t count, std::uint64_t bytes, std::string_view what) {
   if (count > kMaxEnvVars) {
-    throw ApiError(400, std::string(what) + " may hold at most " + std::to_string(kMaxEnvVars) +
-                            " variables (kMaxEnvVars), got " + std::to_string(count));
+    throw ApiError(ErrorKind::kBadRequest,
+                   std::string(what) + " may hold at most " + std::to_string(kMaxEnvVars) +
+                       " variables (kMaxEnvVars), got " + std::to_string(count));
   }
   if (bytes > kMaxEnvBytes) {
-    throw ApiError(400, std::string(what) + " may hold at most " + std::to_string(kMaxEnvBytes) +
-                            " bytes of names and values (kMaxEnvBytes), got " +
-                            std::to_string(bytes));
+    throw ApiError(ErrorKind::kBadRequest,
+                   std::string(what) + " may hold at most " + std::to_string(kMaxEnvBytes) +
+                       " bytes of names and values (kMaxEnvBytes), got " + std::to_string(bytes));
   }
 }
 

@@ -32,21 +32,32 @@ std::optional<ErrorCode> parse_error_code(std::string_view name) {
   return std::nullopt;
 }
 
-ErrorCode error_code_for_errno(Errno e) {
+ErrorKind error_kind_for_errno(Errno e) {
   switch (e) {
-    case Errno::kENOENT: return ErrorCode::kFileNotFound;
-    case Errno::kEEXIST: return ErrorCode::kFileExists;
-    case Errno::kEACCES: return ErrorCode::kPermissionDenied;
-    case Errno::kEISDIR: return ErrorCode::kIsDirectory;
-    case Errno::kENOTDIR: return ErrorCode::kNotDirectory;
-    case Errno::kEFBIG: return ErrorCode::kFileTooLarge;
-    case Errno::kENOSPC: return ErrorCode::kNoSpace;
+    case Errno::kENOENT:
+      return ErrorKind::kFileNotFound;
+    case Errno::kEEXIST:
+      return ErrorKind::kFileExists;
+    case Errno::kEACCES:
+      return ErrorKind::kPermissionDenied;
+    case Errno::kEISDIR:
+      return ErrorKind::kIsDirectory;
+    case Errno::kENOTDIR:
+      return ErrorKind::kNotDirectory;
+    case Errno::kEFBIG:
+      return ErrorKind::kFileTooLarge;
+    case Errno::kENOSPC:
+      return ErrorKind::kWorkspaceFull;
     case Errno::kENOTEMPTY:
-    case Errno::kEINVAL: return ErrorCode::kFilesystemError;
+    case Errno::kEINVAL:
+      return ErrorKind::kFilesystemError;
     // A path past the limits of <sandbox/workspace.h> is a bad request, not a server fault.
-    case Errno::kENAMETOOLONG: return ErrorCode::kValidationFailed;
+    case Errno::kENAMETOOLONG:
+      return ErrorKind::kBadRequest;
   }
-  return ErrorCode::kFilesystemError;
+  return ErrorKind::kFilesystemError;
 }
+
+ErrorCode error_code_for_errno(Errno e) { return error_kind_code(error_kind_for_errno(e)); }
 
 }  // namespace sandbox

@@ -73,10 +73,12 @@ ErrorResponse ApiError::to_response(std::int64_t now_ms) const {
   return e;
 }
 
-ErrorResponse errno_error_response(const WorkspaceError& error, boost::json::object context,
-                                   std::int64_t now_ms, std::optional<ErrorCode> code_override) {
+namespace {
+
+ErrorResponse errno_response(const WorkspaceError& error, boost::json::object context,
+                             std::int64_t now_ms, ErrorCode code, int status) {
   ErrorResponse e;
-  e.code = code_override.value_or(error_code_for_errno(error.code()));
+  e.code = code;
   e.message = error.what();
   for (const auto& [k, v] : error.details()) context[k] = v;
   context["errno"] = errno_name(error.code());
@@ -84,9 +86,27 @@ ErrorResponse errno_error_response(const WorkspaceError& error, boost::json::obj
     e.operation = std::string(op->get_string());
   }
   e.context = std::move(context);
-  e.http_status = error_code_status(e.code);
+  e.http_status = status;
   e.timestamp = iso8601_ms(now_ms);
   return e;
+}
+
+}  // namespace
+
+ErrorResponse errno_error_response(const WorkspaceError& error, boost::json::object context,
+                                   std::int64_t now_ms, std::optional<ErrorCode> code_override) {
+  if (code_override) {
+    return errno_response(error, std::move(context), now_ms, *code_override,
+                          error_code_status(*code_override));
+  }
+  return errno_error_response(error, std::move(context), now_ms,
+                              error_kind_for_errno(error.code()));
+}
+
+ErrorResponse errno_error_response(const WorkspaceError& error, boost::json::object context,
+                                   std::int64_t now_ms, ErrorKind kind) {
+  return errno_response(error, std::move(context), now_ms, error_kind_code(kind),
+                        error_kind_status(kind));
 }
 
 ErrorResponse error_response_for(const std::exception& error, std::int64_t now_ms) {
@@ -94,7 +114,10 @@ ErrorResponse error_response_for(const std::exception& error, std::int64_t now_m
   if (const auto* ws = dynamic_cast<const WorkspaceError*>(&error)) {
     return errno_error_response(*ws, {}, now_ms);
   }
-  return ApiError(502, "Engine execution failed", ErrorCode::kInternalError).to_response(now_ms);
+  if (const auto* classified = dynamic_cast<const ClassifiedError*>(&error)) {
+    return ApiError(classified->kind(), classified->wire_message()).to_response(now_ms);
+  }
+  return ApiError(ErrorKind::kUnexpected, "Engine execution failed").to_response(now_ms);
 }
 
 }  // namespace sandbox

@@ -54,39 +54,42 @@ bool is_json_content_type(std::string_view content_type) {
 boost::json::object parse_json_object(std::string_view body) {
   boost::system::error_code ec;
   boost::json::value v = boost::json::parse(body, ec);
-  if (ec) throw ApiError(400, "Invalid JSON");
-  if (!v.is_object()) throw ApiError(400, "Expected an object");
+  if (ec) throw ApiError(ErrorKind::kBadRequest, "Invalid JSON");
+  if (!v.is_object()) throw ApiError(ErrorKind::kBadRequest, "Expected an object");
   return std::move(v.as_object());
 }
 
 std::string_view require_code(const boost::json::value* code) {
   if (!code || !code->is_string() || is_blank(code->get_string())) {
-    throw ApiError(400, "Non-empty code is required");
+    throw ApiError(ErrorKind::kBadRequest, "Non-empty code is required");
   }
-  if (code->get_string().size() > kMaxCodeBytes) throw ApiError(413, "Code exceeds 64 KiB");
+  if (code->get_string().size() > kMaxCodeBytes)
+    throw ApiError(ErrorKind::kRequestTooLarge, "Code exceeds 64 KiB");
   return code->get_string();
 }
 
 ExecutionRequest parse_execute_request(std::string_view body, std::string_view runtime_language) {
-  if (body.empty()) throw ApiError(400, "JSON body required");
+  if (body.empty()) throw ApiError(ErrorKind::kBadRequest, "JSON body required");
   const boost::json::object o = parse_json_object(body);
   if (o.contains("input")) {
-    throw ApiError(400, "input is no longer supported; pass data with envVars");
+    throw ApiError(ErrorKind::kBadRequest, "input is no longer supported; pass data with envVars");
   }
   if (const auto* lang = o.if_contains("language")) {
-    if (!lang->is_string()) throw ApiError(400, "language must be a string");
+    if (!lang->is_string()) throw ApiError(ErrorKind::kBadRequest, "language must be a string");
     if (!language_accepted(lang->get_string(), runtime_language)) {
-      throw ApiError(400, "Unsupported language '" + std::string(lang->get_string()) +
-                              "' on this runtime (" + std::string(runtime_language) + ")");
+      throw ApiError(ErrorKind::kBadRequest,
+                     "Unsupported language '" + std::string(lang->get_string()) +
+                         "' on this runtime (" + std::string(runtime_language) + ")");
     }
   }
   ExecutionRequest request;
   request.code = std::string(require_code(o.if_contains("code")));
   if (const auto* env = o.if_contains("envVars")) {
-    if (!env->is_object()) throw ApiError(400, "envVars must be an object");
+    if (!env->is_object()) throw ApiError(ErrorKind::kBadRequest, "envVars must be an object");
     for (const auto& [key, value] : env->get_object()) {
       if (value.is_null()) continue;
-      if (!value.is_string()) throw ApiError(400, "envVars values must be strings");
+      if (!value.is_string())
+        throw ApiError(ErrorKind::kBadRequest, "envVars values must be strings");
       if (!valid_env_key(key)) continue;
       require_env_value(key, value.get_string());
       request.env_vars[std::string(key)] = std::string(value.get_string());

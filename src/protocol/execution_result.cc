@@ -35,7 +35,7 @@ std::optional<std::uint64_t> number_from(const boost::json::object& o, std::stri
 [[noreturn]] void invalid_response(std::string_view problem = {}) {
   std::string message = "Invalid sandbox response";
   if (!problem.empty()) message += ": " + std::string(problem);
-  throw ApiError(500, message, ErrorCode::kInternalError);
+  throw ApiError(ErrorKind::kInternal, message);
 }
 
 std::uint64_t required_number(const boost::json::object& o, std::string_view key) {

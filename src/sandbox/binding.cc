@@ -24,9 +24,11 @@ bool valid_binding_name(std::string_view name) {
 
 RuntimeProbe probe_binding(Binding& binding) {
   const std::string& name = binding.name();
-  if (!valid_binding_name(name)) throw ApiError(400, "Unknown binding '" + name + "'");
+  if (!valid_binding_name(name))
+    throw ApiError(ErrorKind::kBadRequest, "Unknown binding '" + name + "'");
   const auto not_runtime = [&]() -> ApiError {
-    return ApiError(400, "Binding '" + name + "' is not a sandbox-workers runtime Worker");
+    return ApiError(ErrorKind::kBadRequest,
+                    "Binding '" + name + "' is not a sandbox-workers runtime Worker");
   };
   HttpResponse response;
   try {
@@ -51,9 +53,9 @@ RuntimeProbe probe_binding(Binding& binding) {
   if (protocol) {
     if (checked_int64(*protocol) != kInterpreterProtocolVersion) {
       std::string shown = boost::json::serialize(*protocol);
-      throw ApiError(400, "Binding '" + name + "' speaks interpreter protocol " + shown +
-                              "; this caller supports " +
-                              std::to_string(kInterpreterProtocolVersion));
+      throw ApiError(ErrorKind::kBadRequest, "Binding '" + name + "' speaks interpreter protocol " +
+                                                 shown + "; this caller supports " +
+                                                 std::to_string(kInterpreterProtocolVersion));
     }
   }
   return probe;

@@ -78,7 +78,7 @@ std::string request_path(const std::string& given, const std::string& operation,
   } catch (const WorkspaceError& e) {
     if (e.code() != Errno::kENAMETOOLONG && e.code() != Errno::kEINVAL) throw;
     throw ErrorReply(errno_error_response(e, {{"path", given}, {"operation", operation}}, now_ms,
-                                          ErrorCode::kValidationFailed));
+                                          ErrorKind::kBadRequest));
   }
 }
 
@@ -95,17 +95,17 @@ FilesRequest parse_files_request(const boost::json::object& body) {
   if (op && op->is_string()) {
     for (const auto k : kOps) known = known || op->get_string() == k;
   }
-  if (!known) throw ApiError(400, "Unknown op");
+  if (!known) throw ApiError(ErrorKind::kBadRequest, "Unknown op");
   r.op = op->get_string();
   const auto* path = body.if_contains("path");
   if (!path || !path->is_string() || path->get_string().empty()) {
-    throw ApiError(400, "path is required");
+    throw ApiError(ErrorKind::kBadRequest, "path is required");
   }
   r.path = path->get_string();
   if (r.op == "rename" || r.op == "move") {
     const auto* np = body.if_contains("newPath");
     if (!np || !np->is_string() || np->get_string().empty()) {
-      throw ApiError(400, "newPath is required for " + r.op);
+      throw ApiError(ErrorKind::kBadRequest, "newPath is required for " + r.op);
     }
     r.new_path = std::string(np->get_string());
   }
@@ -115,11 +115,11 @@ FilesRequest parse_files_request(const boost::json::object& body) {
     } else if (enc->is_string() && enc->get_string() == "base64") {
       r.encoding = Encoding::kBase64;
     } else {
-      throw ApiError(400, "encoding must be utf-8 or base64");
+      throw ApiError(ErrorKind::kBadRequest, "encoding must be utf-8 or base64");
     }
   }
   if (const auto* content = body.if_contains("content"); content && !content->is_null()) {
-    if (!content->is_string()) throw ApiError(400, "content must be a string");
+    if (!content->is_string()) throw ApiError(ErrorKind::kBadRequest, "content must be a string");
     r.content = content->get_string();
   }
   r.recursive = truthy(body.if_contains("recursive"));
@@ -149,8 +149,8 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
         workspace.mkdir(path, r.recursive);
       } catch (const WorkspaceError& e) {
         if (e.code() == Errno::kEACCES || e.code() == Errno::kENOSPC) throw;
-        throw ErrorReply(errno_error_response(
-            e, {{"path", r.path}, {"operation", operation}}, now_ms, ErrorCode::kFilesystemError));
+        throw ErrorReply(errno_error_response(e, {{"path", r.path}, {"operation", operation}},
+                                              now_ms, ErrorKind::kFilesystemError));
       }
       out["recursive"] = r.recursive;
     } else if (r.op == "delete") {

@@ -91,10 +91,10 @@ class RemoteBinding final : public Binding {
     }
     forget(key);
     const ErrorResponse error =
-        ApiError(500, "Binding '" + name() + "' asked for a second workspace resync",
-                 ErrorCode::kInternalError)
+        ApiError(ErrorKind::kInternal,
+                 "Binding '" + name() + "' asked for a second workspace resync")
             .to_response(SystemClock().now_ms());
-    return InterpreterCallError{500, error};
+    return InterpreterCallError{error.http_status, error};
   }
 
   void forget(const std::string& key) override {

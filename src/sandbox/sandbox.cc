@@ -2,19 +2,20 @@
 // wipe and the idle alarm. Execution is in sandbox_execute.cc.
 #include "sandbox/sandbox.h"
 
-#include <sandbox/protocol.h>
-
 #include <set>
 
 #include <boost/json/serialize.hpp>
 
+#include <sandbox/protocol.h>
+
+#include "base/url_codec.h"
 #include "base/uuid.h"
+#include "protocol/context_request.h"
 #include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/files_api.h"
 #include "sandbox/interpreter_key.h"
-#include "base/url_codec.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {
@@ -29,7 +30,8 @@ HttpResponse error_http(const ErrorResponse& e) {
 }
 
 HttpResponse method_not_allowed(std::string allow, std::int64_t now_ms) {
-  HttpResponse r = error_http(ApiError(405, "Method not allowed").to_response(now_ms));
+  HttpResponse r =
+      error_http(ApiError(ErrorKind::kMethodNotAllowed, "Method not allowed").to_response(now_ms));
   r.headers.emplace_back("allow", std::move(allow));
   return r;
 }
@@ -74,23 +76,20 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
       if (method == "POST") return files(body);
       return method_not_allowed("POST", now);
     }
-    return error_http(ApiError(404, "Not found").to_response(now));
+    return error_http(ApiError(ErrorKind::kRouteNotFound, "Not found").to_response(now));
   } catch (const ErrorReply& reply) {
     return reply.response();
   } catch (const LeaseHeldError& e) {
     // Another node owns this sandbox (a load balancer moving ids, or a node that just died and
     // whose lease has not run out): the caller may retry.
-    return error_http(ApiError(503,
-                               std::string("Sandbox unavailable on this node: ") + e.what() +
-                                   "; retry later",
-                               ErrorCode::kInternalError)
-                          .to_response(now));
+    return error_http(
+        ApiError(ErrorKind::kHeldByAnotherNode,
+                 std::string("Sandbox unavailable on this node: ") + e.what() + "; retry later")
+            .to_response(now));
   } catch (const StorageError& e) {
     // Whatever was cached may be ahead of the store now: reload it on the next call.
     forget_cached();
-    return error_http(ApiError(500, std::string("Storage failure: ") + e.what(),
-                               ErrorCode::kInternalError)
-                          .to_response(now));
+    return error_http(error_response_for(e, now));
   } catch (const std::exception& e) {
     return error_http(error_response_for(e, now));
   }
@@ -131,11 +130,10 @@ boost::json::object& Sandbox::ensure_meta() {
     // A new sandbox: bounded, so ids made up by clients cannot fill the store (issue 12).
     // Creations at once (other ids, other nodes) may each pass the count: bounded by them.
     if (env_.store.count_sandboxes() >= env_.options.max_sandboxes) {
-      throw ApiError(503,
+      throw ApiError(ErrorKind::kCapacityReached,
                      "Cannot create sandbox '" + id_ + "': this server keeps at most " +
                          std::to_string(env_.options.max_sandboxes) +
                          " sandboxes (--max-sandboxes); delete one or wait for idle expiry",
-                     ErrorCode::kNoSpace,
                      {{"maxSandboxes", env_.options.max_sandboxes}});
     }
     const std::string now = now_iso();
@@ -227,7 +225,7 @@ bool Sandbox::run_alarm() {
 
 Binding& Sandbox::binding_named(const std::string& name) const {
   Binding* b = env_.bindings.find(name);
-  if (!b) throw ApiError(400, "Unknown binding '" + name + "'");
+  if (!b) throw ApiError(ErrorKind::kBadRequest, "Unknown binding '" + name + "'");
   return *b;
 }
 
@@ -301,37 +299,18 @@ HttpResponse Sandbox::destroy() {
 }
 
 HttpResponse Sandbox::create_context(const std::string& body_text) {
-  const boost::json::object body = parse_json_object(body_text);
-  const auto* binding = body.if_contains("binding");
-  if (!binding || !binding->is_string() || binding->get_string().empty()) {
-    throw ApiError(400, "binding is required");
-  }
-  std::string cwd(kWorkspaceRoot);
-  if (const auto* c = body.if_contains("cwd")) {
-    if (!c->is_string() || c->get_string().empty()) {
-      throw ApiError(400, "cwd must be a non-empty string");
-    }
-    try {
-      cwd = normalize_workspace_path(c->get_string()).absolute;
-    } catch (const WorkspaceError& e) {
-      throw ApiError(400, e.what());
-    }
-  }
-  EnvVars env_vars;
-  if (const auto* e = body.if_contains("envVars"); e && !e->is_null()) {
-    for (auto& [k, v] : parse_env_patch(*e, false)) env_vars[k] = *v;
-  }
+  const ContextRequest request = decode_context_request(body_text);
   if (env_.store.list_contexts(id_).size() >= kMaxContexts) {
-    throw ApiError(400, "Cannot create more than " + std::to_string(kMaxContexts) +
-                            " code contexts");
+    throw ApiError(ErrorKind::kBadRequest,
+                   "Cannot create more than " + std::to_string(kMaxContexts) + " code contexts");
   }
-  Binding& b = binding_named(std::string(binding->get_string()));
+  Binding& b = binding_named(request.binding);
   const RuntimeProbe probe = probe_binding(b);
   if (!probe.contexts) {
-    throw ApiError(400, "Code contexts are not supported by binding '" + b.name() + "' (" +
-                            probe.language + ")");
+    throw ApiError(ErrorKind::kBadRequest, "Code contexts are not supported by binding '" +
+                                               b.name() + "' (" + probe.language + ")");
   }
-  const ContextRecord record = register_context(b, probe, cwd, env_vars);
+  const ContextRecord record = register_context(b, probe, request.cwd, request.env_vars);
   touch();
   return json_ok(201, record.to_public_json());
 }
@@ -339,8 +318,8 @@ HttpResponse Sandbox::create_context(const std::string& body_text) {
 ContextRecord Sandbox::register_context(Binding& binding, const RuntimeProbe& probe,
                                         const std::string& cwd, const EnvVars& env_vars) {
   if (env_.store.list_contexts(id_).size() >= kMaxContexts) {
-    throw ApiError(400, "Cannot create more than " + std::to_string(kMaxContexts) +
-                            " code contexts");
+    throw ApiError(ErrorKind::kBadRequest,
+                   "Cannot create more than " + std::to_string(kMaxContexts) + " code contexts");
   }
   ContextRecord record;
   record.id = random_uuid();
@@ -356,8 +335,8 @@ ContextRecord Sandbox::register_context(Binding& binding, const RuntimeProbe& pr
         "POST", "/interpreters/" + url_encode(key) + "/contexts",
         boost::json::serialize(boost::json::object{{"id", record.id}, {"cwd", cwd}}));
   } catch (const std::exception& e) {
-    throw ApiError(502, "Binding '" + binding.name() + "' failed: " + e.what(),
-                   ErrorCode::kInternalError);
+    throw ApiError(ErrorKind::kUpstreamFailed,
+                   "Binding '" + binding.name() + "' failed: " + e.what());
   }
   if (answer.status < 200 || answer.status >= 300) {
     throw ErrorReply(HttpResponse::json(answer.status, answer.body));
@@ -380,7 +359,7 @@ HttpResponse Sandbox::list_contexts() {
 HttpResponse Sandbox::delete_context(const std::string& context_id) {
   const auto row = env_.store.get_context(id_, context_id);
   if (!row) {
-    throw ApiError(404, "Code context '" + context_id + "' not found", ErrorCode::kContextNotFound,
+    throw ApiError(ErrorKind::kContextNotFound, "Code context '" + context_id + "' not found",
                    {{"contextId", context_id}});
   }
   const ContextRecord record = ContextRecord::from_json(*row);
@@ -398,10 +377,7 @@ HttpResponse Sandbox::delete_context(const std::string& context_id) {
 }
 
 HttpResponse Sandbox::set_env(const std::string& body_text) {
-  const boost::json::object body = parse_json_object(body_text);
-  const auto* env = body.if_contains("envVars");
-  if (!env || env->is_null()) throw ApiError(400, "envVars is required");
-  const EnvPatch patch = parse_env_patch(*env, true);
+  const EnvPatch patch = decode_env_request(body_text);
   boost::json::object& m = ensure_meta();
   EnvVars current = env_from_json(m.if_contains("envVars"));
   apply_env_patch(current, patch);
@@ -415,9 +391,9 @@ HttpResponse Sandbox::set_env(const std::string& body_text) {
 
 HttpResponse Sandbox::files(const std::string& body_text) {
   if (!env_.options.file_api) {
-    throw ApiError(403,
+    throw ApiError(ErrorKind::kFilesDisabled,
                    "The File API is disabled for this sandbox (SANDBOX_FILE_API=disabled)",
-                   ErrorCode::kNotSupported, {{"feature", "files"}});
+                   {{"feature", "files"}});
   }
   const FilesRequest request = parse_files_request(parse_json_object(body_text));
   const boost::json::object& m = ensure_meta();

@@ -1,12 +1,13 @@
 // The Sandbox actor's POST /execute (docs/sandbox-api.md#execute): validation, context
 // resolution (explicit context, the binding's default context, or the stateless fallback), the
 // env merge, the call through the binding with the workspace pull, and applying the result.
-#include <sandbox/protocol.h>
-
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/protocol.h>
 
 #include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
+#include "protocol/sandbox_execute_request.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/sandbox.h"
 
@@ -14,12 +15,12 @@ namespace sandbox {
 namespace {
 
 ApiError binding_failed(const Binding& binding, const std::exception& e) {
-  return ApiError(502, "Binding '" + binding.name() + "' failed: " + e.what(),
-                  ErrorCode::kInternalError);
+  return ApiError(ErrorKind::kUpstreamFailed,
+                  "Binding '" + binding.name() + "' failed: " + e.what());
 }
 
 ApiError context_not_found(const std::string& context_id) {
-  return ApiError(404, "Code context '" + context_id + "' not found", ErrorCode::kContextNotFound,
+  return ApiError(ErrorKind::kContextNotFound, "Code context '" + context_id + "' not found",
                   {{"contextId", context_id}});
 }
 
@@ -27,29 +28,11 @@ ApiError context_not_found(const std::string& context_id) {
 
 HttpResponse Sandbox::execute(const std::string& body_text) {
   // 1. Validation, in the order of docs/sandbox-api.md#execute (SX1).
-  const boost::json::object body = parse_json_object(body_text);
-  if (body.contains("cwd")) {
-    throw ApiError(400, "cwd is a context property; pass it to createCodeContext");
-  }
-  const std::string code(require_code(body.if_contains("code")));
-  EnvPatch call_env;
-  if (const auto* e = body.if_contains("envVars"); e && !e->is_null()) {
-    call_env = parse_env_patch(*e, true);
-  }
-  std::optional<std::string> context_id;
-  if (const auto* c = body.if_contains("contextId")) {
-    if (!c->is_string() || c->get_string().empty()) {
-      throw ApiError(400, "contextId must be a non-empty string");
-    }
-    context_id = std::string(c->get_string());
-  }
-  std::optional<std::string> binding_name;
-  if (const auto* b = body.if_contains("binding")) {
-    if (!b->is_string() || b->get_string().empty()) {
-      throw ApiError(400, "binding must be a non-empty string");
-    }
-    binding_name = std::string(b->get_string());
-  }
+  const SandboxExecuteRequest request = decode_sandbox_execute_request(body_text);
+  const std::string& code = request.code;
+  const EnvPatch& call_env = request.env;
+  const std::optional<std::string>& context_id = request.context_id;
+  const std::optional<std::string>& binding_name = request.binding;
 
   // 2. The context: explicit, the binding's default (oldest), or the stateless fallback.
   ContextRecord record;
@@ -57,7 +40,7 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
     const auto row = env_.store.get_context(id_, *context_id);
     if (!row) throw context_not_found(*context_id);
     record = ContextRecord::from_json(*row);
-  } else if (binding_name) {
+  } else {  // decode_sandbox_execute_request refused a body with neither
     bool found = false;
     for (const auto& row : env_.store.list_contexts(id_)) {
       ContextRecord r = ContextRecord::from_json(row.value);
@@ -73,8 +56,6 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
       ensure_meta();
       record = register_context(b, probe, std::string(kWorkspaceRoot), {});
     }
-  } else {
-    throw ApiError(400, "Pass a context or a binding");
   }
   Binding& binding = binding_named(record.binding);
   const std::string key = key_for(record.binding);

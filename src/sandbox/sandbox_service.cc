@@ -149,8 +149,9 @@ HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::st
   try {
     validate_sandbox_id(sandbox_id);
   } catch (const std::invalid_argument& e) {
-    const ErrorResponse error = ApiError(400, e.what()).to_response(impl_->env.clock.now_ms());
-    return HttpResponse::json(400, boost::json::serialize(to_json(error)));
+    const ErrorResponse error =
+        ApiError(ErrorKind::kBadRequest, e.what()).to_response(impl_->env.clock.now_ms());
+    return HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)));
   }
   return impl_->with_sandbox(
       sandbox_id, [&](Sandbox& sandbox) { return sandbox.handle(method, path, body); });

@@ -97,9 +97,9 @@ std::shared_ptr<void> SandboxdHandler::take_execution_slot(std::size_t index) {
   });
 }
 
-HttpResponse SandboxdHandler::error(int status, const std::string& message) const {
-  const ErrorResponse e = ApiError(status, message).to_response(clock_.now_ms());
-  return HttpResponse::json(status, boost::json::serialize(to_json(e)));
+HttpResponse SandboxdHandler::error(ErrorKind kind, const std::string& message) const {
+  const ErrorResponse e = ApiError(kind, message).to_response(clock_.now_ms());
+  return HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
 }
 
 std::optional<std::size_t> SandboxdHandler::authorized_key(const HttpRequest& request) const {
@@ -130,7 +130,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
   const Route route = Route::of(head.path());
   HeadDecision d;
   d.body_limit = kMaxRequestBytes;
-  d.too_large = error(413, "Request too large");
+  d.too_large = error(ErrorKind::kRequestTooLarge, "Request too large");
   const auto finish = [&](HeadDecision decision) {
     if (decision.early_response) log(head, route, decision.early_response->status, 0);
     return decision;
@@ -142,7 +142,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
   }
   const std::optional<std::size_t> key = authorized_key(head);
   if (!key) {
-    HttpResponse r = error(401, "Missing or invalid API key");
+    HttpResponse r = error(ErrorKind::kUnauthorized, "Missing or invalid API key");
     r.headers.emplace_back("www-authenticate", "Bearer");
     d.early_response = std::move(r);
     return finish(std::move(d));
@@ -160,11 +160,11 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
   if (execution && !options_.api_keys.empty()) {
     slot = take_execution_slot(*key);
     if (!slot) {
-      HttpResponse r =
-          error(429, "Too many executions in flight for this API key (at most " +
-                         std::to_string(options_.max_executions_per_key) + "); retry later");
-      r.headers.emplace_back("retry-after", "1");
-      d.early_response = std::move(r);
+      d.early_response =
+          busy_response(ErrorKind::kTooManyRequests,
+                        "Too many executions in flight for this API key (at most " +
+                            std::to_string(options_.max_executions_per_key) + "); retry later",
+                        "max_executions_per_key");
       return finish(std::move(d));
     }
   }
@@ -200,13 +200,14 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       break;
     case Route::Kind::kExecute:
       if (head.method != "POST") {
-        HttpResponse r = error(405, "Use POST");
+        HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Use POST");
         r.headers.emplace_back("allow", "POST");
         d.early_response = std::move(r);
         return finish(std::move(d));
       }
       if (!is_json_content_type(head.header("content-type").value_or(""))) {
-        d.early_response = error(415, "Content-Type must be application/json");
+        d.early_response =
+            error(ErrorKind::kUnsupportedMediaType, "Content-Type must be application/json");
         return finish(std::move(d));
       }
       break;
@@ -243,14 +244,14 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
       return HttpResponse::json(200, R"({"status":"ok"})");
     case Kind::kLanguages:
       if (request.method != "GET") {
-        HttpResponse r = error(405, "Method not allowed");
+        HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Method not allowed");
         r.headers.emplace_back("allow", "GET");
         return r;
       }
       return languages();
     case Kind::kExecute:
       if (request.method != "POST") {
-        HttpResponse r = error(405, "Use POST");
+        HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Use POST");
         r.headers.emplace_back("allow", "POST");
         return r;
       }
@@ -270,7 +271,7 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
     case Kind::kNotFound:
       break;
   }
-  return error(404, "Not found");
+  return error(ErrorKind::kRouteNotFound, "Not found");
 }
 
 HttpResponse SandboxdHandler::languages() {
@@ -325,7 +326,7 @@ Binding* SandboxdHandler::binding_for_language(const std::string& language) cons
 HttpResponse SandboxdHandler::execute_language(const std::string& language,
                                                const HttpRequest& request) {
   Binding* binding = binding_for_language(language);
-  if (!binding) return error(400, "Unsupported language: " + language);
+  if (!binding) return error(ErrorKind::kBadRequest, "Unsupported language: " + language);
   const InterpreterRuntime* runtime = binding->local_runtime();
   const std::string runtime_language =
       runtime ? runtime->engine().language : normalize_language(language);
@@ -340,11 +341,8 @@ HttpResponse SandboxdHandler::execute_language(const std::string& language,
   try {
     answer = binding->fetch("POST", "/execute", boost::json::serialize(forward));
   } catch (const std::exception& e) {
-    return HttpResponse::json(
-        502, boost::json::serialize(to_json(
-                 ApiError(502, "Binding '" + binding->name() + "' failed: " + e.what(),
-                          ErrorCode::kInternalError)
-                     .to_response(clock_.now_ms()))));
+    return error(ErrorKind::kUpstreamFailed,
+                 "Binding '" + binding->name() + "' failed: " + e.what());
   }
   return answer;
 }

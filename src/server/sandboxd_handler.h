@@ -83,7 +83,7 @@ class SandboxdHandler final : public HttpHandler {
   std::optional<std::size_t> authorized_key(const HttpRequest& request) const;
   // A slot of key `index` until the returned hold is released; null when all are taken.
   std::shared_ptr<void> take_execution_slot(std::size_t index);
-  HttpResponse error(int status, const std::string& message) const;
+  HttpResponse error(ErrorKind kind, const std::string& message) const;
   void log(const HttpRequest& request, const Route& route, int status, double duration_ms) const;
 
   SandboxService& service_;

@@ -71,6 +71,11 @@ class LeaseHeldError : public StorageError {
   LeaseHeldError(const std::string& what, std::string owner, std::int64_t remaining_ms)
       : StorageError(what), owner_(std::move(owner)), remaining_ms_(remaining_ms) {}
   const std::string& owner() const { return owner_; }
+  // Where no route says more: 503, retryable (docs/errors.md).
+  ErrorKind kind() const noexcept override { return ErrorKind::kHeldByAnotherNode; }
+  std::string wire_message() const override {
+    return std::string("Unavailable on this node: ") + what() + "; retry later";
+  }
   // How long the other node's lease still runs (by the database clock), >= 0.
   std::int64_t remaining_ms() const { return remaining_ms_; }
 

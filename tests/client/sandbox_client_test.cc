@@ -186,6 +186,32 @@ TEST_F(Client, TypedErrors) {
   }
 }
 
+// The client reads an error's kind and retryability from the table of include/sandbox/errors.h.
+TEST_F(Client, ErrorsCarryTheirKindAndRetryabilityFromTheTable) {
+  auto sandbox = get_sandbox(d_->url(), "kinds");
+  try {
+    sandbox.read_file("/workspace/missing.txt");
+    FAIL();
+  } catch (const SandboxError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kFileNotFound);
+    EXPECT_FALSE(e.retryable());
+  }
+  try {
+    get_sandbox("http://127.0.0.1:1", "x").get_info();
+    FAIL();
+  } catch (const SandboxError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+    EXPECT_FALSE(e.retryable());
+  }
+  ErrorResponse busy;
+  busy.code = ErrorCode::kInternalError;
+  busy.http_status = 429;
+  EXPECT_TRUE(SandboxError(busy).retryable());
+  busy.http_status = 502;
+  EXPECT_EQ(SandboxError(busy).kind(), ErrorKind::kUpstreamFailed);
+  EXPECT_FALSE(SandboxError(busy).retryable());
+}
+
 TEST_F(Client, LanguagesAndRuntimesThroughSandboxd) {
   const auto langs = list_languages(d_->url());
   ASSERT_EQ(langs.size(), 3u);

@@ -12,6 +12,8 @@
 //   i  POST /interpreters/fuzz/execute   d  DELETE /interpreters/fuzz/contexts/<body>
 //   k  POST /interpreters/<body>/contexts {"id":"a"}   (the key in the path)
 //   r  parse_context_row of the body (what storage hands back)
+//   D  the body through parse_execute_request and parse_http_execute_args directly: a refusal
+//      must be an ApiError of a 4xx kind (docs/errors.md), never another exception
 // Every input ends with DELETE /interpreters/fuzz/ so inputs do not depend on each other.
 #include <sandbox/clock.h>
 #include <sandbox/runtime.h>
@@ -20,11 +22,13 @@
 #include <cstdint>
 #include <memory>
 
+#include "fuzz_assert.h"
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
 #include "interpreter/context_row.h"
 #include "protocol/execute_request.h"
+#include "protocol/interpreter_execute_request.h"
 #include "storage/sqlite/sqlite_stores.h"
 
 namespace {
@@ -84,6 +88,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         w.call("DELETE", "/interpreters/" + key + "/", "");
         break;
       }
+      case 'D':
+        for (const auto& decode : {+[](std::string_view b) { (void)parse_execute_request(b, "lua"); },
+                                   +[](std::string_view b) { (void)parse_http_execute_args(b); }}) {
+          try {
+            decode(body);
+          } catch (const ApiError& e) {
+            FUZZ_CHECK(e.status() >= 400 && e.status() < 500);
+          }
+        }
+        break;
       case 'r':
         try {
           (void)parse_context_row(parse_json_object(body));

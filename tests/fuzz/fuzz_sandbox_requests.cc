@@ -9,6 +9,8 @@
 //   x  POST /execute     c  POST /contexts    e  POST /env    f  POST /files
 //   d  DELETE /contexts/<body>    g  GET /    l  GET /contexts
 //   i  GET / and DELETE / of the sandbox whose id is the body
+//   D  the body through each request decoder directly (src/protocol): a refusal must be an
+//      ApiError of a 4xx kind (docs/errors.md), never another exception
 // Every input ends with DELETE / so inputs do not depend on each other.
 #include <sandbox/clock.h>
 #include <sandbox/runtime.h>
@@ -18,9 +20,13 @@
 #include <memory>
 
 #include "calc_engine.h"
+#include "fuzz_assert.h"
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
+#include "protocol/context_request.h"
+#include "protocol/env_patch.h"
+#include "protocol/sandbox_execute_request.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -55,6 +61,16 @@ struct World {
   BindingSet bindings;
   std::unique_ptr<SandboxService> service;
 };
+
+// Runs `decode`; a refusal must be a request error (kBadRequest, kRequestTooLarge).
+template <typename F>
+void decode_only(F&& decode) {
+  try {
+    decode();
+  } catch (const ApiError& e) {
+    FUZZ_CHECK(e.status() >= 400 && e.status() < 500);
+  }
+}
 
 World& world() {
   static World* w = new World();  // never destroyed: libFuzzer may exit from any point
@@ -92,6 +108,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       case 'l':
         w.call(id, "GET", "/contexts", "");
+        break;
+      case 'D':
+        decode_only([&] { (void)decode_sandbox_execute_request(body); });
+        decode_only([&] { (void)decode_context_request(body); });
+        decode_only([&] { (void)decode_env_request(body); });
         break;
       case 'i': {
         const std::string other(body);

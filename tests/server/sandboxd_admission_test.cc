@@ -178,5 +178,33 @@ TEST(SandboxdAdmission, EachApiKeyHasABoundOnExecutionsInFlight) {
       200);
 }
 
+// The per-API-key refusal used VALIDATION_FAILED with an empty context while every other busy
+// refusal is INTERNAL_ERROR with {limit, retryAfterSeconds}: one kind, one envelope now
+// (docs/errors.md kTooManyRequests).
+TEST(SandboxdAdmission, APerKeyRefusalIsTheBusyEnvelopeOfEveryOtherRefusal) {
+  LoadedSandboxd d({.worker_threads = 4, .reserved_workers = 0},
+                   {.api_keys = {"k1"}, .max_executions_per_key = 1});
+  const std::vector<std::pair<std::string, std::string>> key{{"authorization", "Bearer k1"}};
+  // A loop holds k1's one slot until its fuel runs out; a quick execution sent meanwhile is
+  // refused. Polled rather than timed: the loop's length depends on the machine.
+  HttpResponse r;
+  for (int attempt = 0; attempt < 5 && r.status != 429; ++attempt) {
+    auto running = d.send("POST", "/sandboxes/a/execute", kLoop, key);
+    while (running.wait_for(milliseconds(10)) != std::future_status::ready) {
+      r = d.call("POST", "/sandboxes/b/execute", R"({"code":"return 1","binding":"LUA"})", key);
+      if (r.status == 429) break;
+    }
+    // The quick one may have come first: then the loop is the one refused.
+    if (HttpResponse first = running.get(); first.status == 429) r = std::move(first);
+  }
+  ASSERT_EQ(r.status, 429) << r.body;
+  EXPECT_EQ(r.header("retry-after").value_or(""), "1");
+  boost::json::object body = json_of(r);
+  EXPECT_EQ(body["code"], "INTERNAL_ERROR") << r.body;
+  EXPECT_EQ(body["httpStatus"], 429) << r.body;
+  EXPECT_EQ(body["context"].at("limit"), "max_executions_per_key") << r.body;
+  EXPECT_EQ(body["context"].at("retryAfterSeconds"), 1) << r.body;
+}
+
 }  // namespace
 }  // namespace sandbox::test
