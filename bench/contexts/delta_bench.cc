@@ -4,12 +4,12 @@
 //   - stored bytes of a new context after one small execute (compressed chunk bytes);
 //   - bytes written per step that changes one variable (mean over 50 steps);
 //   - step p50 (execute + snapshot) and a cold restore after a restart.
-#include <sandbox/interpreter.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+
+#include <sandbox/interpreter.h>
 
 #include "kv/kv_engine.h"
 #include "storage/sqlite/sqlite_stores.h"

@@ -55,8 +55,7 @@ std::shared_ptr<const SnapshotBase> EngineState::snapshot_base() {
   config.call_timeout = language.boot_timeout;
   bool reproducible = false;
   try {
-    reproducible =
-        same_pages(*first, *capture_image(config, language.stdlib, language.boot_fuel));
+    reproducible = same_pages(*first, *capture_image(config, language.stdlib, language.boot_fuel));
   } catch (const std::exception&) {
     reproducible = false;  // a boot that fails once is no base to rely on
   }
@@ -67,8 +66,8 @@ std::shared_ptr<const SnapshotBase> EngineState::snapshot_base() {
     base->page_bytes = first->page_bytes;
     for (std::uint32_t page = 0; page < first->pages; ++page) {
       if (const std::uint8_t* p = first->page_bytes[page]) {
-        if (const auto h = hash_page(std::span<const std::uint8_t, kSnapshotPageBytes>(
-                p, kSnapshotPageBytes))) {
+        if (const auto h = hash_page(
+                std::span<const std::uint8_t, kSnapshotPageBytes>(p, kSnapshotPageBytes))) {
           base->page_hashes.emplace(page, *h);
         }
       }

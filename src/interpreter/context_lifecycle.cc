@@ -359,9 +359,9 @@ std::optional<double> ContextLifecycle::settle_snapshot(const std::string& key, 
     try {
       // CL9: chunks and row in one transaction.
       const auto base = snapshot_base();
-      snapshot_ms = write_snapshot(store_, key, engine_.build, base.get(), *live, row,
-                                   clock_.now_ms())
-                        .elapsed_ms;
+      snapshot_ms =
+          write_snapshot(store_, key, engine_.build, base.get(), *live, row, clock_.now_ms())
+              .elapsed_ms;
       row_written = true;
     } catch (const std::exception& e) {
       // CL6: memory is now ahead of a snapshot we could not write. Drop the instance so the

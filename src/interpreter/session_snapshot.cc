@@ -106,9 +106,9 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       const std::size_t at = std::size_t{c} * kChunkBytes;
       // A whole chunk is compressed straight from memory; only a trailing partial one is copied
       // and zero-filled first.
-      write.upserts.push_back(ChunkWrite{
-          c, at + kChunkBytes <= memory.size() ? codec.encode(memory.subspan(at, kChunkBytes))
-                                               : codec.encode(extract_chunk(memory, c))});
+      write.upserts.push_back(ChunkWrite{c, at + kChunkBytes <= memory.size()
+                                                ? codec.encode(memory.subspan(at, kChunkBytes))
+                                                : codec.encode(extract_chunk(memory, c))});
     }
   }
 

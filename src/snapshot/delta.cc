@@ -93,10 +93,7 @@ void check_record_against_base(const SnapshotRecord& record, const SnapshotBase*
 
 SnapshotPageReader::SnapshotPageReader(const SnapshotRecord& record, const ChunkMap& chunks,
                                        const SnapshotBase* base)
-    : record_(record),
-      chunks_(chunks),
-      base_(record.base ? base : nullptr),
-      codec_(record.codec) {
+    : record_(record), chunks_(chunks), base_(record.base ? base : nullptr), codec_(record.codec) {
   check_record_against_base(record, base);
   if (base_ && !chunks.empty()) {
     const std::uint64_t last_first_page = std::uint64_t{chunks.rbegin()->first} * kChunkPages;
@@ -115,7 +112,7 @@ std::optional<std::span<const std::uint8_t>> SnapshotPageReader::page(std::uint3
   const std::uint32_t chunk = chunk_of_page(page);
   const auto it = chunks_.find(chunk);
   if (it == chunks_.end()) {
-    if (!base_) return std::nullopt;  // all zero
+    if (!base_) return std::nullopt;                  // all zero
     const std::uint8_t* b = base_page(*base_, page);  // equal to the image
     if (!b) return std::nullopt;
     return std::span<const std::uint8_t>(b, kSnapshotPageBytes);

@@ -23,6 +23,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "fuzz_assert.h"
 #include "fuzz_input.h"
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"
@@ -30,7 +31,6 @@
 #include "snapshot/page_hash.h"
 #include "snapshot/snapshot_error.h"
 #include "snapshot/snapshot_record.h"
-#include "fuzz_assert.h"
 
 namespace {
 
@@ -217,8 +217,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 'e': round_trip(in.rest()); break;
     case 'p': pages(in); break;
     case 'h': diff(in); break;
-    case 'd': hostile_delta(in); break;
-    case 'D': delta_round_trip(in); break;
+    case 'd':
+      hostile_delta(in);
+      break;
+    case 'D':
+      delta_round_trip(in);
+      break;
     default: break;
   }
   return 0;

@@ -54,8 +54,8 @@ TEST(Delta, AChangedByteStoresOneSmallChunkAndReadsBackExactly) {
   TestImage image;
   auto memory = image.bytes;
   memory.resize(20 * kSnapshotPageBytes, 0);
-  memory[2 * kSnapshotPageBytes + 5] = 0x34;    // a page of the image
-  memory[17 * kSnapshotPageBytes + 9] = 0x01;   // a grown page, chunk 1
+  memory[2 * kSnapshotPageBytes + 5] = 0x34;   // a page of the image
+  memory[17 * kSnapshotPageBytes + 9] = 0x01;  // a grown page, chunk 1
   const ChunkMap chunks = store_delta(memory, image.base);
   ASSERT_EQ(chunks.size(), 2u);
   EXPECT_LT(chunks.at(0).size(), 1024u);  // mostly zero: zstd keeps almost nothing
@@ -105,9 +105,9 @@ TEST(Delta, ADeltaSmallerThanItsImageIsRefused) {
 
 TEST(Delta, ARecordPastTheWasmMemoryIsRefused) {
   TestImage image;
-  EXPECT_THROW(SnapshotPageReader(delta_record(kMaxSnapshotMemoryPages + 1), ChunkMap{},
-                                  &image.base),
-               SnapshotError);
+  EXPECT_THROW(
+      SnapshotPageReader(delta_record(kMaxSnapshotMemoryPages + 1), ChunkMap{}, &image.base),
+      SnapshotError);
 }
 
 TEST(Delta, AChunkPastTheMemoryIsRefused) {

@@ -92,9 +92,9 @@ class LegacySnapshotTest : public ::testing::Test {
               ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    std::filesystem::copy_file(std::filesystem::path(SNAPSHOT_FIXTURES) /
-                                   "legacy_lua_format4.sqlite",
-                               dir_ / "interpreters.db");
+    std::filesystem::copy_file(
+        std::filesystem::path(SNAPSHOT_FIXTURES) / "legacy_lua_format4.sqlite",
+        dir_ / "interpreters.db");
   }
   ~LegacySnapshotTest() override { std::filesystem::remove_all(dir_); }
 
