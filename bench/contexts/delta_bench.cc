@@ -17,6 +17,9 @@
 #ifdef DELTA_BENCH_LUA
 #include "lua/lua_engine.h"
 #endif
+#ifdef DELTA_BENCH_JAVASCRIPT
+#include "javascript/javascript_engine.h"
+#endif
 
 namespace {
 
@@ -98,6 +101,10 @@ int main() {
   cases.push_back({"kv", engines::make_kv_engine(), "set x 1", "incr x", "get x"});
 #ifdef DELTA_BENCH_LUA
   cases.push_back({"lua", engines::make_lua_engine(), "x = 1", "x = x + 1", "return x"});
+#endif
+#ifdef DELTA_BENCH_JAVASCRIPT
+  cases.push_back(
+      {"js", engines::make_javascript_engine(), "globalThis.x = 1", "x = x + 1", "x"});
 #endif
   std::printf("| lang  | stored | new context   | per step      | step p50   | restore    |\n");
   std::printf("| ---   | ---    | ---           | ---           | ---        | ---        |\n");
