@@ -182,6 +182,15 @@ TEST(LuaEngine, LoadWithAReaderFunctionAssemblesThePieces) {
   EXPECT_EQ(*out.results[0].text, "42");
 }
 
+// os.date("!%Z") names the zone of a UTC date "GMT", as Debian's lua5.4 (glibc) does; the local
+// zone (the sandbox's is UTC) stays "UTC".
+TEST(LuaEngine, UtcDateZoneNameIsGmtAsInDebian) {
+  const EngineOutcome out = lua().run({"return os.date('!%Z|%H', 0), os.date('%Z', 0)", {}});
+  ASSERT_FALSE(out.error) << out.error->message;
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(*out.results[0].text, "\"GMT|00\"\t\"UTC\"");
+}
+
 SANDBOX_LANGUAGE_CORPUS(LuaCorpus, engines::make_lua_engine(), LUA_CORPUS);
 
 }  // namespace
