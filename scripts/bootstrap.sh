@@ -21,7 +21,8 @@ packages=(
   systemd
   # libFuzzer runtime (and ASan/UBSan) for the fuzz preset (scripts/run_fuzzers.sh)
   libclang-rt-19-dev
-  # native interpreters bench/languages compares the engines with (python3.11 and perl above)
+  # native interpreters bench/languages and the differential corpus (tests/differential)
+  # compare the engines with (python3.11 and perl above)
   lua5.4 ruby
 )
 

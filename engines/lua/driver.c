@@ -37,6 +37,9 @@
 enum { kJsonMaxDepth = 100, kResultReserve = 1 << 16 };
 
 static const char kEnvKey[] = "sandbox.env";
+/* The registry key (its address) of the last error the message handler saw: light userdata,
+ * so reading and clearing it allocate nothing, even when memory is exhausted. */
+static const char kErrorKey = 0;
 static const char kChunkName[] = "=input";
 
 static lua_State* g_lua;
@@ -50,16 +53,35 @@ static void append_lua_string_literal(sbx_buf* b, const char* s, size_t n) {
     unsigned char c = (unsigned char)s[i];
     const char* esc = NULL;
     switch (c) {
-      case '"': esc = "\\\""; break;
-      case '\\': esc = "\\\\"; break;
-      case '\n': esc = "\\n"; break;
-      case '\r': esc = "\\r"; break;
-      case '\t': esc = "\\t"; break;
-      case '\a': esc = "\\a"; break;
-      case '\b': esc = "\\b"; break;
-      case '\f': esc = "\\f"; break;
-      case '\v': esc = "\\v"; break;
-      default: break;
+      case '"':
+        esc = "\\\"";
+        break;
+      case '\\':
+        esc = "\\\\";
+        break;
+      case '\n':
+        esc = "\\n";
+        break;
+      case '\r':
+        esc = "\\r";
+        break;
+      case '\t':
+        esc = "\\t";
+        break;
+      case '\a':
+        esc = "\\a";
+        break;
+      case '\b':
+        esc = "\\b";
+        break;
+      case '\f':
+        esc = "\\f";
+        break;
+      case '\v':
+        esc = "\\v";
+        break;
+      default:
+        break;
     }
     if (esc) {
       sbx_buf_puts(b, esc);
@@ -226,27 +248,42 @@ static void append_text(lua_State* L, int idx, sbx_buf* b) {
 
 typedef struct {
   const sbx_request* request;
-  sbx_buf results; /* the "results" array's contents (one entry or empty) */
+  sbx_buf results;   /* the "results" array's contents (one entry or empty) */
   int status;        /* the chunk's Lua status */
   int out_of_memory; /* the result could not be formatted for lack of memory */
 } eval_context;
 
-/* The message handler of the chunk's pcall: returns {message, traceback} (traceback without
- * the "stack traceback:" header). */
+/* The message handler of the chunk's pcall. It returns what lua.c's handler returns, because
+ * the program can see it: Lua also calls the handler for errors raised inside load's reader
+ * function outside any pcall, and load then returns that value. So: the error value when it is
+ * a string or number, else its __tostring string or "(error object is a <type> value)", followed
+ * by luaL_traceback's "stack traceback:" lines unless __tostring made the message. It records
+ * {message, traceback, returned value} under kErrorKey for the ExecutionError. */
 static int message_handler(lua_State* L) {
   const char* msg = lua_tostring(L, 1);
+  int from_tostring = 0;
   if (msg == NULL) {
     if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
       msg = lua_tostring(L, -1);
+      from_tostring = 1;
     } else {
       msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
   }
-  lua_createtable(L, 2, 0);
+  lua_createtable(L, 3, 0);
   lua_pushstring(L, msg);
   lua_rawseti(L, -2, 1);
   luaL_traceback(L, L, NULL, 1);
   lua_rawseti(L, -2, 2);
+  if (from_tostring) {
+    lua_pushstring(L, msg);
+  } else {
+    luaL_traceback(L, L, msg, 1);
+  }
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, 3);
+  lua_insert(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kErrorKey);
   return 1;
 }
 
@@ -261,9 +298,7 @@ static int l_getenv(lua_State* L) {
   return 1;
 }
 
-static int l_exit(lua_State* L) {
-  return luaL_error(L, "os.exit is not supported in the sandbox");
-}
+static int l_exit(lua_State* L) { return luaL_error(L, "os.exit is not supported in the sandbox"); }
 
 /* Replaces the environment os.getenv sees with the request's. */
 static void set_environment(lua_State* L, const sbx_request* r) {
@@ -482,6 +517,8 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
   lua_State* L = g_lua;
   eval_context ctx = {.request = &request, .status = LUA_OK};
   lua_settop(L, 0);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kErrorKey);
   lua_pushcfunction(L, run_request);
   lua_pushlightuserdata(L, &ctx);
   int driver_status = lua_pcall(L, 1, LUA_MULTRET, 0);
@@ -507,14 +544,22 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
     const char* msg = NULL;
     size_t msg_len = 0;
     const char* tb = NULL;
-    if (lua_type(L, -1) == LUA_TTABLE) { /* from message_handler */
-      lua_rawgeti(L, -1, 1);
-      lua_rawgeti(L, -2, 2);
-      msg = lua_tolstring(L, -2, &msg_len);
-      tb = lua_tostring(L, -1);
-    } else if (lua_type(L, -1) == LUA_TSTRING) {
-      msg = lua_tolstring(L, -1, &msg_len);
+    /* An error the message handler saw: its message and traceback as it recorded them. */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &kErrorKey);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_rawgeti(L, -1, 3);
+      if (lua_rawequal(L, -1, -3)) {
+        lua_rawgeti(L, -2, 1);
+        lua_rawgeti(L, -3, 2);
+        msg = lua_tolstring(L, -2, &msg_len);
+        tb = lua_tostring(L, -1);
+      } else {
+        lua_pop(L, 2);
+      }
+    } else {
+      lua_pop(L, 1);
     }
+    if (!msg && lua_type(L, -1) == LUA_TSTRING) msg = lua_tolstring(L, -1, &msg_len);
     if (!msg) {
       msg = "(error object is not a string)";
       msg_len = strlen(msg);
@@ -527,6 +572,8 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
   sbx_buf_puts(&sbx_result, "}");
   free(ctx.results.data);
   lua_settop(L, 0);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kErrorKey);
   /* The space reserved at session_init makes this rare (an error message near 64 KiB). */
   if (sbx_result.failed) {
     sbx_result_message("out of memory while writing the response");

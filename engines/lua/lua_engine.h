@@ -11,19 +11,24 @@
 // io.open reaches /workspace. There is no /stdlib content.
 //
 // Limits: kLuaFuel per run or session execute (a run also pays for the interpreter's start-up),
-// kLuaMemoryBytes of linear memory, 30 s per guest call.
+// kLuaMemoryBytes of linear memory, kLuaMaxStackSlots of Lua stack, 30 s per guest call.
 // Thread-safety: the Engine's run() may be called from any thread; the module is shared.
 #pragma once
+
+#include <cstdint>
 
 #include <sandbox/engine.h>
 #include <sandbox/engine_limits.h>
 
-#include <cstdint>
+#include "lua_stack_limit.h"
 
 namespace sandbox::engines {
 
 inline constexpr std::uint64_t kLuaFuel = 50'000'000;
 inline constexpr std::uint64_t kLuaMemoryBytes = kWasmEngineMemoryBytes;
+// Lua's stack limit in slots (LUAI_MAXSTACK of the guest build): unbounded recursion ends in
+// Lua's "stack overflow" error, well before kLuaMemoryBytes (lua_stack_limit.h explains the size).
+inline constexpr int kLuaMaxStackSlots = SANDBOX_LUA_MAX_STACK_SLOTS;
 
 Engine make_lua_engine();
 

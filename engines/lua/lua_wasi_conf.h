@@ -2,6 +2,9 @@
 #ifndef SANDBOX_LUA_WASI_CONF_H_
 #define SANDBOX_LUA_WASI_CONF_H_
 
+/* Settings that must follow luaconf.h's (lua.h includes this header after it). */
+#define LUA_USER_H "lua_wasi_user.h"
+
 /* WASI has no tmpnam(): os.tmpname() reports failure instead. */
 #define LUA_TMPNAMBUFSIZE 32
 #define lua_tmpnam(b, e) \

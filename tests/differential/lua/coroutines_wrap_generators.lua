@@ -1,0 +1,11 @@
+local function range(n) return coroutine.wrap(function() for i = 1, n do coroutine.yield(i) end end) end
+local t = {} for i in range(5) do t[#t + 1] = i end print(table.concat(t, ","))
+local gen = coroutine.wrap(function() error("inside") end)
+print(pcall(gen))
+local gen2 = coroutine.wrap(function() error({code = 7}) end)
+local ok, e = pcall(gen2) print(ok, type(e), e.code)
+local co = coroutine.create(function() error("bad") end)
+print(coroutine.resume(co))
+print(coroutine.status(co), coroutine.close(co))
+print(pcall(coroutine.resume, nil))
+print(coroutine.resume(coroutine.running()))

@@ -1,0 +1,10 @@
+local cfg = {}
+print(pcall(function() return cfg.port + 1 end))
+print(pcall(function() local n = "abc" return n * 2 end))
+print(pcall(function() return math.floor("x") end))
+print(pcall(function() return ("x"):bad() end))
+print(pcall(function() local a = {} return a < 1 end))
+print(pcall(function() return 2^63 // 0 end), pcall(function() return math.tointeger(2^63) | 0 end))
+print(pcall(function() return 1 | 2^63 end))
+print(pcall(function() for i = 1, 10, 0 do end end))
+print(pcall(function() for i = "a", 2 do end end))

@@ -1,0 +1,2 @@
+print("never"
+local x = = 1

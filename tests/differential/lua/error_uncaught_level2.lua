@@ -1,0 +1,2 @@
+local function g() error("x", 2) end
+g()

@@ -1,0 +1,2 @@
+io.write("partial ")
+error(3.5)

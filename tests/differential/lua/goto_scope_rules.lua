@@ -1,0 +1,6 @@
+print(load("goto f; local x; ::f:: print(x)"))
+print(type(load("do goto f; local x end ::f::")))
+print(load("repeat goto cont; local y ::cont:: until y"))
+local ok = load("for i = 1, 2 do goto next ::next:: end return 'fine'")
+print(ok())
+print(load("break"))

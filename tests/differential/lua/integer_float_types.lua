@@ -1,0 +1,7 @@
+print(math.type(1), math.type(1.0), math.type("1"), math.type(2^53))
+print(1 == 1.0, 3 / 2, 4 / 2, 7 // 2, 7.0 // 2, 2^2, 10 % 3, 10.0 % 3)
+print(1 + 2.0, 3 * 1.0, "10" + 5, "3.5" * 2, "0x10" + 0, 10 .. "")
+print(math.maxinteger + 1 == math.mininteger, math.maxinteger * 2, math.mininteger - 1)
+print(math.maxinteger + 1.0, math.maxinteger // -1, math.mininteger // -1)
+print(5 // 0.0, -5 // 0.0, pcall(function() return 5 // 0 end))
+print(pcall(function() return 5 % 0 end), 5 % 0.0 ~= 5 % 0.0)

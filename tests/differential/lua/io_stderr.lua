@@ -1,0 +1,3 @@
+io.stderr:write("to stderr\n")
+print("to stdout")
+io.stderr:write("more stderr\n")

@@ -1,0 +1,7 @@
+io.write("a", 1, 2.5, "\n")
+io.write()
+print(io.write("chained "):write("calls\n") == io.stdout)
+print(pcall(io.write, {}))
+print(nil, false, 1 / 0)
+io.stdout:write("via stdout\n")
+print(("%5.1f"):format(3.14159))

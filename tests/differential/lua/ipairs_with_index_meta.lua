@@ -1,0 +1,5 @@
+local p = setmetatable({}, {__index = function(t, i) if i <= 3 then return i * i end end})
+for i, v in ipairs(p) do io.write(i, ":", v, " ") end print()
+print(#setmetatable({1, 2}, {__len = function() return 10 end}), rawlen({1, 2}))
+print(rawequal({}, {}), rawequal("a", "a"), rawget(p, 1), rawset({}, "k", "v").k)
+print(pcall(rawset, {}, nil, 1), pcall(rawlen, 5))

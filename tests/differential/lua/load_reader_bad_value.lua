@@ -1,0 +1,3 @@
+print(load(function() return {} end))
+print(pcall(load, function() return {} end))
+print(pcall(load, 42))

@@ -1,0 +1,2 @@
+print(load(function() error("reader failed") end))
+print(load(function() error({}) end))

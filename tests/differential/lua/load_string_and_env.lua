@@ -1,0 +1,13 @@
+local f = load("return 1 + 2") print(f())
+print(load("syntax error here"))
+print(load("return x", "chunk", "t", {x = 42})())
+local env = {print = print}
+load("y = 5 print(y)", "=named", "t", env)() print(env.y, y)
+print(type(load("error('in loaded')", "=loaded")))
+print(pcall(load("error('in loaded')", "=loaded")))
+print(pcall(load("error('in loaded')", "@file.lua")))
+print(pcall(load("error('in loaded')", "a string chunk")))
+print(load("return ...", "varargs")(1, 2, 3))
+print(load(string.dump(function() return 1 end), "b", "t"))
+print(load("return 1", "=x", "b"))
+print(pcall(load, "return 1", "=x", "q"))

@@ -1,0 +1,8 @@
+print(math.floor(3.7), math.ceil(3.2), math.floor(-3.5), math.ceil(-3.5), math.floor(2^62))
+print(math.abs(-4), math.abs(math.mininteger), math.abs(-0.0), math.sqrt(16), math.sqrt(2))
+print(math.pi, math.huge, -math.huge, math.maxinteger, math.mininteger)
+print(math.exp(1), math.log(math.exp(2)), math.log(8, 2), math.log(100, 10), math.log(27, 3))
+print(math.sin(0), math.cos(0), math.tan(0), math.asin(1), math.acos(1), math.atan(1, 1), math.atan(1))
+print(math.modf(3.7), math.modf(-3.7), math.modf(5), math.modf(1/0), math.modf(-1/0))
+print(math.ult(1, -1), math.ult(-1, 1), math.fmod(7, 3), math.fmod(-7, 3), math.fmod(7.5, 2))
+print(math.floor(-0.0), math.ceil(-0.5), 1/math.ceil(-0.5), math.log(0), math.exp(1000))

@@ -1,0 +1,6 @@
+print(1 < 1.5, math.maxinteger < 2^63, math.maxinteger + 0.0 == 2^63, math.mininteger == -2^63)
+print(2^53 == 2^53 + 1, (2^53 | 0) + 1 == 2^53 + 1, 1 == 1.0000000000000002)
+print("a" < "b", "Z" < "a", "" < "a", "abc" < "abd", "a\0b" < "a\0c")
+print(pcall(function() return 1 < "2" end))
+print(pcall(function() return {} < {} end))
+print(math.max(1, 2.5, -1), math.min(3, 1.0, 1), math.max(1, 1.0), math.min(1.0, 1))

@@ -1,0 +1,7 @@
+print(pcall(os.date, "%Q", 0))
+print(pcall(os.date, "%Ez", 0))
+print(pcall(os.date, "%", 0))
+print(pcall(os.date, "%Y", 1.5))
+print(pcall(os.date, "%Y", "x"))
+print(os.date("!%H", 3600.0), os.date("!%Y", "86400"))
+print(pcall(os.date, "!*t", 2^60))

@@ -1,0 +1,2 @@
+print(os.date("!%Z", 0))
+print(os.date("%Z", 0))

@@ -1,0 +1,8 @@
+print(pcall(os.time, {year = 2024}))
+print(pcall(os.time, {year = 2024, month = "x", day = 1}))
+print(pcall(os.time, {year = 2024, month = 1.5, day = 1}))
+print(pcall(os.time, {month = 1, day = 1}))
+print(pcall(os.time, {year = 2^40, month = 1, day = 1}))
+print(pcall(os.time, {year = 2024, month = 2^31, day = 1}))
+print(pcall(os.time, 5))
+print(os.difftime(10, 5), os.difftime(5), math.type(os.difftime(1, 1)), pcall(os.difftime))

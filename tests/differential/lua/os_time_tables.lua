@@ -1,0 +1,7 @@
+print(os.time({year = 2024, month = 1, day = 1, hour = 0}))
+print(os.time({year = 2024, month = 2, day = 29, hour = 12, min = 30, sec = 15}))
+print(os.time({year = 2000, month = 1, day = 1}))
+print(os.time({year = 1970, month = 1, day = 1, hour = 0}), os.time({year = 1969, month = 12, day = 31, hour = 23, min = 59, sec = 59}))
+print(os.time({year = 2038, month = 1, day = 19, hour = 3, min = 14, sec = 8}))
+print(os.time({year = 2024, month = 6, day = 1, hour = 0, isdst = true}), os.time({year = 2024, month = 6, day = 1, hour = 0, isdst = false}))
+print(os.time({year = 3000, month = 1, day = 1, hour = 0}))

@@ -1,0 +1,2 @@
+local function f() return 1 + f() end
+f()

@@ -1,0 +1,5 @@
+print(("a+b"):find("+", 1, true), ("a.b"):find("%."), ("f(x)"):find("(", 1, true))
+print(("hello world"):find("o w"), ("hello"):find("l", 1, true), ("hello"):find("xyz", 1, true))
+print(("aaa"):gsub("a*", "-"), ("abc"):gsub(".-", "-"), ("hello world"):gsub("o", {o = "0"}))
+print(("abc"):gsub("b", false), ("abc"):gsub("%w", function(c) if c == "b" then return nil end return c:upper() end))
+print(pcall(string.gsub, "abc", "b", function() return {} end))

@@ -1,0 +1,8 @@
+print(pcall(string.format, "%d"))
+print(pcall(string.format, "%y", 1))
+print(pcall(string.format, "%123d", 1))
+print(pcall(string.format, "%.123f", 1))
+print(pcall(string.format, "%", 1))
+print(pcall(string.format, "%s"))
+print(pcall(string.format, "%#5.3q", "x"))
+print(pcall(string.format, "%ld", 1))

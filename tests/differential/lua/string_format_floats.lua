@@ -1,0 +1,8 @@
+print(string.format("%f %.2f %10.3f %-10.1f| %+.1f % .3f", 3.14159, 2.675, 1/3, 2.5, 1.0, 1.0))
+print(string.format("%e %.0e %E %.10e", 12345.6789, 5e-324, 1e300, math.pi))
+print(string.format("%g %g %g %g %g %g", 0.0001, 0.00001, 123456, 1234567, 1e15, 1e16))
+print(string.format("%.3g %.10g %#g %g %G", 2/3, 2/3, 1.0, 100.0, 1e-20))
+print(string.format("%.0f %.0f %.0f %.0f", 0.5, 1.5, 2.5, -0.5))
+print(string.format("%f %f %f %e", 1/0, -1/0, 0.0, -0.0))
+print(string.format("%5.1f|%-7.2e|%012.3f", -1.25, 1234.5, -3.5))
+print(string.format("%.14g", 0.1 + 0.2), string.format("%.17g", 0.1 + 0.2))

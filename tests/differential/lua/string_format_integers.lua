@@ -1,0 +1,7 @@
+print(string.format("[%d] [%5d] [%-5d] [%05d] [%+d] [% d]", 42, 42, 42, 42, 42, 42))
+print(string.format("[%x] [%X] [%#x] [%o] [%#o] [%08x]", 255, 255, 255, 8, 8, 3054))
+print(string.format("%d %d", math.maxinteger, math.mininteger))
+print(string.format("%x", -1), string.format("%i", -7), string.format("%u", 5))
+print(string.format("%d", 3.0), pcall(string.format, "%d", 3.5), pcall(string.format, "%d", "x"))
+print(string.format("%c%c%c", 76, 117, 97), string.format("%5c|", 65))
+print(string.format("%.3d|%10.4d|%-8.3x|", 7, 42, 255))

@@ -1,0 +1,8 @@
+print(string.format("%q", 'he said "hi"\n\tand\\left'))
+print(string.format("%q", "\0\1\0012\127\200\255"):byte(1, -1))
+print(string.format("%q", "line\r\nnext"))
+print(string.format("%q %q %q", 1, 1.5, -0.0))
+print(string.format("%q %q %q", 1/0, -1/0, math.mininteger))
+print(string.format("%q", 0.1), string.format("%q", 1e100), string.format("%q", 2^63))
+print(pcall(string.format, "%q", {}), pcall(string.format, "%10q", "x"))
+print(string.format("%q", true), string.format("%q", nil))

@@ -1,0 +1,7 @@
+print(string.format("[%s] [%10s] [%-10s] [%.2s] [%5.1s]", "abc", "abc", "abc", "abc", "abc"))
+print(string.format("%s %s %s %s", nil, true, 12, 1.5))
+local t = setmetatable({}, {__tostring = function() return "OBJ" end})
+print(string.format("%s|%8s", t, t))
+print(pcall(string.format, "%10s", "a\0b"))
+print(string.format("%s", "a\0b") == "a\0b", #string.format("%s", "a\0b"))
+print(string.format("%%|%5%|") )

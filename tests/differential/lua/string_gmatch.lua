@@ -1,0 +1,5 @@
+for w in ("one two  three"):gmatch("%a+") do io.write(w, ";") end print()
+for k, v in ("a=1, b=2, c=3"):gmatch("(%w+)=(%w+)") do io.write(k, "->", v, " ") end print()
+for pos in ("abcabc"):gmatch("()b") do io.write(pos, " ") end print()
+local n = 0 for _ in ("x"):gmatch("") do n = n + 1 end print(n)
+for a in ("hello"):gmatch(".", 3) do io.write(a) end print()

@@ -1,0 +1,7 @@
+print(("hello hello"):gsub("^hello", "X"))
+print(("THE (quick) fox"):gsub("%f[%a]%a+", function(w) return w:lower() end))
+print(("key=val; k2=v2"):gsub("(%w+)=(%w+)", "%2=%1"))
+print(("abc"):gsub("$", "!"), ("abc"):gsub("^", "!"))
+print(("one;two;;three"):gsub(";;", ";nil;"))
+print(string.gsub("hello world", "(o)", "[%1]", 1))
+print(("  x  "):gsub("^%s+", ""):gsub("%s+$", ""))

@@ -1,0 +1,7 @@
+print(("key = value"):match("(%w+)%s*=%s*(%w+)"))
+print(("2024-01-15"):match("(%d+)-(%d+)-(%d+)"))
+print(("  trim me  "):match("^%s*(.-)%s*$") .. "|")
+print(("hello"):match("()ll()"))
+print(("abc"):match(".-"), ("abc"):match(".*"), ("abc"):match("x"))
+print(("[tag]"):match("%[(.*)%]"), ("f(a(b)c)"):match("%b()"))
+print(("THE (quick) fox"):find("%f[%a]%a+%f[%A]"))

@@ -1,0 +1,7 @@
+print(("%d items"):format(3), ("abc"):upper():lower(), #("\0\0"))
+print(("a b c"):gsub(" ", ""), ("CamelCaseString"):gsub("(%u)", " %1"))
+print(("hello"):find("l"), ("hello"):match("h(.)l"), ("x"):byte(), ("x"):byte(2))
+print(string.byte("abc", -1), string.byte("abc", 10), string.char())
+print(pcall(string.char, 256), pcall(string.char, -1))
+print(("abc") == "abc", "abc" .. 1 .. 2.0, 1 .. "")
+print(("test"):len(), #"test", ("a"):rep(3, ","), ("ab"):reverse())

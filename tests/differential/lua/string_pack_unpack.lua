@@ -1,0 +1,8 @@
+local p = string.pack("i4", 100) print(#p, string.unpack("i4", p))
+print(string.unpack("<i2", "\1\2"), string.unpack(">i2", "\1\2"))
+print(string.pack("z", "hi"):byte(1, -1))
+print(string.unpack("s1", string.pack("s1", "hello")))
+print(string.packsize("i4i8"), string.packsize("!8i1i8"), pcall(string.packsize, "s"))
+print(string.unpack("d", string.pack("d", 1.5)), string.unpack("B", "\255"), string.unpack("b", "\255"))
+print(pcall(string.pack, "i1", 200))
+print(string.format("%q", string.pack(">I3", 0x010203)))

@@ -1,0 +1,6 @@
+print(pcall(string.find, "a", "[a"))
+print(pcall(string.find, "a", "%"))
+print(pcall(string.match, "a", "(()"))
+print(pcall(string.rep, "x", 1e10))
+print(pcall(string.find, "a", "%f"))
+print(pcall(string.gsub, "a", "a", true))

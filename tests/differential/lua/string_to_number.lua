@@ -1,0 +1,8 @@
+print(tonumber("10"), tonumber("10.5"), tonumber("  12  "), tonumber("1e2"), tonumber("0x1p4"))
+print(tonumber("z", 36), tonumber("ff", 16), tonumber("777", 8), tonumber("102", 2), tonumber("11", 2))
+print(tonumber(""), tonumber(" "), tonumber("1 2"), tonumber("0x"), tonumber("1e"), tonumber(nil))
+print(tonumber("9223372036854775807"), tonumber("9223372036854775808"), tonumber("-9223372036854775808"))
+print(tonumber("0x7fffffffffffffff"), tonumber("0xffffffffffffffff"), tonumber("1" .. string.rep("0", 30)))
+print(tonumber("inf"), tonumber("nan"), tonumber(".5"), tonumber("5."), tonumber("-.5e-3"))
+print(pcall(tonumber, "10", 99), pcall(tonumber, 10, 16))
+print(math.tointeger(3.5), math.tointeger("8"), math.tointeger(2^63), math.tointeger(-0.0))

@@ -1,0 +1,7 @@
+print(tostring(nil), tostring(true), tostring(false), tostring(-0), tostring(0x10), tostring(1e308 * 10))
+print(type(print), type(nil), type({}), type("x"), type(2), type(coroutine.create(print)), type(io.stdout))
+print(pcall(type))
+print(tostring(setmetatable({}, {__name = "MyType"})):match("^MyType: ") ~= nil)
+print(pcall(tostring, setmetatable({}, {__tostring = function() return 1 end})))
+print(tostring(12345678901234567890), 0xffffffffffffffff, 0x7fffffffffffffff, -0x8000000000000000)
+print(9007199254740993, 2^63 == math.maxinteger + 1.0, 1e300 * 1e10 == math.huge)

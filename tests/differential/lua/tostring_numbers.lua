@@ -1,0 +1,6 @@
+print(1e100, -0.0, 0/0 ~= 0/0, 1/0, -1/0, math.huge)
+print(1e15, 1e16, 123456789012345678, 2^53, 2^63, -2^63)
+print(0.1, 1/3, 100.0, -1.5e-7, 5e-324, 1.7976931348623157e308)
+print(3 // 0.0, -3 // 0.0, 3 % math.huge, -3 % math.huge)
+print(tostring(1e100), tostring(-0.0), tostring(12.0), math.tointeger(12.0))
+print(string.format("%.1f", 0.05), 7.0, 7.10, -0.0 == 0.0)

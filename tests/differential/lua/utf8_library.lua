@@ -1,0 +1,10 @@
+local s = "héllo wörld ✓"
+print(#s, utf8.len(s), utf8.char(72, 233, 0x2713, 0x1F600))
+for p, c in utf8.codes("aé✓") do io.write(p, ":", c, " ") end print()
+print(utf8.codepoint(s, 1, 3), utf8.offset(s, 3), utf8.offset(s, -1), utf8.offset(s, 0, 3))
+print(utf8.len("\xff"), utf8.len(s, 3), pcall(utf8.len, s, 20))
+print(utf8.charpattern:byte(1, -1)) print(("✓✓"):match(utf8.charpattern))
+print(pcall(utf8.codepoint, "\xff"), utf8.char(), utf8.len(""))
+print(utf8.len("\u{7FFFFFFF}", 1, -1, true), pcall(utf8.len, "\u{7FFFFFFF}"))
+local t = {} for _, c in utf8.codes("añb") do t[#t + 1] = utf8.char(c):upper() end print(table.concat(t))
+print(pcall(function() for _ in utf8.codes("a\xffb") do end end))

@@ -1,0 +1,8 @@
+print(xpcall(function() error("boom") end, function(m) return "handled: " .. m end))
+print(xpcall(function(a, b) return a + b end, print, 2, 3))
+print(xpcall(function() error({}) end, function(e) return type(e) end))
+print(xpcall(function() error("x") end, function(m) error("again") end))
+local ok, tb = xpcall(function() error("deep") end, debug.traceback)
+print(ok, (tb:gsub("\n.*", "")))
+print(pcall(pcall))
+print(pcall(xpcall, print))
