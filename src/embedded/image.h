@@ -67,7 +67,7 @@ struct Image {
 // preopens during boot. Throws what boot throws, and std::runtime_error when boot leaves the
 // instance unusable or host-side state behind.
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
-                                           std::shared_ptr<const StdlibTree> stdlib,
+                                           const std::shared_ptr<const StdlibTree>& stdlib,
                                            std::uint64_t boot_fuel);
 
 // Copies `image` into `guest`, whose instance must be fresh (kFresh); it becomes ready to call.

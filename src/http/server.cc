@@ -48,7 +48,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using asio::ip::tcp;
 
-constexpr std::size_t kHeaderLimit = 16 * 1024;
+constexpr std::size_t kHeaderLimit = std::size_t{16} * 1024;
 // A refused connection: how long its 503 may take to write, and to drain what the client sent
 // (closing with unread input would reset the connection before the client reads the answer).
 constexpr auto kRefusalWriteTimeout = std::chrono::seconds(5);
@@ -157,7 +157,7 @@ struct HttpServer::Impl {
         if (refusing.load() >= options.max_connections) continue;  // the socket closes here
         ++refusing;
         asio::co_spawn(strand, refuse(std::move(socket)),
-                       [this](std::exception_ptr) { --refusing; });
+                       [this](const std::exception_ptr&) { --refusing; });
         continue;
       }
       auto conn = std::make_shared<Connection>(std::move(socket));
@@ -166,7 +166,7 @@ struct HttpServer::Impl {
         connections.insert(conn);
         ++live_sessions;
       }
-      asio::co_spawn(strand, session(conn), [this, conn](std::exception_ptr) {
+      asio::co_spawn(strand, session(conn), [this, conn](const std::exception_ptr&) {
         std::lock_guard lock(mu);
         connections.erase(conn);
         if (--live_sessions == 0) cv.notify_all();
@@ -250,7 +250,7 @@ struct HttpServer::Impl {
   // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
   // trouble with non-trivial coroutine parameters captured into nested lambdas.)
   template <class Executor>
-  auto run_handler(std::shared_ptr<HttpRequest> request, Executor ex, std::string key,
+  auto run_handler(const std::shared_ptr<HttpRequest>& request, Executor ex, std::string key,
                    bool long_running) {
     return asio::async_initiate<decltype(asio::use_awaitable),
                                 void(std::exception_ptr, HttpResponse)>(

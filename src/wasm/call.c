@@ -171,6 +171,6 @@ const char* wasm_rt_strerror(wasm_rt_trap_t trap) {
     case SANDBOX_TRAP_OUTPUT_LIMIT: return "Output limit exceeded";
     case SANDBOX_TRAP_UNSUPPORTED: return "Unsupported import called";
     case SANDBOX_TRAP_HOST_ERROR: return "Host error";
+    default: return "Unknown trap";
   }
-  return "Unknown trap";
 }

@@ -83,7 +83,7 @@ typedef struct sandbox_wasm_frame {
 
 /* Native stack left to host code entered from guest code (invariant 1a); documented as
  * sandbox::wasm::kImportStackReserveBytes in include/sandbox/wasm.h. */
-#define SANDBOX_WASM_IMPORT_STACK_RESERVE (256u * 1024u)
+#define SANDBOX_WASM_IMPORT_STACK_RESERVE ((size_t)256 * 1024)
 
 /* Installs the signal handlers once per process (idempotent, thread-safe). */
 void sandbox_wasm_runtime_init(void);

@@ -12,7 +12,8 @@
     table->size = 0;                                                                        \
     table->max_size = max_elements;                                                         \
     sandbox_wasm_host_enter();                                                              \
-    table->data = calloc(elements ? elements : 1, sizeof(wasm_rt_##type##_t));              \
+    table->data =                                                                           \
+        (wasm_rt_##type##_t*)calloc(elements ? elements : 1, sizeof(wasm_rt_##type##_t));   \
     if (table->data == NULL) {                                                              \
       sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR, "cannot allocate a table");  \
     }                                                                                       \
@@ -20,7 +21,7 @@
     sandbox_wasm_host_leave();                                                              \
   }                                                                                         \
   void wasm_rt_free_##type##_table(wasm_rt_##type##_table_t* table) {                       \
-    free(table->data);                                                                      \
+    free((void*)table->data);                                                               \
     table->data = NULL;                                                                     \
     table->size = 0;                                                                        \
   }                                                                                         \
@@ -31,7 +32,8 @@
     if (size > table->max_size || size > UINT32_MAX / 2) return UINT32_MAX;                 \
     if (delta == 0) return old;                                                             \
     sandbox_wasm_host_enter();                                                              \
-    void* data = realloc(table->data, (size_t)size * sizeof(wasm_rt_##type##_t));           \
+    wasm_rt_##type##_t* data = (wasm_rt_##type##_t*)realloc(                                \
+        (void*)table->data, (size_t)size * sizeof(wasm_rt_##type##_t));                     \
     if (data != NULL) {                                                                     \
       table->data = data;                                                                   \
       for (uint64_t i = old; i < size; i++) table->data[i] = init;                          \

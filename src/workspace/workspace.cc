@@ -29,7 +29,9 @@ NodePtr make_file(std::vector<std::uint8_t> data, std::int64_t updated_at) {
   return node;
 }
 
-[[noreturn]] void fail(Errno code, std::string message) { throw WorkspaceError(code, message); }
+[[noreturn]] void fail(Errno code, const std::string& message) {
+  throw WorkspaceError(code, message);
+}
 
 // The node at `segments`, or nullptr when a segment is missing. Passing through a file is
 // ENOTDIR "Not a directory".

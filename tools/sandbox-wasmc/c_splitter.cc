@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <optional>
@@ -409,7 +410,8 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
   }
   common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
   if (!options.memory_field.empty()) {
-    std::vector<std::string_view> prelude(lines.begin(), lines.begin() + prelude_end);
+    std::vector<std::string_view> prelude(lines.begin(),
+                                          lines.begin() + static_cast<std::ptrdiff_t>(prelude_end));
     common += base_pointer_accessors(prelude, options.memory_field);
   }
   const bool fuel_local = !options.fuel_field.empty();
@@ -445,7 +447,8 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
   std::size_t done = 0;
   for (std::size_t f = 0; f < functions.size(); ++f) {
     while (part + 1 < options.parts &&
-           done >= static_cast<std::size_t>((static_cast<double>(total) * (part + 1)) / options.parts)) {
+           done >= static_cast<std::size_t>((static_cast<double>(total) * static_cast<double>(part + 1)) /
+                                             static_cast<double>(options.parts))) {
       ++part;
     }
     auto [b, e] = functions[f];

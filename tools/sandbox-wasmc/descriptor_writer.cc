@@ -98,6 +98,7 @@ GeneratedGlue generate_glue(const ModulePlan& plan, const WasmModule& module,
 
   // ---- imports ----
   std::vector<const Import*> imports;
+  imports.reserve(module.imports.size());
   for (const Import& im : module.imports) imports.push_back(&im);
   // Context type (first parameter of an import) -> import module name.
   std::map<std::string, std::string> module_of_context;

@@ -80,6 +80,7 @@ std::string sha256_hex(const std::vector<std::uint8_t>& bytes) {
 
 void run(const std::vector<std::string>& argv) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid;

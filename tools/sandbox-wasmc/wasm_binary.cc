@@ -1,6 +1,7 @@
 #include "wasm_binary.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
 #include <string_view>
 
@@ -64,8 +65,9 @@ class Reader {
     switch (b) {
       case 0x7f: case 0x7e: case 0x7d: case 0x7c: case 0x7b: case 0x70: case 0x6f:
         return static_cast<ValueType>(b);
+      default:
+        fail("unknown value type 0x" + hex(b));
     }
-    fail("unknown value type 0x" + hex(b));
   }
 
   Limits limits() {
@@ -343,11 +345,12 @@ std::vector<std::uint8_t> cap_memory_maximum(std::span<const std::uint8_t> bytes
   body.push_back(static_cast<std::uint8_t>(1 | (l.shared ? 2 : 0) | (l.is64 ? 4 : 0)));
   encode_uleb(body, l.initial);
   encode_uleb(body, max);
-  std::vector<std::uint8_t> out(bytes.begin(), bytes.begin() + m.memory_section_begin);
+  std::vector<std::uint8_t> out(bytes.begin(),
+                                bytes.begin() + static_cast<std::ptrdiff_t>(m.memory_section_begin));
   out.push_back(5);
   encode_uleb(out, body.size());
   out.insert(out.end(), body.begin(), body.end());
-  out.insert(out.end(), bytes.begin() + m.memory_section_end, bytes.end());
+  out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(m.memory_section_end), bytes.end());
   return out;
 }
 

@@ -354,7 +354,9 @@ int main(int argc, char** argv) {
         options.binding = resolved_binding();
         if (options.binding.empty()) throw UsageError("pass --binding or --language");
         if (!cwd.empty()) options.cwd = cwd;
-        for (const auto& [k, v] : env_from(env, {})) options.env_vars[k] = *v;
+        for (const auto& [k, v] : env_from(env, {})) {
+          if (v) options.env_vars[k] = *v;  // always set: no names to unset here
+        }
         const auto c = sb.create_code_context(options);
         std::cout << c.id << "\n";
       } else if (*contexts_rm) {
