@@ -50,16 +50,35 @@ static void append_lua_string_literal(sbx_buf* b, const char* s, size_t n) {
     unsigned char c = (unsigned char)s[i];
     const char* esc = NULL;
     switch (c) {
-      case '"': esc = "\\\""; break;
-      case '\\': esc = "\\\\"; break;
-      case '\n': esc = "\\n"; break;
-      case '\r': esc = "\\r"; break;
-      case '\t': esc = "\\t"; break;
-      case '\a': esc = "\\a"; break;
-      case '\b': esc = "\\b"; break;
-      case '\f': esc = "\\f"; break;
-      case '\v': esc = "\\v"; break;
-      default: break;
+      case '"':
+        esc = "\\\"";
+        break;
+      case '\\':
+        esc = "\\\\";
+        break;
+      case '\n':
+        esc = "\\n";
+        break;
+      case '\r':
+        esc = "\\r";
+        break;
+      case '\t':
+        esc = "\\t";
+        break;
+      case '\a':
+        esc = "\\a";
+        break;
+      case '\b':
+        esc = "\\b";
+        break;
+      case '\f':
+        esc = "\\f";
+        break;
+      case '\v':
+        esc = "\\v";
+        break;
+      default:
+        break;
     }
     if (esc) {
       sbx_buf_puts(b, esc);
@@ -226,7 +245,7 @@ static void append_text(lua_State* L, int idx, sbx_buf* b) {
 
 typedef struct {
   const sbx_request* request;
-  sbx_buf results; /* the "results" array's contents (one entry or empty) */
+  sbx_buf results;   /* the "results" array's contents (one entry or empty) */
   int status;        /* the chunk's Lua status */
   int out_of_memory; /* the result could not be formatted for lack of memory */
 } eval_context;
@@ -261,9 +280,7 @@ static int l_getenv(lua_State* L) {
   return 1;
 }
 
-static int l_exit(lua_State* L) {
-  return luaL_error(L, "os.exit is not supported in the sandbox");
-}
+static int l_exit(lua_State* L) { return luaL_error(L, "os.exit is not supported in the sandbox"); }
 
 /* Replaces the environment os.getenv sees with the request's. */
 static void set_environment(lua_State* L, const sbx_request* r) {

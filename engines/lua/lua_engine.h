@@ -15,10 +15,10 @@
 // Thread-safety: the Engine's run() may be called from any thread; the module is shared.
 #pragma once
 
+#include <cstdint>
+
 #include <sandbox/engine.h>
 #include <sandbox/engine_limits.h>
-
-#include <cstdint>
 
 namespace sandbox::engines {
 

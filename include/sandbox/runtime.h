@@ -12,13 +12,13 @@
 // in parallel.
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include <sandbox/clock.h>
 #include <sandbox/engine.h>
 #include <sandbox/http.h>
 #include <sandbox/interpreter.h>
-
-#include <memory>
-#include <string>
 
 namespace sandbox {
 

@@ -1,8 +1,8 @@
-#include <sandbox/client.h>
-#include <sandbox/clock.h>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/client.h>
+#include <sandbox/clock.h>
 
 #include "client/client_support.h"
 #include "client/http_client.h"
@@ -26,19 +26,29 @@ using namespace client_detail;
 
 void throw_sandbox_error(ErrorResponse r) {
   switch (r.code) {
-    case ErrorCode::kFileNotFound: throw FileNotFoundError(std::move(r));
-    case ErrorCode::kFileExists: throw FileExistsError(std::move(r));
-    case ErrorCode::kFileTooLarge: throw FileTooLargeError(std::move(r));
-    case ErrorCode::kPermissionDenied: throw PermissionDeniedError(std::move(r));
+    case ErrorCode::kFileNotFound:
+      throw FileNotFoundError(std::move(r));
+    case ErrorCode::kFileExists:
+      throw FileExistsError(std::move(r));
+    case ErrorCode::kFileTooLarge:
+      throw FileTooLargeError(std::move(r));
+    case ErrorCode::kPermissionDenied:
+      throw PermissionDeniedError(std::move(r));
     case ErrorCode::kNoSpace:
     case ErrorCode::kIsDirectory:
     case ErrorCode::kNotDirectory:
-    case ErrorCode::kFilesystemError: throw FileSystemError(std::move(r));
-    case ErrorCode::kContextNotFound: throw ContextNotFoundError(std::move(r));
-    case ErrorCode::kValidationFailed: throw ValidationFailedError(std::move(r));
-    case ErrorCode::kCodeExecutionError: throw CodeExecutionError(std::move(r));
-    case ErrorCode::kNotSupported: throw NotSupportedError(std::move(r));
-    case ErrorCode::kInternalError: break;
+    case ErrorCode::kFilesystemError:
+      throw FileSystemError(std::move(r));
+    case ErrorCode::kContextNotFound:
+      throw ContextNotFoundError(std::move(r));
+    case ErrorCode::kValidationFailed:
+      throw ValidationFailedError(std::move(r));
+    case ErrorCode::kCodeExecutionError:
+      throw CodeExecutionError(std::move(r));
+    case ErrorCode::kNotSupported:
+      throw NotSupportedError(std::move(r));
+    case ErrorCode::kInternalError:
+      break;
   }
   throw SandboxError(std::move(r));
 }
@@ -48,14 +58,14 @@ boost::json::value client_detail::checked_json(const HttpResponse& response) {
   boost::system::error_code ec;
   boost::json::value body = boost::json::parse(response.body, ec);
   if (ec) {
-    throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) +
-                                        ": response is not JSON"));
+    throw_sandbox_error(
+        transport_error("HTTP " + std::to_string(response.status) + ": response is not JSON"));
   }
   if (response.status < 200 || response.status >= 300) {
     auto e = error_response_from_json(body);
     if (!e) {
-      throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) +
-                                          ": " + response.body.substr(0, 200)));
+      throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) + ": " +
+                                          response.body.substr(0, 200)));
     }
     if (e->timestamp.empty()) e->timestamp = iso8601_ms(SystemClock().now_ms());
     throw_sandbox_error(std::move(*e));

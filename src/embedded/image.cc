@@ -1,12 +1,12 @@
 #include "embedded/image.h"
 
-#include <sandbox/clock.h>
-#include <sandbox/workspace.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+
+#include <sandbox/clock.h>
+#include <sandbox/workspace.h>
 
 namespace sandbox::embedded {
 namespace {
@@ -44,8 +44,9 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
       throw std::runtime_error("The interpreter's boot left it unusable (trapped or exited)");
     }
     if (!guest.host_state_empty()) {
-      throw std::runtime_error("The interpreter's boot left host-side state (open files or "
-                               "extension handles) that an image cannot carry");
+      throw std::runtime_error(
+          "The interpreter's boot left host-side state (open files or "
+          "extension handles) that an image cannot carry");
     }
     image->globals = guest.instance().save_globals();
 

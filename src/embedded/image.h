@@ -52,12 +52,12 @@ struct Image {
     std::size_t offset = 0;  // into `data`
   };
   std::uint32_t pages = 0;
-  std::vector<Run> runs;              // pages that differ from instantiation and are not zero
-  std::vector<std::uint8_t> data;     // their bytes
+  std::vector<Run> runs;           // pages that differ from instantiation and are not zero
+  std::vector<std::uint8_t> data;  // their bytes
   std::vector<std::uint32_t> cleared;
-  std::vector<std::uint8_t> base;     // non-zero pages the image shares with instantiation
+  std::vector<std::uint8_t> base;  // non-zero pages the image shares with instantiation
   std::vector<const std::uint8_t*> page_bytes;  // per page: into data or base; null = all zero
-  std::vector<std::uint8_t> globals;  // wasm::Instance::save_globals()
+  std::vector<std::uint8_t> globals;            // wasm::Instance::save_globals()
   ImageStats stats;
 };
 

@@ -210,8 +210,7 @@ std::vector<std::string> ContextLifecycle::reconcile(KeyState& state,
   missing = mirror.apply_sync(sync);
   if (!missing.empty()) {
     throw ApiError(ErrorKind::kInternal, "Sandbox did not provide " +
-                                               std::to_string(missing.size()) +
-                                               " workspace file(s)");
+                                             std::to_string(missing.size()) + " workspace file(s)");
   }
   return missing;
 }

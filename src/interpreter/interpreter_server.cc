@@ -2,14 +2,14 @@
 // and the entry points of execute-in-context and idle expiry. Each call decodes its request,
 // takes the key's actor (ResidentCache) and lease (KeyLeases), calls the context state machine
 // (ContextLifecycle, whose rules are docs/contexts.md) and encodes what it returns.
-#include <sandbox/interpreter.h>
-
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 
 #include <boost/json/serialize.hpp>
 #include <spdlog/spdlog.h>
+
+#include <sandbox/interpreter.h>
 
 #include "base/url_codec.h"
 #include "base/utf8.h"
@@ -39,7 +39,8 @@ NewContext decode_new_context(const std::string& body) {
   const auto* id = o.if_contains("id");
   if (!id || !id->is_string() || id->get_string().empty() ||
       utf16_length(id->get_string()) > kMaxContextIdLength) {
-    throw ApiError(ErrorKind::kBadRequest, "id must be a non-empty string of at most 128 characters");
+    throw ApiError(ErrorKind::kBadRequest,
+                   "id must be a non-empty string of at most 128 characters");
   }
   // Neither backend can key a row by it alike (PostgreSQL TEXT refuses NUL).
   if (id->get_string().find('\0') != std::string_view::npos) {
@@ -128,7 +129,8 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
                                        const std::string& path, const std::string& body) {
   Impl& d = *impl_;
   try {
-    if (!valid_interpreter_key(key)) throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
+    if (!valid_interpreter_key(key))
+      throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
@@ -168,7 +170,8 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
                                                                const GetWorkspaceFiles& get_files) {
   Impl& d = *impl_;
   try {
-    if (!valid_interpreter_key(key)) throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
+    if (!valid_interpreter_key(key))
+      throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);

@@ -1,9 +1,5 @@
 // The runtime server's routes (docs/protocol.md#runtime-routes): dispatch order, the stateless
 // execute path and the refusal of code-context routes for engines without sessions.
-#include <sandbox/clock.h>
-#include <sandbox/protocol.h>
-#include <sandbox/runtime.h>
-
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +10,10 @@
 #include <thread>
 
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/protocol.h>
+#include <sandbox/runtime.h>
 
 #include "protocol/execute_request.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -263,7 +263,8 @@ class Runtime final : public InterpreterRuntime {
 
 void check_engine(const Engine& engine) {
   if (engine.language.empty()) throw std::invalid_argument("engine.language must not be empty");
-  if (engine.engine_name.empty()) throw std::invalid_argument("engine.engine_name must not be empty");
+  if (engine.engine_name.empty())
+    throw std::invalid_argument("engine.engine_name must not be empty");
   if (engine.build.empty()) throw std::invalid_argument("engine.build must not be empty");
   if (!engine.run) throw std::invalid_argument("engine.run must be set");
   if (engine.sessions && (!engine.sessions->boot || !engine.sessions->restore)) {

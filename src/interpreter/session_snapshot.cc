@@ -21,8 +21,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
     for (const std::uint32_t p : *snap.dirty_pages) {
       if (p >= pages) continue;
-      const auto page = memory.subspan(std::size_t{p} * kSnapshotPageBytes)
-                            .first<kSnapshotPageBytes>();
+      const auto page =
+          memory.subspan(std::size_t{p} * kSnapshotPageBytes).first<kSnapshotPageBytes>();
       if (const auto h = hash_page(page)) {
         hashes[p] = *h;
       } else {
@@ -45,9 +45,9 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     const std::size_t start = std::size_t{c} * kChunkBytes;
     // A whole chunk is compressed straight from memory; only a trailing partial one is copied
     // and zero-filled first.
-    write.upserts.push_back(ChunkWrite{
-        c, start + kChunkBytes <= memory.size() ? codec.encode(memory.subspan(start, kChunkBytes))
-                                                : codec.encode(extract_chunk(memory, c))});
+    write.upserts.push_back(ChunkWrite{c, start + kChunkBytes <= memory.size()
+                                              ? codec.encode(memory.subspan(start, kChunkBytes))
+                                              : codec.encode(extract_chunk(memory, c))});
   }
 
   SnapshotRecord record;
@@ -71,8 +71,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   resident.prev_hashes = std::move(hashes);
   resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
-  return {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count()};
+  return {
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
 }
 
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,

@@ -331,9 +331,9 @@ ContextRecord Sandbox::register_context(Binding& binding, const RuntimeProbe& pr
   const std::string key = key_for(binding.name());
   HttpResponse answer;
   try {
-    answer = binding.fetch(
-        "POST", "/interpreters/" + url_encode(key) + "/contexts",
-        boost::json::serialize(boost::json::object{{"id", record.id}, {"cwd", cwd}}));
+    answer =
+        binding.fetch("POST", "/interpreters/" + url_encode(key) + "/contexts",
+                      boost::json::serialize(boost::json::object{{"id", record.id}, {"cwd", cwd}}));
   } catch (const std::exception& e) {
     throw ApiError(ErrorKind::kUpstreamFailed,
                    "Binding '" + binding.name() + "' failed: " + e.what());
@@ -397,10 +397,9 @@ HttpResponse Sandbox::files(const std::string& body_text) {
   }
   const FilesRequest request = parse_files_request(parse_json_object(body_text));
   const boost::json::object& m = ensure_meta();
-  const std::string created_at =
-      m.contains("createdAt") && m.at("createdAt").is_string()
-          ? std::string(m.at("createdAt").get_string())
-          : now_iso();
+  const std::string created_at = m.contains("createdAt") && m.at("createdAt").is_string()
+                                     ? std::string(m.at("createdAt").get_string())
+                                     : now_iso();
   Workspace& ws = workspace_.get();
   const boost::json::object out = run_files_op(ws, request, created_at, env_.clock.now_ms());
   if (files_op_mutates(request.op)) {

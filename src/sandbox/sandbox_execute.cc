@@ -64,8 +64,8 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
   InterpreterExecuteArgs args;
   args.context_id = record.id;
   args.code = code;
-  args.env_vars = merge_env(env_from_json(ensure_meta().if_contains("envVars")), record.env_vars,
-                            call_env);
+  args.env_vars =
+      merge_env(env_from_json(ensure_meta().if_contains("envVars")), record.env_vars, call_env);
   require_env_within_limits(args.env_vars, "The merged envVars (sandbox, context and call)");
   Workspace* ws = nullptr;
   if (env_.options.file_api) {

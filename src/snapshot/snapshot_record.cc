@@ -119,5 +119,4 @@ SnapshotInfo snapshot_info(const SnapshotRecord& record) {
   return info;
 }
 
-
 }  // namespace sandbox

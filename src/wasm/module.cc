@@ -1,8 +1,8 @@
 // Module: a wasm2c module's descriptor plus an index of its exported functions.
-#include <sandbox/wasm.h>
-
 #include <string>
 #include <unordered_map>
+
+#include <sandbox/wasm.h>
 
 #include "wasm/module_descriptor.h"
 #include "wasm/runtime.h"

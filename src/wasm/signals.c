@@ -160,8 +160,8 @@ void sandbox_wasm_thread_init(void) {
   stack_t current;
   if (sigaltstack(NULL, &current) == 0 &&
       ((current.ss_flags & SS_DISABLE) || current.ss_size < ALT_STACK_SIZE)) {
-    void* mem = mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+    void* mem =
+        mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
       perror("sandbox wasm: signal stack");
       abort();

@@ -17,13 +17,13 @@
 
 #include <boost/json/parse.hpp>
 
+#include "fuzz_assert.h"
 #include "fuzz_input.h"
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"
 #include "snapshot/page_hash.h"
 #include "snapshot/snapshot_error.h"
 #include "snapshot/snapshot_record.h"
-#include "fuzz_assert.h"
 
 namespace {
 
@@ -129,13 +129,26 @@ void diff(fuzz::FuzzInput& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::FuzzInput in(data, size);
   switch (in.u8()) {
-    case 'r': record(in.rest()); break;
-    case 'z': decode(Codec::kZstd, in); break;
-    case 'w': decode(Codec::kRaw, in); break;
-    case 'e': round_trip(in.rest()); break;
-    case 'p': pages(in); break;
-    case 'h': diff(in); break;
-    default: break;
+    case 'r':
+      record(in.rest());
+      break;
+    case 'z':
+      decode(Codec::kZstd, in);
+      break;
+    case 'w':
+      decode(Codec::kRaw, in);
+      break;
+    case 'e':
+      round_trip(in.rest());
+      break;
+    case 'p':
+      pages(in);
+      break;
+    case 'h':
+      diff(in);
+      break;
+    default:
+      break;
   }
   return 0;
 }

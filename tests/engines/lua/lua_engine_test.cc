@@ -1,10 +1,11 @@
 // The Lua engine: conformance, the program corpus (corpus.json) and snapshot/restore.
 #include "lua_engine.h"
 
-#include <gtest/gtest.h>
-#include <sandbox/testing.h>
-
 #include <iostream>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/testing.h>
 
 #include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
@@ -29,11 +30,11 @@ TEST(LuaEngine, Identity) {
 
 TEST(LuaEngine, Conformance) {
   testing::run_engine_conformance(
-      lua(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
-                           .error = {.code = "error('boom')"},
-                           .stateful = testing::StatefulProgram{.define = "counter = 1",
-                                                                .use = "counter + 1",
-                                                                .expect_result_text = "2"}}});
+      lua(), {.programs = {
+                  .simple = {.code = "1 + 1", .expect_result_text = "2"},
+                  .error = {.code = "error('boom')"},
+                  .stateful = testing::StatefulProgram{
+                      .define = "counter = 1", .use = "counter + 1", .expect_result_text = "2"}}});
 }
 
 TEST(LuaEngine, StateSurvivesSnapshotAndRestore) {
