@@ -119,7 +119,7 @@ namespace sandbox::wasm {
 // Native stack every host import (and runtime helper) called from guest code is guaranteed:
 // guest code calling into the host with less than this left below it traps with
 // kStackExhausted instead. Imports must not need more (no deep recursion over guest data).
-inline constexpr std::size_t kImportStackReserveBytes = 256 * 1024;
+inline constexpr std::size_t kImportStackReserveBytes = std::size_t{256} * 1024;
 
 // Misuse of this API by the embedder (never a guest failure).
 class WasmError : public std::runtime_error {

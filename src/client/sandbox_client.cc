@@ -111,7 +111,7 @@ struct SandboxClient::Impl {
     return checked_json(send_or_throw(*http, method, base + path, body, headers));
   }
 
-  boost::json::object files(boost::json::object request) {
+  boost::json::object files(const boost::json::object& request) {
     return as_object(call("POST", "/files", boost::json::serialize(request)));
   }
 };
