@@ -80,11 +80,13 @@ struct InterpreterServer::Impl {
       : engine(e),
         store(s),
         clock(c),
-        options(o),
-        residents(c, o.max_resident_instances),
+        options(std::move(o)),
+        // `options` is declared (so initialized) before the members below, which read it.
+        residents(c, options.max_resident_instances),
         leases(s),
         lifecycle(e, s, c, residents,
-                  ContextLifecycleOptions{o.idle_ttl_ms, o.max_keys, o.on_alarm_armed}) {}
+                  ContextLifecycleOptions{options.idle_ttl_ms, options.max_keys,
+                                          options.on_alarm_armed}) {}
 
   const Engine& engine;
   InterpreterStore& store;
@@ -117,7 +119,7 @@ struct InterpreterServer::Impl {
 
 InterpreterServer::InterpreterServer(const Engine& engine, InterpreterStore& store,
                                      const Clock& clock, InterpreterServerOptions options)
-    : impl_(std::make_unique<Impl>(engine, store, clock, options)) {}
+    : impl_(std::make_unique<Impl>(engine, store, clock, std::move(options))) {}
 
 InterpreterServer::~InterpreterServer() { impl_->residents.close_all(); }
 

@@ -1,4 +1,5 @@
 #include <chrono>
+#include <stdexcept>
 
 #include "interpreter/session_state.h"
 #include "snapshot/chunk_codec.h"
@@ -77,6 +78,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
 
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
                           const ContextRow& row, const SessionOptions& options) {
+  // The caller checks (docs/contexts.md#cl4); a row without a record here is our own bug.
+  if (!row.snapshot) throw std::logic_error("restore_resident: context row has no snapshot");
   const SnapshotRecord& record = *row.snapshot;
   const StoredChunks stored = store.read_chunks(key, row.id);
   std::set<std::uint32_t> chunk_ids;
