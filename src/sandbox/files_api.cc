@@ -163,6 +163,8 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
     } else if (r.op == "delete") {
       workspace.remove(path, r.recursive, r.force);
     } else if (r.op == "rename" || r.op == "move") {
+      // parse_files_request guarantees it; a request built otherwise gets its 400 too.
+      if (!r.new_path) throw ApiError(ErrorKind::kBadRequest, "newPath is required for " + r.op);
       const std::string to = request_path(*r.new_path, operation, now_ms);
       workspace.rename(path, to);
       out["newPath"] = to;

@@ -230,12 +230,13 @@ Binding& Sandbox::binding_named(const std::string& name) const {
 }
 
 std::string Sandbox::key_for(const std::string& binding) {
-  const auto* lifetime = ensure_meta().if_contains("lifetime");
+  boost::json::object& m = ensure_meta();  // *meta_
+  const auto* lifetime = m.if_contains("lifetime");
   if (!lifetime || !lifetime->is_string() || lifetime->get_string().empty()) {
     // A meta row written without one (hand-made): mint it now, it is stable from here on.
-    (*meta_)["lifetime"] = random_uuid();
+    m["lifetime"] = random_uuid();
     save_meta();
-    lifetime = meta_->if_contains("lifetime");
+    lifetime = m.if_contains("lifetime");
   }
   return interpreter_key(lifetime->get_string(), binding);
 }
