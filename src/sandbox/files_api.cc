@@ -144,7 +144,7 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
     if (r.op == "read") {
       const Encoding enc = r.encoding.value_or(Encoding::kUtf8);
       ReadResult read = workspace.read(path, enc);
-      out["content"] = std::move(read.content);
+      out["content"] = read.content;  // a json::value copies a std::string (no move)
       out["encoding"] = encoding_name(enc);
       out["isBinary"] = read.is_binary;
       out["mimeType"] = mime_type_for(path, read.is_binary);
