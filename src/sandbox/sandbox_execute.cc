@@ -40,7 +40,9 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
     const auto row = env_.store.get_context(id_, *context_id);
     if (!row) throw context_not_found(*context_id);
     record = ContextRecord::from_json(*row);
-  } else {  // decode_sandbox_execute_request refused a body with neither
+  } else {
+    // decode_sandbox_execute_request refused a body with neither; the same 400 if not.
+    if (!binding_name) throw ApiError(ErrorKind::kBadRequest, "Pass a context or a binding");
     bool found = false;
     for (const auto& row : env_.store.list_contexts(id_)) {
       ContextRecord r = ContextRecord::from_json(row.value);
