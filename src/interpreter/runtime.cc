@@ -114,7 +114,7 @@ class Runtime final : public InterpreterRuntime {
   // `owned` is set when the runtime opened its own database; `store` points into it or at the
   // caller's store.
   Runtime(Engine engine, std::unique_ptr<SqliteStorage> owned, InterpreterStore* store,
-          RuntimeOptions options)
+          const RuntimeOptions& options)
       : engine_(std::move(engine)),
         clock_(options.clock ? options.clock : &system_clock_),
         owned_storage_(std::move(owned)) {
@@ -282,7 +282,7 @@ void InterpreterRuntime::serve(const ServeOptions& options,
 }
 
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
-                                                               RuntimeOptions options) {
+                                                               const RuntimeOptions& options) {
   check_engine(engine);
   std::unique_ptr<SqliteStorage> storage;
   if (engine.sessions) {
@@ -299,15 +299,14 @@ std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
     storage = std::make_unique<SqliteStorage>(path);
   }
   InterpreterStore* store = storage ? &storage->interpreters() : nullptr;
-  return std::make_unique<Runtime>(std::move(engine), std::move(storage), store,
-                                   std::move(options));
+  return std::make_unique<Runtime>(std::move(engine), std::move(storage), store, options);
 }
 
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
                                                                InterpreterStore& store,
-                                                               RuntimeOptions options) {
+                                                               const RuntimeOptions& options) {
   check_engine(engine);
-  return std::make_unique<Runtime>(std::move(engine), nullptr, &store, std::move(options));
+  return std::make_unique<Runtime>(std::move(engine), nullptr, &store, options);
 }
 
 }  // namespace sandbox

@@ -109,6 +109,7 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
 
   Resident resident;
   resident.context_id = row.id;
+  if (!engine.sessions) throw std::logic_error("restore_resident: the engine has no sessions");
   resident.instance = engine.sessions->restore(options, source);
   // Hash what was actually restored: the next snapshot diffs against it.
   // (This snapshot() call is also the baseline of the instance's write tracking.)

@@ -122,8 +122,8 @@ InterpreterExecuteResponse execute_ok(InterpreterServer& server, const std::stri
 }
 
 std::string result_text(const InterpreterExecuteResponse& r) {
-  if (r.result.outcome.results.empty() || !r.result.outcome.results[0].text) return "<no text>";
-  return *r.result.outcome.results[0].text;
+  if (r.result.outcome.results.empty()) return "<no text>";
+  return r.result.outcome.results[0].text.value_or("<no text>");
 }
 
 // The context steps (docs/build-your-own-runtime.md#running-the-conformance-suite): contexts, state
