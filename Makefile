@@ -6,6 +6,8 @@
 #   make test-asan   the unit and integration suites under ASan+UBSan (the asan preset)
 #   make test-tsan   the server's concurrency tests under ThreadSanitizer (the tsan preset)
 #   make fuzz        every libFuzzer target for FUZZ_SECONDS (default 20) against its corpus
+#   make lint        clang-format (scripts/check_format.sh) and clang-tidy
+#                    (scripts/run_clang_tidy.sh) over the project's own code
 #   make ci          all of the above, as .ci/run does
 JOBS ?= $(shell nproc)
 # ccache: rewrite absolute paths under the checkout to relative ones and ignore the working
@@ -20,7 +22,7 @@ TSAN_LABELS ?= concurrency
 # Suites that only check packaging or run for minutes without touching new host code paths.
 ASAN_EXCLUDE_LABELS ?= kit|load|crash
 
-.PHONY: all bootstrap build run test bench clean test-asan test-tsan fuzz ci
+.PHONY: all bootstrap build run test bench clean test-asan test-tsan fuzz lint ci
 
 all: build
 
@@ -50,7 +52,16 @@ test-tsan: bootstrap
 fuzz: bootstrap
 	scripts/run_fuzzers.sh
 
-ci: fuzz test-asan test-tsan test
+# Style, as CI checks it: formatting of every tracked C/C++ file, then clang-tidy over src/ and
+# tools/ (reads $(BUILD)/compile_commands.json, written by the configure step). Both run even if
+# the first fails, so one run lists everything to fix; `scripts/check_format.sh --fix` reformats.
+lint: bootstrap
+	@cmake --preset $(PRESET) >/dev/null
+	@status=0; scripts/check_format.sh || status=1; \
+	  scripts/run_clang_tidy.sh --preset $(PRESET) -j $(JOBS) || status=1; exit $$status
+
+# lint after the default build, so its compile database (and any generated header) exists.
+ci: fuzz test-asan test-tsan build lint test
 
 bench: build
 	bench/run.sh $(BUILD)

@@ -4,12 +4,12 @@
 // Thread-safety: read-only after static initialization; make() may be called from any thread.
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sandbox/engine.h>
 
 namespace sandbox::engines {
 

@@ -19,6 +19,9 @@ packages=(
   postgresql
   # deploy/sandboxd.service is checked with systemd-analyze
   systemd
+  # style checks (scripts/check_format.sh, scripts/run_clang_tidy.sh): one pinned LLVM version,
+  # since another clang-format major version formats some constructs differently
+  clang-format-19 clang-tidy-19
   # libFuzzer runtime (and ASan/UBSan) for the fuzz preset (scripts/run_fuzzers.sh)
   libclang-rt-19-dev
   # native interpreters bench/languages and the differential corpus (tests/differential)

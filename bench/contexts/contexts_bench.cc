@@ -8,13 +8,13 @@
 // numbers are the server's own costs: hashing, chunking, zstd, SQLite), with and without
 // reported dirty pages; and the real `kv` Wasm engine (wasm2c instance, WASI, the embedded
 // host, the runtime's write tracking), whose image is grown to 32 MiB with `alloc`.
-#include <sandbox/interpreter.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+
+#include <sandbox/interpreter.h>
 
 #include "kv/kv_engine.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -26,7 +26,6 @@ namespace {
 using namespace sandbox;
 using bench::CountingStore;
 using Clock = std::chrono::steady_clock;
-
 
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
@@ -58,7 +57,8 @@ void run(const EngineCase& c, const std::filesystem::path& dir) {
   auto exec = [&](InterpreterServer& s, const std::string& code) {
     auto r = s.execute_in_context("bench", {"ctx", code, {}, {}}, nullptr);
     if (std::holds_alternative<InterpreterCallError>(r)) {
-      std::fprintf(stderr, "execute failed: %s\n", std::get<InterpreterCallError>(r).body.message.c_str());
+      std::fprintf(stderr, "execute failed: %s\n",
+                   std::get<InterpreterCallError>(r).body.message.c_str());
       std::exit(1);
     }
     const auto& ok = std::get<InterpreterExecuteResponse>(r);
@@ -98,18 +98,21 @@ void run(const EngineCase& c, const std::filesystem::path& dir) {
     exec(server, c.probe);
     restores.push_back(ms_since(t));
   }
-  std::printf("%-34s step p50 %6.2f ms (snapshot %5.2f) p99 %6.2f ms | cold restore p50 %6.1f ms | "
-              "written/step %7.0f bytes, %.1f rows\n",
-              c.label, percentile(steps, 0.5), percentile(snapshot_ms, 0.5),
-              percentile(steps, 0.99), percentile(restores, 0.5), bytes_per_step, rows_per_step);
+  std::printf(
+      "%-34s step p50 %6.2f ms (snapshot %5.2f) p99 %6.2f ms | cold restore p50 %6.1f ms | "
+      "written/step %7.0f bytes, %.1f rows\n",
+      c.label, percentile(steps, 0.5), percentile(snapshot_ms, 0.5), percentile(steps, 0.99),
+      percentile(restores, 0.5), bytes_per_step, rows_per_step);
 }
 
 }  // namespace
 
 int main() {
-  const auto dir = std::filesystem::temp_directory_path() / ("contexts-bench-" + std::to_string(::getpid()));
-  std::printf("code contexts: 32 MiB image, one-page change per step (targets: step <= 2 ms, "
-              "cold restore <= 50 ms)\n");
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("contexts-bench-" + std::to_string(::getpid()));
+  std::printf(
+      "code contexts: 32 MiB image, one-page change per step (targets: step <= 2 ms, "
+      "cold restore <= 50 ms)\n");
   test::FakeEngineStats plain, tracked;
   tracked.track_dirty = true;
   run({"fake engine, full memory hashing", test::make_fake_session_engine(plain), "grow 512",

@@ -103,8 +103,7 @@ int main() {
   cases.push_back({"lua", engines::make_lua_engine(), "x = 1", "x = x + 1", "return x"});
 #endif
 #ifdef DELTA_BENCH_JAVASCRIPT
-  cases.push_back(
-      {"js", engines::make_javascript_engine(), "globalThis.x = 1", "x = x + 1", "x"});
+  cases.push_back({"js", engines::make_javascript_engine(), "globalThis.x = 1", "x = x + 1", "x"});
 #endif
   std::printf("| lang  | stored | new context   | per step      | step p50   | restore    |\n");
   std::printf("| ---   | ---    | ---           | ---           | ---        | ---        |\n");

@@ -15,8 +15,6 @@
 //     bytes), a typical step (chunk rows and bytes written), and the cold restore after a
 //     restart (a new store handle and server over the same file: the first execute, p50 of 5).
 // Add a language by adding a row to kLanguages (its registry name, programs and workload file).
-#include <sandbox/interpreter.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,8 +25,11 @@
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <unistd.h>
 #include <vector>
+
+#include <unistd.h>
+
+#include <sandbox/interpreter.h>
 
 #include "registry.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -60,7 +61,6 @@ constexpr Language kLanguages[] = {
     {"perl", "1 + 1", "cpu.pl", "our $counter = 0; sub bump { ++$counter } 1", "bump()",
      "$counter"},
 };
-
 
 double ms_since(SteadyClock::time_point t) {
   return std::chrono::duration<double, std::milli>(SteadyClock::now() - t).count();
@@ -109,10 +109,11 @@ void bench_stateless(const Language& lang, const Engine& engine, double cold, in
     wall.push_back(ms_since(t));
     cpu.push_back(thread_cpu_ms() - c);
   }
-  std::printf("%-6s cold start (first run) %7.1f ms | stateless %s: p50 %5.2f ms, p90 %5.2f ms, "
-              "cpu p50 %5.2f ms (%d runs)\n",
-              lang.name, cold, lang.simple, percentile(wall, 0.5), percentile(wall, 0.9),
-              percentile(cpu, 0.5), runs);
+  std::printf(
+      "%-6s cold start (first run) %7.1f ms | stateless %s: p50 %5.2f ms, p90 %5.2f ms, "
+      "cpu p50 %5.2f ms (%d runs)\n",
+      lang.name, cold, lang.simple, percentile(wall, 0.5), percentile(wall, 0.9),
+      percentile(cpu, 0.5), runs);
 }
 
 // The CPU workload: best of 5 evaluations (the first one included: there is no JIT to warm).
@@ -195,13 +196,14 @@ void bench_contexts(const Language& lang, const std::filesystem::path& dir) {
     exec(server, lang.probe);
     restores.push_back(ms_since(t));
   }
-  std::printf("%-6s contexts: first execute %6.1f ms, first snapshot %u pages in %llu chunks "
-              "(%.1f MiB zstd) | step p50 %6.2f ms, %.1f chunks (%.0f KiB) per step | cold "
-              "restore after restart p50 %6.1f ms\n",
-              lang.name, first_ms, first_pages, static_cast<unsigned long long>(first_chunks),
-              static_cast<double>(first_bytes) / (1 << 20), percentile(step_ms, 0.5),
-              static_cast<double>(step_chunks) / steps,
-              static_cast<double>(step_bytes) / steps / 1024, percentile(restores, 0.5));
+  std::printf(
+      "%-6s contexts: first execute %6.1f ms, first snapshot %u pages in %llu chunks "
+      "(%.1f MiB zstd) | step p50 %6.2f ms, %.1f chunks (%.0f KiB) per step | cold "
+      "restore after restart p50 %6.1f ms\n",
+      lang.name, first_ms, first_pages, static_cast<unsigned long long>(first_chunks),
+      static_cast<double>(first_bytes) / (1 << 20), percentile(step_ms, 0.5),
+      static_cast<double>(step_chunks) / steps, static_cast<double>(step_bytes) / steps / 1024,
+      percentile(restores, 0.5));
   std::filesystem::remove_all(dir);
 }
 
@@ -220,8 +222,8 @@ int main(int argc, char** argv) {
       only.emplace_back(argv[i]);
     }
   }
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("languages-bench-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("languages-bench-" + std::to_string(::getpid()));
   for (const Language& lang : kLanguages) {
     if (!only.empty() && std::find(only.begin(), only.end(), lang.name) == only.end()) continue;
     if (engines::find_engine(lang.name) == nullptr) {

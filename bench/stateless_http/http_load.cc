@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   app.add_option("--path", path, "Request path");
   app.add_option("--method", method, "GET or POST");
   app.add_option("--body", body, "JSON body (POST)");
-  app.add_option("-c,--connections", connections, "Concurrent connections")->check(CLI::Range(1, 1024));
+  app.add_option("-c,--connections", connections, "Concurrent connections")
+      ->check(CLI::Range(1, 1024));
   app.add_option("-d,--duration", duration, "Seconds to run");
   app.add_option("--label", label, "Label printed in front of the numbers");
   CLI11_PARSE(app, argc, argv);
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
         sandbox::HttpClient client(url);
         while (!stop.load(std::memory_order_relaxed)) {
           const auto t0 = clock::now();
-          const auto r = method == "POST" ? client.post_json(path, body) : client.request(method, path);
+          const auto r =
+              method == "POST" ? client.post_json(path, body) : client.request(method, path);
           const auto t1 = clock::now();
           if (r.status != 200) ++errors;
           latencies[i].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
@@ -59,7 +61,8 @@ int main(int argc, char** argv) {
   for (auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
   std::sort(all.begin(), all.end());
   const auto pct = [&](double p) {
-    return all.empty() ? 0.0 : all[std::min(all.size() - 1, static_cast<std::size_t>(p * all.size()))];
+    return all.empty() ? 0.0
+                       : all[std::min(all.size() - 1, static_cast<std::size_t>(p * all.size()))];
   };
   std::printf("%-28s conns=%-4d req/s=%-10.0f p50=%8.1fus p99=%8.1fus errors=%ld\n", label.c_str(),
               connections, all.size() / elapsed, pct(0.50), pct(0.99), errors.load());

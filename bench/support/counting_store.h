@@ -17,13 +17,20 @@ class CountingStore final : public InterpreterStore {
 
   void reset() { bytes = chunks = rows = 0; }
 
-  std::optional<boost::json::object> get_meta(std::string_view k) override { return inner_.get_meta(k); }
-  void put_meta(std::string_view k, const boost::json::object& m) override { inner_.put_meta(k, m); }
-  std::vector<StoredRow> list_contexts(std::string_view k) override { return inner_.list_contexts(k); }
+  std::optional<boost::json::object> get_meta(std::string_view k) override {
+    return inner_.get_meta(k);
+  }
+  void put_meta(std::string_view k, const boost::json::object& m) override {
+    inner_.put_meta(k, m);
+  }
+  std::vector<StoredRow> list_contexts(std::string_view k) override {
+    return inner_.list_contexts(k);
+  }
   std::optional<boost::json::object> get_context(std::string_view k, std::string_view id) override {
     return inner_.get_context(k, id);
   }
-  void put_context(std::string_view k, std::string_view id, const boost::json::object& row) override {
+  void put_context(std::string_view k, std::string_view id,
+                   const boost::json::object& row) override {
     ++rows;
     inner_.put_context(k, id, row);
   }
@@ -47,7 +54,9 @@ class CountingStore final : public InterpreterStore {
   std::vector<std::string> list_keys() override { return inner_.list_keys(); }
   std::size_t count_keys_with_contexts() override { return inner_.count_keys_with_contexts(); }
   std::optional<std::int64_t> get_alarm(std::string_view k) override { return inner_.get_alarm(k); }
-  void set_alarm(std::string_view k, std::optional<std::int64_t> d) override { inner_.set_alarm(k, d); }
+  void set_alarm(std::string_view k, std::optional<std::int64_t> d) override {
+    inner_.set_alarm(k, d);
+  }
   std::vector<std::pair<std::string, std::int64_t>> list_alarms() override {
     return inner_.list_alarms();
   }

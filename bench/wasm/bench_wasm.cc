@@ -6,14 +6,14 @@
 //   3. fuel overhead: the metered module against the same module without fuel: target <= 15%
 // Each time is this thread's CPU time, the minimum of several runs (the machine is shared;
 // minima of CPU time are the stable statistic). Usage: bench_wasm [scale] [runs]
-#include <sandbox/wasm.h>
-
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
+
+#include <sandbox/wasm.h>
 
 #include "bench_cpu_fuel.h"
 #include "bench_cpu_plain.h"
@@ -71,17 +71,18 @@ int main(int argc, char** argv) {
   // Interleaved, so both see the same machine load.
   for (int i = 0; i < runs; ++i) {
     with_fuel = std::min(with_fuel, seconds_of([&] {
-      fueled->set_fuel(INT64_MAX);
-      auto r = fuel_fn(*fueled, scale);
-      fuel_result = r.value;
-      fuel_used = fueled->fuel_consumed();
-      if (!r.ok()) std::fprintf(stderr, "trap: %s\n", r.trap.message.c_str());
-    }));
+                           fueled->set_fuel(INT64_MAX);
+                           auto r = fuel_fn(*fueled, scale);
+                           fuel_result = r.value;
+                           fuel_used = fueled->fuel_consumed();
+                           if (!r.ok()) std::fprintf(stderr, "trap: %s\n", r.trap.message.c_str());
+                         }));
     without_fuel = std::min(without_fuel, seconds_of([&] {
-      auto r = plain_fn(*plain, scale);
-      plain_result = r.value;
-      if (!r.ok()) std::fprintf(stderr, "trap: %s\n", r.trap.message.c_str());
-    }));
+                              auto r = plain_fn(*plain, scale);
+                              plain_result = r.value;
+                              if (!r.ok())
+                                std::fprintf(stderr, "trap: %s\n", r.trap.message.c_str());
+                            }));
   }
   if (fuel_result != native_result || plain_result != native_result) {
     std::fprintf(stderr, "result mismatch: native %u, fuel %u, plain %u\n", native_result,
@@ -91,17 +92,19 @@ int main(int argc, char** argv) {
 
   // Per kernel, to see where a difference comes from (min of runs, interleaved).
   static constexpr const char* kKernels[] = {"hash+calls", "sieve", "interpreter", "quicksort"};
-  auto kernel_fuel = fuel_module.function<std::uint32_t(std::uint32_t, std::uint32_t)>("cpu_kernel");
-  auto kernel_plain = plain_module.function<std::uint32_t(std::uint32_t, std::uint32_t)>("cpu_kernel");
+  auto kernel_fuel =
+      fuel_module.function<std::uint32_t(std::uint32_t, std::uint32_t)>("cpu_kernel");
+  auto kernel_plain =
+      plain_module.function<std::uint32_t(std::uint32_t, std::uint32_t)>("cpu_kernel");
   double kernel_times[4][3];
   for (std::uint32_t k = 0; k < 4; ++k) {
     kernel_times[k][0] = kernel_times[k][1] = kernel_times[k][2] = 1e30;
     for (int i = 0; i < runs; ++i) {
       kernel_times[k][0] = std::min(kernel_times[k][0], seconds_of([&] { cpu_kernel(k, scale); }));
       kernel_times[k][1] = std::min(kernel_times[k][1], seconds_of([&] {
-        fueled->set_fuel(INT64_MAX);
-        kernel_fuel(*fueled, k, scale);
-      }));
+                                      fueled->set_fuel(INT64_MAX);
+                                      kernel_fuel(*fueled, k, scale);
+                                    }));
       kernel_times[k][2] =
           std::min(kernel_times[k][2], seconds_of([&] { kernel_plain(*plain, k, scale); }));
     }
@@ -111,11 +114,12 @@ int main(int argc, char** argv) {
   Module tiny(*sandbox_wasm_module_bench_tiny());
   constexpr int kInstances = 2000;
   auto per_instance = [&](MemoryPool* pool) {
-    return min_of(runs, [&] {
-             for (int i = 0; i < kInstances; ++i) {
-               auto inst = Instance::create(tiny, {.pool = pool});
-             }
-           }) /
+    return min_of(runs,
+                  [&] {
+                    for (int i = 0; i < kInstances; ++i) {
+                      auto inst = Instance::create(tiny, {.pool = pool});
+                    }
+                  }) /
            kInstances;
   };
   double inst_plain = per_instance(nullptr);
@@ -127,9 +131,11 @@ int main(int argc, char** argv) {
   auto add = tiny.function<std::uint32_t(std::uint32_t, std::uint32_t)>("add");
   constexpr int kCalls = 1'000'000;
   std::uint32_t sum = 0;
-  double per_call = min_of(runs, [&] {
-                      for (int i = 0; i < kCalls; ++i) sum += add(*tiny_instance, i, 1).value;
-                    }) /
+  double per_call = min_of(runs,
+                           [&] {
+                             for (int i = 0; i < kCalls; ++i)
+                               sum += add(*tiny_instance, i, 1).value;
+                           }) /
                     kCalls;
   if (sum == 0) std::printf("(unlikely)\n");
 
@@ -151,7 +157,8 @@ int main(int argc, char** argv) {
                 (kernel_times[k][1] / kernel_times[k][2] - 1) * 100);
   }
   std::printf("results:\n");
-  std::printf("  wasm+fuel / native      %6.2f   (target <= 1.30) %s\n", ratio, verdict(ratio <= 1.3));
+  std::printf("  wasm+fuel / native      %6.2f   (target <= 1.30) %s\n", ratio,
+              verdict(ratio <= 1.3));
   std::printf("  instantiate+free        %6.1f us (target <= 100 us) %s; pooled %.1f us %s\n",
               inst_plain * 1e6, verdict(inst_plain <= 100e-6), inst_pooled * 1e6,
               verdict(inst_pooled <= 100e-6));

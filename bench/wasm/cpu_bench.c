@@ -41,11 +41,24 @@ static uint32_t sieve_kernel(uint32_t rounds) {
 
 // A toy stack machine: the dispatch loop of an interpreter.
 enum { OP_PUSH, OP_ADD, OP_MUL, OP_DUP, OP_SWAP, OP_DROP, OP_JNZ, OP_DEC, OP_HALT };
-static const uint8_t program[] = {
-    OP_PUSH, 0,       // acc
-    OP_PUSH, 200,     // counter (patched)
-    /* 4: loop */ OP_SWAP, OP_PUSH, 3, OP_MUL, OP_PUSH, 7, OP_ADD, OP_SWAP,
-    OP_DEC, OP_DUP, OP_JNZ, 4, OP_DROP, OP_HALT};
+static const uint8_t program[] = {OP_PUSH,
+                                  0,  // acc
+                                  OP_PUSH,
+                                  200,  // counter (patched)
+                                  /* 4: loop */ OP_SWAP,
+                                  OP_PUSH,
+                                  3,
+                                  OP_MUL,
+                                  OP_PUSH,
+                                  7,
+                                  OP_ADD,
+                                  OP_SWAP,
+                                  OP_DEC,
+                                  OP_DUP,
+                                  OP_JNZ,
+                                  4,
+                                  OP_DROP,
+                                  OP_HALT};
 
 static uint32_t interp_kernel(uint32_t runs) {
   uint32_t stack[16];
@@ -61,14 +74,37 @@ static uint32_t interp_kernel(uint32_t runs) {
           stack[sp++] = program[at] + (at == 3 ? (r & 7) : 0);
           break;
         }
-        case OP_ADD: sp--; stack[sp - 1] += stack[sp]; break;
-        case OP_MUL: sp--; stack[sp - 1] *= stack[sp]; break;
-        case OP_DUP: stack[sp] = stack[sp - 1]; sp++; break;
-        case OP_SWAP: { uint32_t t = stack[sp - 1]; stack[sp - 1] = stack[sp - 2]; stack[sp - 2] = t; break; }
-        case OP_DROP: sp--; break;
-        case OP_JNZ: { uint8_t target = program[pc++]; if (stack[--sp]) pc = target; break; }
-        case OP_DEC: stack[sp - 1]--; break;
-        case OP_HALT: goto done;
+        case OP_ADD:
+          sp--;
+          stack[sp - 1] += stack[sp];
+          break;
+        case OP_MUL:
+          sp--;
+          stack[sp - 1] *= stack[sp];
+          break;
+        case OP_DUP:
+          stack[sp] = stack[sp - 1];
+          sp++;
+          break;
+        case OP_SWAP: {
+          uint32_t t = stack[sp - 1];
+          stack[sp - 1] = stack[sp - 2];
+          stack[sp - 2] = t;
+          break;
+        }
+        case OP_DROP:
+          sp--;
+          break;
+        case OP_JNZ: {
+          uint8_t target = program[pc++];
+          if (stack[--sp]) pc = target;
+          break;
+        }
+        case OP_DEC:
+          stack[sp - 1]--;
+          break;
+        case OP_HALT:
+          goto done;
       }
     }
   done:
@@ -122,10 +158,14 @@ static uint32_t sort_kernel(uint32_t rounds) {
 // Runs one kernel (0-3) at `scale` times its base size; kernel 4 runs all of them.
 EXPORT(cpu_kernel) uint32_t cpu_kernel(uint32_t kernel, uint32_t scale) {
   switch (kernel) {
-    case 0: return hash_kernel(20000000u * scale);
-    case 1: return sieve_kernel(8u * scale);
-    case 2: return interp_kernel(60000u * scale);
-    case 3: return sort_kernel(4u * scale);
+    case 0:
+      return hash_kernel(20000000u * scale);
+    case 1:
+      return sieve_kernel(8u * scale);
+    case 2:
+      return interp_kernel(60000u * scale);
+    case 3:
+      return sort_kernel(4u * scale);
   }
   return 0;
 }

@@ -1,10 +1,10 @@
 // sandbox-calc: the calc engine served as a sandbox-workers runtime.
 //   sandbox-calc --listen 127.0.0.1:8080     (port 0 picks a free port and prints it)
-#include <sandbox/runtime.h>
-
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+
+#include <sandbox/runtime.h>
 
 #include "calc_engine.h"
 

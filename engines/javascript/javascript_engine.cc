@@ -1,10 +1,10 @@
 #include "javascript_engine.h"
 
-#include <sandbox/embedded.h>
-#include <sandbox/wasi.h>
-
 #include <cstdint>
 #include <span>
+
+#include <sandbox/embedded.h>
+#include <sandbox/wasi.h>
 
 #include "javascript_guest.h"
 
@@ -16,8 +16,9 @@ namespace sandbox::engines {
 
 Engine make_javascript_engine() {
   static const wasm::Module module(*sandbox_wasm_module_javascript_guest());
-  static const std::shared_ptr<const StdlibTree> stdlib = StdlibTree::from_zip(
-      std::span<const std::uint8_t>(sandbox_javascript_stdlib_start, sandbox_javascript_stdlib_end));
+  static const std::shared_ptr<const StdlibTree> stdlib =
+      StdlibTree::from_zip(std::span<const std::uint8_t>(sandbox_javascript_stdlib_start,
+                                                         sandbox_javascript_stdlib_end));
   return make_embedded_engine(
       module, EmbeddedLanguage{
                   .language = "javascript",

@@ -82,8 +82,7 @@ static int set_var(const char* name, const char* value) {
   return 1;
 }
 
-static void fail(outcome* o, const char* name, const char* message, int line_no,
-                 const char* line) {
+static void fail(outcome* o, const char* name, const char* message, int line_no, const char* line) {
   char where[64];
   snprintf(where, sizeof where, "line %d: ", line_no);
   sbx_buf_clear(&o->error);
@@ -127,8 +126,14 @@ static int run_line(outcome* o, char* line, const char* original, int n) {
   const char* cmd = line;
   if (!strcmp(cmd, "set")) {
     char* value = split_word(arg);
-    if (!*arg) { fail(o, "SyntaxError", "usage: set NAME VALUE", n, original); return 1; }
-    if (!set_var(arg, value)) { fail(o, "MemoryError", "out of memory", n, original); return 1; }
+    if (!*arg) {
+      fail(o, "SyntaxError", "usage: set NAME VALUE", n, original);
+      return 1;
+    }
+    if (!set_var(arg, value)) {
+      fail(o, "MemoryError", "out of memory", n, original);
+      return 1;
+    }
     return 0;
   }
   if (!strcmp(cmd, "get")) {
@@ -156,7 +161,10 @@ static int run_line(outcome* o, char* line, const char* original, int n) {
     }
     char text[32];
     snprintf(text, sizeof text, "%lld", value + 1);
-    if (!set_var(arg, text)) { fail(o, "MemoryError", "out of memory", n, original); return 1; }
+    if (!set_var(arg, text)) {
+      fail(o, "MemoryError", "out of memory", n, original);
+      return 1;
+    }
     set_text(o, text, strlen(text));
     return 0;
   }
@@ -176,7 +184,10 @@ static int run_line(outcome* o, char* line, const char* original, int n) {
     long mb = atol(arg);
     for (long i = 0; i < mb; i++) {
       block* b = malloc(1 << 20);
-      if (!b) { fail(o, "MemoryError", "out of memory", n, original); return 1; }
+      if (!b) {
+        fail(o, "MemoryError", "out of memory", n, original);
+        return 1;
+      }
       memset(b, 0xab, 1 << 20);
       b->next = blocks;
       blocks = b;
@@ -185,7 +196,10 @@ static int run_line(outcome* o, char* line, const char* original, int n) {
   }
   if (!strcmp(cmd, "open")) {
     int fd = open(arg, O_RDONLY);
-    if (fd < 0) { os_fail(o, arg, n, original); return 1; }
+    if (fd < 0) {
+      os_fail(o, arg, n, original);
+      return 1;
+    }
     if (open_count == (int)(sizeof open_fds / sizeof *open_fds)) {
       close(fd);
       fail(o, "OSError", "too many open files", n, original);
@@ -201,25 +215,40 @@ static int run_line(outcome* o, char* line, const char* original, int n) {
   if (!strcmp(cmd, "write")) {
     char* text = split_word(arg);
     FILE* f = fopen(arg, "w");
-    if (!f) { os_fail(o, arg, n, original); return 1; }
+    if (!f) {
+      os_fail(o, arg, n, original);
+      return 1;
+    }
     size_t len = strlen(text);
     int ok = fwrite(text, 1, len, f) == len;
     int saved = errno;
-    if (fclose(f) != 0) ok = 0;
-    else errno = saved;
-    if (!ok) { os_fail(o, arg, n, original); return 1; }
+    if (fclose(f) != 0)
+      ok = 0;
+    else
+      errno = saved;
+    if (!ok) {
+      os_fail(o, arg, n, original);
+      return 1;
+    }
     return 0;
   }
   if (!strcmp(cmd, "read")) {
     FILE* f = fopen(arg, "r");
-    if (!f) { os_fail(o, arg, n, original); return 1; }
+    if (!f) {
+      os_fail(o, arg, n, original);
+      return 1;
+    }
     sbx_buf content = {0};
     char chunk[4096];
     size_t got;
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) sbx_buf_append(&content, chunk, got);
     int failed = ferror(f);
     fclose(f);
-    if (failed) { free(content.data); os_fail(o, arg, n, original); return 1; }
+    if (failed) {
+      free(content.data);
+      os_fail(o, arg, n, original);
+      return 1;
+    }
     set_text(o, content.data ? content.data : "", content.len);
     free(content.data);
     return 0;
@@ -249,7 +278,8 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
   if (req.cwd_len > 0) {
     char* cwd = sbx_strndup(req.cwd, req.cwd_len);
     if (cwd) {
-      if (chdir(cwd) != 0) { /* a missing cwd leaves the previous one */ }
+      if (chdir(cwd) != 0) { /* a missing cwd leaves the previous one */
+      }
       free(cwd);
     }
   }

@@ -1,9 +1,5 @@
 #include "perl_engine.h"
 
-#include <sandbox/embedded.h>
-
-#include <sys/random.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -11,6 +7,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include <sys/random.h>
+
+#include <sandbox/embedded.h>
 
 #include "perl_driver_pl.h"
 #include "perl_guest.h"
@@ -65,8 +65,8 @@ class PerlDriver final : public EmbeddedDriver {
         flush_(module.function<std::uint32_t()>("zeroperl_flush")),
         last_error_(module.function<std::uint32_t()>("zeroperl_last_error")),
         get_var_(module.function<std::uint32_t(std::uint32_t)>("zeroperl_get_var")),
-        to_string_(module.function<std::uint32_t(std::uint32_t, std::uint32_t)>(
-            "zeroperl_to_string")),
+        to_string_(
+            module.function<std::uint32_t(std::uint32_t, std::uint32_t)>("zeroperl_to_string")),
         value_free_(module.function<void(std::uint32_t)>("zeroperl_value_free")) {}
 
   void boot(EmbeddedGuest& guest) const override {
@@ -81,7 +81,8 @@ class PerlDriver final : public EmbeddedDriver {
     // its encoder on first use, about a million units of fuel), which then lands in the image.
     const std::map<std::string, std::string> no_env;
     const GuestReply warm = execute(guest, DriverRequest{"1", kWorkspaceRoot, no_env, false});
-    if (warm.error) throw std::runtime_error("The Perl driver's warm-up failed: " + warm.error->message);
+    if (warm.error)
+      throw std::runtime_error("The Perl driver's warm-up failed: " + warm.error->message);
   }
 
   GuestReply execute(EmbeddedGuest& guest, const DriverRequest& request) const override {
@@ -100,8 +101,7 @@ class PerlDriver final : public EmbeddedDriver {
       // Perl reports a failed allocation on stderr and exits.
       if (e.trap().kind == wasm::TrapKind::kExit && out_of_memory(guest)) {
         throw GuestTrap(e.trap(), "Out of memory: Perl reached its " +
-                                      std::to_string(kPerlMemoryBytes >> 20) +
-                                      " MiB memory limit");
+                                      std::to_string(kPerlMemoryBytes >> 20) + " MiB memory limit");
       }
       throw;
     }
@@ -131,7 +131,9 @@ class PerlDriver final : public EmbeddedDriver {
   std::uint32_t put(EmbeddedGuest& guest, std::string_view text) const {
     const auto size = static_cast<std::uint32_t>(text.size() + 1);
     const std::uint32_t ptr = guest.call(malloc_, size);
-    if (ptr == 0) throw std::runtime_error("Perl could not allocate a " + std::to_string(size) + "-byte request");
+    if (ptr == 0)
+      throw std::runtime_error("Perl could not allocate a " + std::to_string(size) +
+                               "-byte request");
     auto bytes = guest.bytes(ptr, size);
     std::copy(text.begin(), text.end(), bytes.begin());
     bytes[text.size()] = 0;
@@ -191,14 +193,13 @@ class PerlDriver final : public EmbeddedDriver {
 
 Engine make_perl_engine() {
   static const wasm::Module module(*sandbox_wasm_module_perl_guest());
-  return make_embedded_engine(
-      module, EmbeddedLanguage{
-                  .language = "perl",
-                  .engine_name = "Perl 5.42.0 / zeroperl 1.0.10",
-                  .limits = wasm_engine_limits(kPerlFuel, kPerlMemoryBytes),
-                  .pooled_memories = 4,
-                  .driver = std::make_shared<PerlDriver>(module),
-              });
+  return make_embedded_engine(module, EmbeddedLanguage{
+                                          .language = "perl",
+                                          .engine_name = "Perl 5.42.0 / zeroperl 1.0.10",
+                                          .limits = wasm_engine_limits(kPerlFuel, kPerlMemoryBytes),
+                                          .pooled_memories = 4,
+                                          .driver = std::make_shared<PerlDriver>(module),
+                                      });
 }
 
 }  // namespace sandbox::engines

@@ -20,10 +20,10 @@
 // Thread-safety: the Engine's run() may be called from any thread.
 #pragma once
 
+#include <cstdint>
+
 #include <sandbox/engine.h>
 #include <sandbox/engine_limits.h>
-
-#include <cstdint>
 
 namespace sandbox::engines {
 

@@ -1,10 +1,10 @@
 #include "python_engine.h"
 
-#include <sandbox/embedded.h>
-#include <sandbox/wasi.h>
-
 #include <cstdint>
 #include <span>
+
+#include <sandbox/embedded.h>
+#include <sandbox/wasi.h>
 
 #include "python_guest.h"
 

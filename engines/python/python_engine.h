@@ -16,10 +16,10 @@
 // Thread-safety: the Engine's run() may be called from any thread; module and stdlib are shared.
 #pragma once
 
+#include <cstdint>
+
 #include <sandbox/engine.h>
 #include <sandbox/engine_limits.h>
-
-#include <cstdint>
 
 namespace sandbox::engines {
 

@@ -47,7 +47,7 @@ sandbox::engines::RubyHandles& table(Z_canonical_abi_instance_t* ctx) {
 extern "C" {
 
 std::uint32_t Z_canonical_abiZ_resource_new_rbZ2DabiZ2Dvalue(Z_canonical_abi_instance_t* ctx,
-                                                              std::uint32_t rep) {
+                                                             std::uint32_t rep) {
   const std::optional<std::uint32_t> handle = table(ctx).insert(rep);
   if (!handle) {
     sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR, "too many live Ruby value handles");
@@ -56,7 +56,7 @@ std::uint32_t Z_canonical_abiZ_resource_new_rbZ2DabiZ2Dvalue(Z_canonical_abi_ins
 }
 
 std::uint32_t Z_canonical_abiZ_resource_get_rbZ2DabiZ2Dvalue(Z_canonical_abi_instance_t* ctx,
-                                                              std::uint32_t handle) {
+                                                             std::uint32_t handle) {
   const std::optional<std::uint32_t> rep = table(ctx).get(handle);
   if (!rep) sandbox_wasm_trap_with_message(SANDBOX_TRAP_HOST_ERROR, "invalid Ruby value handle");
   return *rep;

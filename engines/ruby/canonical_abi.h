@@ -15,12 +15,12 @@
 // Thread-safety: used by the one thread running its instance.
 #pragma once
 
-#include <sandbox/embedded.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include <sandbox/embedded.h>
 
 namespace sandbox::engines {
 
@@ -29,9 +29,7 @@ class RubyHandles final : public GuestExtension {
   // Most handles alive at once; a guest asking for more traps (it never needs more than two).
   static constexpr std::size_t kMaxHandles = 1024;
 
-  std::vector<wasm::ImportContext> import_contexts() override {
-    return {{"canonical_abi", this}};
-  }
+  std::vector<wasm::ImportContext> import_contexts() override { return {{"canonical_abi", this}}; }
   bool empty() const override { return live_ == 0; }
 
   // A new handle for `rep`, or nullopt when the table is full. Never throws.

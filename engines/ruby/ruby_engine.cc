@@ -1,14 +1,14 @@
 #include "ruby_engine.h"
 
-#include <sandbox/embedded.h>
-#include <sandbox/engine_limits.h>
-
 #include <algorithm>
 #include <array>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include <sandbox/embedded.h>
+#include <sandbox/engine_limits.h>
 
 #include "canonical_abi.h"
 #include "ruby_driver_rb.h"
@@ -30,12 +30,18 @@ constexpr std::string_view kClearErrinfo = "rb-clear-errinfo: func() -> ()";
 // rb_protect's state for a jump out of the top level: TAG_RETURN .. TAG_REDO.
 std::string_view jump_name(std::int32_t state) {
   switch (state) {
-    case 1: return "return";
-    case 2: return "break";
-    case 3: return "next";
-    case 4: return "retry";
-    case 5: return "redo";
-    default: return "";
+    case 1:
+      return "return";
+    case 2:
+      return "break";
+    case 3:
+      return "next";
+    case 4:
+      return "retry";
+    case 5:
+      return "redo";
+    default:
+      return "";
   }
 }
 
@@ -92,7 +98,8 @@ class RubyDriver final : public EmbeddedDriver {
     // the image.
     const std::map<std::string, std::string> no_env;
     const GuestReply warm = execute(guest, DriverRequest{"1", kWorkspaceRoot, no_env, false});
-    if (warm.error) throw std::runtime_error("The Ruby driver's warm-up failed: " + warm.error->message);
+    if (warm.error)
+      throw std::runtime_error("The Ruby driver's warm-up failed: " + warm.error->message);
   }
 
   GuestReply execute(EmbeddedGuest& guest, const DriverRequest& request) const override {
@@ -118,7 +125,8 @@ class RubyDriver final : public EmbeddedDriver {
       }
       GuestReply r;
       r.status = 1;
-      r.error = ExecutionError{"LocalJumpError", "unexpected " + std::string(jump), {}, std::nullopt};
+      r.error =
+          ExecutionError{"LocalJumpError", "unexpected " + std::string(jump), {}, std::nullopt};
       return r;
     }
     GuestReply parsed = parse_guest_reply(0, reply);
@@ -192,7 +200,8 @@ class RubyDriver final : public EmbeddedDriver {
   }
 
   wasm::Function<void()> initialize_;
-  wasm::Function<std::uint32_t(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t)> realloc_;
+  wasm::Function<std::uint32_t(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t)>
+      realloc_;
   wasm::Function<void(std::uint32_t, std::uint32_t)> init_;
   wasm::Function<std::uint32_t(std::uint32_t, std::uint32_t)> eval_;
   wasm::Function<std::uint32_t(std::uint32_t)> rstring_ptr_;
@@ -205,14 +214,13 @@ class RubyDriver final : public EmbeddedDriver {
 
 Engine make_ruby_engine() {
   static const wasm::Module module(*sandbox_wasm_module_ruby_guest());
-  return make_embedded_engine(
-      module, EmbeddedLanguage{
-                  .language = "ruby",
-                  .engine_name = "CRuby 3.4.1 / ruby.wasm 2.10.1",
-                  .limits = wasm_engine_limits(kRubyFuel, kRubyMemoryBytes),
-                  .pooled_memories = 4,
-                  .driver = std::make_shared<RubyDriver>(module),
-              });
+  return make_embedded_engine(module, EmbeddedLanguage{
+                                          .language = "ruby",
+                                          .engine_name = "CRuby 3.4.1 / ruby.wasm 2.10.1",
+                                          .limits = wasm_engine_limits(kRubyFuel, kRubyMemoryBytes),
+                                          .pooled_memories = 4,
+                                          .driver = std::make_shared<RubyDriver>(module),
+                                      });
 }
 
 }  // namespace sandbox::engines

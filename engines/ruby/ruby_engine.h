@@ -23,9 +23,9 @@
 // Thread-safety: the Engine's run() may be called from any thread.
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <cstdint>
+
+#include <sandbox/engine.h>
 
 namespace sandbox::engines {
 

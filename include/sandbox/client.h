@@ -25,8 +25,6 @@
 // connection. A SandboxClient keeps one connection and is used by one thread at a time.
 #pragma once
 
-#include <sandbox/protocol.h>
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -38,6 +36,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 
@@ -58,16 +58,34 @@ class SandboxError : public std::runtime_error {
   ErrorResponse response_;
 };
 
-class FileNotFoundError : public SandboxError { using SandboxError::SandboxError; };
-class FileExistsError : public SandboxError { using SandboxError::SandboxError; };
-class FileTooLargeError : public SandboxError { using SandboxError::SandboxError; };
-class PermissionDeniedError : public SandboxError { using SandboxError::SandboxError; };
+class FileNotFoundError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class FileExistsError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class FileTooLargeError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class PermissionDeniedError : public SandboxError {
+  using SandboxError::SandboxError;
+};
 // NO_SPACE, IS_DIRECTORY, NOT_DIRECTORY, FILESYSTEM_ERROR.
-class FileSystemError : public SandboxError { using SandboxError::SandboxError; };
-class ContextNotFoundError : public SandboxError { using SandboxError::SandboxError; };
-class ValidationFailedError : public SandboxError { using SandboxError::SandboxError; };
-class CodeExecutionError : public SandboxError { using SandboxError::SandboxError; };
-class NotSupportedError : public SandboxError { using SandboxError::SandboxError; };
+class FileSystemError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class ContextNotFoundError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class ValidationFailedError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class CodeExecutionError : public SandboxError {
+  using SandboxError::SandboxError;
+};
+class NotSupportedError : public SandboxError {
+  using SandboxError::SandboxError;
+};
 
 // Throws the SandboxError subclass for `response.code` (docs/sandbox-api.md#client-errors).
 [[noreturn]] void throw_sandbox_error(ErrorResponse response);
@@ -124,8 +142,8 @@ struct CodeContext {
 };
 
 struct CreateContextOptions {
-  std::string binding;                      // required: a binding name such as "PYTHON"
-  std::optional<std::string> cwd;           // default /workspace
+  std::string binding;             // required: a binding name such as "PYTHON"
+  std::optional<std::string> cwd;  // default /workspace
   std::map<std::string, std::string> env_vars;
 };
 
@@ -236,7 +254,7 @@ struct LanguageInfo {
   std::string engine;
   bool contexts = false;
   bool remote = false;
-  bool available = true;  // false when a remote binding did not answer its probe
+  bool available = true;               // false when a remote binding did not answer its probe
   std::optional<EngineLimits> limits;  // built-in engines only
 };
 

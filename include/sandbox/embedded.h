@@ -104,10 +104,6 @@
 // immutable after construction). A session is used by one thread at a time.
 #pragma once
 
-#include <sandbox/engine.h>
-#include <sandbox/wasi.h>
-#include <sandbox/wasm.h>
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -120,6 +116,10 @@
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include <sandbox/engine.h>
+#include <sandbox/wasi.h>
+#include <sandbox/wasm.h>
 
 namespace sandbox {
 

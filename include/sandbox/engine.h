@@ -35,8 +35,6 @@
 // SessionInstance is used by one thread at a time.
 #pragma once
 
-#include <sandbox/workspace.h>
-
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -49,6 +47,8 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+
+#include <sandbox/workspace.h>
 
 namespace sandbox {
 
@@ -80,7 +80,9 @@ struct ResultEntry {
   std::optional<boost::json::value> json;
 
   static ResultEntry of_text(std::string t) { return ResultEntry{std::move(t), std::nullopt}; }
-  static ResultEntry of_json(boost::json::value j) { return ResultEntry{std::nullopt, std::move(j)}; }
+  static ResultEntry of_json(boost::json::value j) {
+    return ResultEntry{std::nullopt, std::move(j)};
+  }
 };
 
 struct ExecutionError {

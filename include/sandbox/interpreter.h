@@ -35,11 +35,6 @@
 // Thread-safety: all public methods may be called from any thread.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/engine.h>
-#include <sandbox/http.h>
-#include <sandbox/protocol.h>
-
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +42,11 @@
 #include <string>
 #include <variant>
 #include <vector>
+
+#include <sandbox/clock.h>
+#include <sandbox/engine.h>
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 
@@ -78,7 +78,6 @@ struct WorkspaceFileEntry {
 using GetWorkspaceFiles =
     std::function<std::vector<WorkspaceFileEntry>(const std::vector<std::string>& paths)>;
 
-
 // Older name of SnapshotInfo (protocol.h), kept while callers move over.
 using SnapshotSummary = SnapshotInfo;
 
@@ -95,9 +94,9 @@ struct InterpreterExecuteResponse {
   ExecutionResult result;  // durationMs: wall time of the engine call
   std::uint64_t execution_count = 0;
   ContextSummary context;
-  std::vector<std::string> dirs;           // every mirror directory after the run, sorted
-  std::vector<WorkspaceFileEntry> files;   // created then updated files (none after an error)
-  std::vector<std::string> deleted;        // file paths gone since reconciliation
+  std::vector<std::string> dirs;          // every mirror directory after the run, sorted
+  std::vector<WorkspaceFileEntry> files;  // created then updated files (none after an error)
+  std::vector<std::string> deleted;       // file paths gone since reconciliation
 };
 
 // A failed call: the status and ErrorResponse the equivalent HTTP error would carry.
@@ -153,8 +152,8 @@ class InterpreterServer {
                                               const GetWorkspaceFiles& get_files);
 
   // Runs the idle-expiry handler (docs/protocol.md#idle-expiry T6) of every key whose deadline
-  // has passed by the clock. Returns how many keys were wiped. The runtime calls this from a timer; tests call it after
-  // moving a ManualClock.
+  // has passed by the clock. Returns how many keys were wiped. The runtime calls this from a timer;
+  // tests call it after moving a ManualClock.
   int run_due_alarms();
   // The earliest armed deadline, if any (epoch ms).
   std::optional<std::int64_t> next_alarm() const;

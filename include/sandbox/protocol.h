@@ -56,7 +56,8 @@ inline constexpr std::uint64_t kMaxEnvBytes = 65'536;
 inline constexpr std::string_view kInterpreterKeyHeader = "x-interpreter-key";
 inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";
 
-// docs/protocol.md#errno-mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped -> FILESYSTEM_ERROR.
+// docs/protocol.md#errno-mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped ->
+// FILESYSTEM_ERROR.
 ErrorCode error_code_for_errno(Errno e);
 // The same mapping as kinds: ENOENT -> kFileNotFound, ..., ENAMETOOLONG -> kBadRequest.
 ErrorKind error_kind_for_errno(Errno e);

@@ -12,13 +12,13 @@
 // in parallel.
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include <sandbox/clock.h>
 #include <sandbox/engine.h>
 #include <sandbox/http.h>
 #include <sandbox/interpreter.h>
-
-#include <memory>
-#include <string>
 
 namespace sandbox {
 
@@ -61,12 +61,12 @@ class InterpreterRuntime : public HttpHandler {
 // (empty language, engine name or build, or no `run`), and std::runtime_error when the context
 // database cannot be opened.
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
-                                                               RuntimeOptions options = {});
+                                                               const RuntimeOptions& options = {});
 
 // Same, over a store owned by the caller (sandboxd shares one database among its runtimes).
 // `store` must outlive the runtime.
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
                                                                InterpreterStore& store,
-                                                               RuntimeOptions options = {});
+                                                               const RuntimeOptions& options = {});
 
 }  // namespace sandbox

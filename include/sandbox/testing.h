@@ -21,13 +21,13 @@
 #include <sandbox/engine.h>
 // The rest of the kit's test library, beside the conformance suite: a data-driven program
 // corpus and the post-initialisation image checks, which report CheckResults.
-#include <sandbox/testing/check_result.h>
-#include <sandbox/testing/image_checks.h>
-#include <sandbox/testing/program_corpus.h>
-
 #include <optional>
 #include <stdexcept>
 #include <string>
+
+#include <sandbox/testing/check_result.h>
+#include <sandbox/testing/image_checks.h>
+#include <sandbox/testing/program_corpus.h>
 
 namespace sandbox::testing {
 

@@ -59,10 +59,6 @@
 // immutable once built and may be shared by any number of hosts on any threads.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/engine.h>
-#include <sandbox/workspace.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -75,6 +71,10 @@
 #include <vector>
 
 #include <wasm-rt.h>
+
+#include <sandbox/clock.h>
+#include <sandbox/engine.h>
+#include <sandbox/workspace.h>
 
 namespace sandbox {
 

@@ -17,8 +17,6 @@
 // WASI mount.
 #pragma once
 
-#include <sandbox/clock.h>
-
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,6 +29,8 @@
 #include <vector>
 
 #include <boost/json/object.hpp>
+
+#include <sandbox/clock.h>
 
 namespace sandbox {
 

@@ -1,8 +1,8 @@
-#include <sandbox/clock.h>
-
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+
+#include <sandbox/clock.h>
 
 namespace sandbox {
 

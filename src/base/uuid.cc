@@ -1,10 +1,10 @@
 #include "base/uuid.h"
 
-#include <sys/random.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <random>
+
+#include <sys/random.h>
 
 namespace sandbox {
 

@@ -3,14 +3,14 @@
 // failures mapped to SandboxError.
 #pragma once
 
-#include <sandbox/client.h>
-#include <sandbox/http.h>
-
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <boost/json/value.hpp>
+
+#include <sandbox/client.h>
+#include <sandbox/http.h>
 
 #include "client/http_client.h"
 

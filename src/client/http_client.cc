@@ -21,7 +21,8 @@ ParsedUrl parse_http_url(const std::string& url) {
   }
   ParsedUrl out;
   out.host = std::string(parsed->host());
-  if (out.host.size() >= 2 && out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
+  if (out.host.size() >= 2 && out.host.front() == '[')
+    out.host = out.host.substr(1, out.host.size() - 2);
   out.port = parsed->has_port() ? std::string(parsed->port()) : "80";
   out.path = std::string(parsed->encoded_path());
   if (parsed->has_query()) out.path += "?" + std::string(parsed->encoded_query());
@@ -47,7 +48,8 @@ struct HttpClient::Impl {
     stream->connect(results, ec);
     if (ec) {
       stream.reset();
-      throw TransportError("cannot connect to " + base.host + ":" + base.port + ": " + ec.message());
+      throw TransportError("cannot connect to " + base.host + ":" + base.port + ": " +
+                           ec.message());
     }
     buffer.clear();
   }
@@ -78,7 +80,8 @@ struct HttpClient::Impl {
     const auto& res = parser.get();
     out.status = static_cast<int>(res.result_int());
     out.headers.clear();
-    for (const auto& f : res) out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+    for (const auto& f : res)
+      out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
     out.body = res.body();
     if (!res.keep_alive()) stream.reset();
     return true;
@@ -121,8 +124,9 @@ HttpResponse HttpClient::request(const std::string& method, const std::string& p
   return out;
 }
 
-HttpResponse HttpClient::post_json(const std::string& path, const std::string& json,
-                                   const std::vector<std::pair<std::string, std::string>>& headers) {
+HttpResponse HttpClient::post_json(
+    const std::string& path, const std::string& json,
+    const std::vector<std::pair<std::string, std::string>>& headers) {
   auto all = headers;
   all.emplace_back("content-type", "application/json");
   return request("POST", path, json, all);

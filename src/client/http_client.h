@@ -5,12 +5,12 @@
 // Thread-safety: an HttpClient is used by one thread at a time.
 #pragma once
 
-#include <sandbox/http.h>
-
 #include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
+
+#include <sandbox/http.h>
 
 namespace sandbox {
 
@@ -23,8 +23,8 @@ class TransportError : public std::runtime_error {
 // An http:// URL split into its parts.
 struct ParsedUrl {
   std::string host;
-  std::string port;   // "80" when absent
-  std::string path;   // starts with '/'; includes the query if any
+  std::string port;  // "80" when absent
+  std::string path;  // starts with '/'; includes the query if any
 };
 
 // Throws std::invalid_argument for anything but http://HOST[:PORT][/PATH].

@@ -1,8 +1,5 @@
 // SandboxClient: the sandbox API of a sandboxd server (docs/sandbox-api.md#routes,
 // docs/sandbox-api.md#client-errors).
-#include <sandbox/client.h>
-#include <sandbox/clock.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -11,9 +8,12 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <sandbox/client.h>
+#include <sandbox/clock.h>
+
 #include "base/base64.h"
-#include "client/client_support.h"
 #include "base/url_codec.h"
+#include "client/client_support.h"
 #include "client/http_client.h"
 #include "protocol/json_number.h"
 
@@ -58,8 +58,8 @@ const boost::json::object& as_object(const boost::json::value& v) {
 }
 
 CodeContext code_context_from(const boost::json::object& o) {
-  return CodeContext{str(o, "id"),        str(o, "binding"),      str(o, "language"),
-                     str(o, "cwd"),       str(o, "createdAt"),    str(o, "lastUsed")};
+  return CodeContext{str(o, "id"),  str(o, "binding"),   str(o, "language"),
+                     str(o, "cwd"), str(o, "createdAt"), str(o, "lastUsed")};
 }
 
 FileOpResult file_op_from(const boost::json::object& o) {
@@ -93,7 +93,8 @@ void validate_sandbox_id(std::string_view id) {
   static constexpr std::array<std::string_view, 7> kReserved = {
       "www", "api", "admin", "root", "system", "cloudflare", "workers"};
   for (const auto r : kReserved) {
-    if (lower == r) throw std::invalid_argument(prefix + "'" + std::string(id) + "' is a reserved name");
+    if (lower == r)
+      throw std::invalid_argument(prefix + "'" + std::string(id) + "' is a reserved name");
   }
 }
 
@@ -110,7 +111,7 @@ struct SandboxClient::Impl {
     return checked_json(send_or_throw(*http, method, base + path, body, headers));
   }
 
-  boost::json::object files(boost::json::object request) {
+  boost::json::object files(const boost::json::object& request) {
     return as_object(call("POST", "/files", boost::json::serialize(request)));
   }
 };
@@ -150,7 +151,8 @@ CodeContext SandboxClient::create_code_context(const CreateContextOptions& optio
     for (const auto& [k, v] : options.env_vars) env[k] = v;
     body["envVars"] = std::move(env);
   }
-  return code_context_from(as_object(impl_->call("POST", "/contexts", boost::json::serialize(body))));
+  return code_context_from(
+      as_object(impl_->call("POST", "/contexts", boost::json::serialize(body))));
 }
 
 std::vector<CodeContext> SandboxClient::list_code_contexts() {
@@ -208,8 +210,8 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
     const auto& co = c->get_object();
     ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), unsigned_of(co, "executions"),
                               std::nullopt, optional_ms(co, "expiresAt")};
-    if (const auto* ms = co.if_contains("snapshotMs"); ms && ms->is_number() &&
-                                                      std::isfinite(ms->to_number<double>())) {
+    if (const auto* ms = co.if_contains("snapshotMs");
+        ms && ms->is_number() && std::isfinite(ms->to_number<double>())) {
       info.snapshot_ms = ms->to_number<double>();
     }
     result.context = std::move(info);
@@ -228,7 +230,8 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
   return result;
 }
 
-void SandboxClient::set_env_vars(const std::map<std::string, std::optional<std::string>>& env_vars) {
+void SandboxClient::set_env_vars(
+    const std::map<std::string, std::optional<std::string>>& env_vars) {
   boost::json::object env;
   for (const auto& [k, v] : env_vars) {
     if (v) {
@@ -279,13 +282,12 @@ FileOpResult SandboxClient::mkdir(const std::string& path, bool recursive) {
 }
 
 FileOpResult SandboxClient::delete_file(const std::string& path, bool recursive, bool force) {
-  return file_op_from(impl_->files(
-      {{"op", "delete"}, {"path", path}, {"recursive", recursive}, {"force", force}}));
+  return file_op_from(
+      impl_->files({{"op", "delete"}, {"path", path}, {"recursive", recursive}, {"force", force}}));
 }
 
 FileOpResult SandboxClient::rename_file(const std::string& old_path, const std::string& new_path) {
-  return file_op_from(
-      impl_->files({{"op", "rename"}, {"path", old_path}, {"newPath", new_path}}));
+  return file_op_from(impl_->files({{"op", "rename"}, {"path", old_path}, {"newPath", new_path}}));
 }
 
 FileOpResult SandboxClient::move_file(const std::string& source_path,
@@ -307,9 +309,9 @@ ListFilesResult SandboxClient::list_files(const std::string& path,
     for (const auto& f : files->get_array()) {
       if (!f.is_object()) continue;
       const auto& fo = f.get_object();
-      r.files.push_back(FileInfo{str(fo, "name"), str(fo, "absolutePath"),
-                                 str(fo, "relativePath"), str(fo, "type"),
-                                 unsigned_of(fo, "size"), str(fo, "modifiedAt"), str(fo, "mode")});
+      r.files.push_back(FileInfo{str(fo, "name"), str(fo, "absolutePath"), str(fo, "relativePath"),
+                                 str(fo, "type"), unsigned_of(fo, "size"), str(fo, "modifiedAt"),
+                                 str(fo, "mode")});
     }
   }
   return r;

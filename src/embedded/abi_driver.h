@@ -15,11 +15,11 @@
 // Thread-safety: immutable after construction.
 #pragma once
 
-#include <sandbox/embedded.h>
-
 #include <functional>
 #include <optional>
 #include <string>
+
+#include <sandbox/embedded.h>
 
 namespace sandbox::embedded {
 

@@ -1,8 +1,8 @@
 // make_embedded_engine: the Engine around an embedded interpreter (stateless run + sessions),
 // both started from the engine's post-initialisation image.
-#include <sandbox/embedded.h>
-
 #include <stdexcept>
+
+#include <sandbox/embedded.h>
 
 #include "embedded/abi_driver.h"
 #include "embedded/engine_state.h"
@@ -56,8 +56,8 @@ Engine make_embedded_engine(const wasm::Module& module, EmbeddedLanguage languag
           "after_init and fingerprint belong to the built-in ABI, not to an engine with a driver");
     }
   } else {
-    driver = std::make_shared<embedded::AbiDriver>(module, language.after_init,
-                                                   language.fingerprint);
+    driver =
+        std::make_shared<embedded::AbiDriver>(module, language.after_init, language.fingerprint);
   }
   auto state = std::make_shared<EngineState>(module, std::move(language), std::move(driver));
 

@@ -7,7 +7,8 @@ namespace sandbox::embedded {
 
 StatelessGuest::StatelessGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
                                const Clock& clock)
-    : scratch(clock), guest(config, WasiOptions{.stdlib = std::move(stdlib), .workspace = &scratch}) {
+    : scratch(clock),
+      guest(config, WasiOptions{.stdlib = std::move(stdlib), .workspace = &scratch}) {
   scratch.set_disabled(true);
 }
 

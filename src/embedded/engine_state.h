@@ -3,15 +3,15 @@
 // and the idle instances kept for stateless runs.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/embedded.h>
-#include <sandbox/wasm.h>
-#include <sandbox/workspace.h>
-
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <sandbox/clock.h>
+#include <sandbox/embedded.h>
+#include <sandbox/wasm.h>
+#include <sandbox/workspace.h>
 
 #include "embedded/guest.h"
 #include "embedded/image.h"
@@ -30,8 +30,7 @@ struct StatelessGuest {
 // to, the clock their workspaces use, and the module and driver they point to.
 struct EngineState {
   // `driver` must not be null. Computes the build id (see <sandbox/embedded.h>).
-  EngineState(const wasm::Module& m, EmbeddedLanguage l,
-              std::shared_ptr<const EmbeddedDriver> d);
+  EngineState(const wasm::Module& m, EmbeddedLanguage l, std::shared_ptr<const EmbeddedDriver> d);
 
   // The configuration of the guests that run requests (the language's fuel and call timeout).
   GuestConfig run_config() const;

@@ -64,12 +64,12 @@ Guest::Guest(const GuestConfig& config, WasiOptions wasi)
   if (extension_) {
     for (auto& c : extension_->import_contexts()) imports.push_back(std::move(c));
   }
-  instance_ = wasm::Instance::create(*config_.module,
-                                     wasm::InstanceOptions{
-                                         .imports = std::move(imports),
-                                         .memory_limit_bytes = config_.memory_limit_bytes,
-                                         .pool = config_.pool,
-                                     });
+  instance_ =
+      wasm::Instance::create(*config_.module, wasm::InstanceOptions{
+                                                  .imports = std::move(imports),
+                                                  .memory_limit_bytes = config_.memory_limit_bytes,
+                                                  .pool = config_.pool,
+                                              });
   wasi_->attach_memory(instance_->rt_memory());
   if (config_.call_timeout.count() > 0) instance_->set_call_timeout(config_.call_timeout);
 }
@@ -87,9 +87,8 @@ void Guest::throw_trap(const wasm::Trap& trap) {
     throw ExecutionLimitError("Output limit exceeded");
   }
   if (trap.is_limit()) {
-    throw ExecutionLimitError(trap.message.empty()
-                                  ? std::string(wasm::trap_kind_message(trap.kind))
-                                  : trap.message);
+    throw ExecutionLimitError(trap.message.empty() ? std::string(wasm::trap_kind_message(trap.kind))
+                                                   : trap.message);
   }
   if (auto described = config_.driver->describe_trap(trap)) throw GuestTrap(trap, *described);
   if (trap.kind == wasm::TrapKind::kExit) {

@@ -5,21 +5,21 @@
 // Thread-safety: a Guest is used by one thread at a time.
 #pragma once
 
-#include <sandbox/embedded.h>
-
 #include <chrono>
 #include <cstdint>
 #include <memory>
 
+#include <sandbox/embedded.h>
+
 namespace sandbox::embedded {
 
 struct GuestConfig {
-  const wasm::Module* module = nullptr;       // borrowed; outlives the guest
-  const EmbeddedDriver* driver = nullptr;     // borrowed; outlives the guest
-  std::uint64_t fuel = 0;                     // per call; 0 = unlimited
-  std::uint64_t memory_limit_bytes = 0;       // 0 = the module's maximum
-  std::chrono::nanoseconds call_timeout{0};   // 0 = none
-  wasm::MemoryPool* pool = nullptr;           // borrowed; may be null
+  const wasm::Module* module = nullptr;      // borrowed; outlives the guest
+  const EmbeddedDriver* driver = nullptr;    // borrowed; outlives the guest
+  std::uint64_t fuel = 0;                    // per call; 0 = unlimited
+  std::uint64_t memory_limit_bytes = 0;      // 0 = the module's maximum
+  std::chrono::nanoseconds call_timeout{0};  // 0 = none
+  wasm::MemoryPool* pool = nullptr;          // borrowed; may be null
 };
 
 class Guest final : public EmbeddedGuest {

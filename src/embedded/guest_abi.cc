@@ -1,10 +1,10 @@
 #include "embedded/guest_abi.h"
 
-#include <sandbox/protocol.h>
-
 #include <stdexcept>
 
 #include <boost/json.hpp>
+
+#include <sandbox/protocol.h>
 
 #include "base/utf8.h"
 

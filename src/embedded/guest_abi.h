@@ -2,13 +2,13 @@
 // records going in, the JSON envelope coming out, and the result limit.
 #pragma once
 
-#include <sandbox/embedded.h>
-
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sandbox/embedded.h>
 
 namespace sandbox::embedded {
 

@@ -1,12 +1,12 @@
 #include "embedded/image.h"
 
-#include <sandbox/clock.h>
-#include <sandbox/workspace.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+
+#include <sandbox/clock.h>
+#include <sandbox/workspace.h>
 
 #include "embedded/sha256.h"
 
@@ -28,7 +28,7 @@ bool all_zero(const std::uint8_t* p, std::size_t n) {
 }  // namespace
 
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
-                                           std::shared_ptr<const StdlibTree> stdlib,
+                                           const std::shared_ptr<const StdlibTree>& stdlib,
                                            std::uint64_t boot_fuel) {
   SystemClock clock;
   Workspace workspace(clock);
@@ -53,8 +53,9 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
       throw std::runtime_error("The interpreter's boot left it unusable (trapped or exited)");
     }
     if (!guest.host_state_empty()) {
-      throw std::runtime_error("The interpreter's boot left host-side state (open files or "
-                               "extension handles) that an image cannot carry");
+      throw std::runtime_error(
+          "The interpreter's boot left host-side state (open files or "
+          "extension handles) that an image cannot carry");
     }
     image->globals = guest.instance().save_globals();
 

@@ -55,12 +55,12 @@ struct Image {
     std::size_t offset = 0;  // into `data`
   };
   std::uint32_t pages = 0;
-  std::vector<Run> runs;              // pages that differ from instantiation and are not zero
-  std::vector<std::uint8_t> data;     // their bytes
+  std::vector<Run> runs;           // pages that differ from instantiation and are not zero
+  std::vector<std::uint8_t> data;  // their bytes
   std::vector<std::uint32_t> cleared;
-  std::vector<std::uint8_t> base;     // non-zero pages the image shares with instantiation
+  std::vector<std::uint8_t> base;  // non-zero pages the image shares with instantiation
   std::vector<const std::uint8_t*> page_bytes;  // per page: into data or base; null = all zero
-  std::vector<std::uint8_t> globals;  // wasm::Instance::save_globals()
+  std::vector<std::uint8_t> globals;            // wasm::Instance::save_globals()
   ImageStats stats;
 };
 
@@ -80,7 +80,7 @@ struct Image {
 inline constexpr std::int64_t kImageClockMs = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 inline constexpr std::uint64_t kImageRandomSeed = 0x5eed'1a6e'0b00'7eedULL;
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
-                                           std::shared_ptr<const StdlibTree> stdlib,
+                                           const std::shared_ptr<const StdlibTree>& stdlib,
                                            std::uint64_t boot_fuel);
 
 // True when `a` and `b` hold the same pages, byte for byte.

@@ -3,11 +3,11 @@
 // <sandbox/embedded.h>.
 #pragma once
 
-#include <sandbox/embedded.h>
-
 #include <functional>
 #include <memory>
 #include <string>
+
+#include <sandbox/embedded.h>
 
 #include "embedded/engine_state.h"
 #include "embedded/guest.h"

@@ -14,11 +14,6 @@
 // Graceful stop: the acceptor closes, idle connections are closed, a connection that is handling
 // a request finishes writing its response and then closes; stop() returns when every connection
 // coroutine has ended.
-#include <sandbox/http.h>
-
-#include <sandbox/clock.h>
-#include <sandbox/protocol.h>
-
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -31,12 +26,15 @@
 #include <thread>
 #include <unordered_map>
 
-#include <boost/json/serialize.hpp>
-
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
 
 #include "http/worker_pool.h"
 
@@ -48,7 +46,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using asio::ip::tcp;
 
-constexpr std::size_t kHeaderLimit = 16 * 1024;
+constexpr std::size_t kHeaderLimit = std::size_t{16} * 1024;
 // A refused connection: how long its 503 may take to write, and to drain what the client sent
 // (closing with unread input would reset the connection before the client reads the answer).
 constexpr auto kRefusalWriteTimeout = std::chrono::seconds(5);
@@ -56,9 +54,11 @@ constexpr auto kRefusalDrainTimeout = std::chrono::seconds(1);
 
 std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
   const auto colon = listen.rfind(':');
-  if (colon == std::string::npos) throw std::runtime_error("listen address must be HOST:PORT: " + listen);
+  if (colon == std::string::npos)
+    throw std::runtime_error("listen address must be HOST:PORT: " + listen);
   std::string host = listen.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
   const std::string port_text = listen.substr(colon + 1);
   int port = -1;
   try {
@@ -68,7 +68,8 @@ std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
   } catch (const std::exception&) {
     port = -1;
   }
-  if (port < 0 || port > 65535) throw std::runtime_error("invalid port in listen address: " + listen);
+  if (port < 0 || port > 65535)
+    throw std::runtime_error("invalid port in listen address: " + listen);
   if (host.empty()) host = "0.0.0.0";
   return {host, static_cast<std::uint16_t>(port)};
 }
@@ -77,12 +78,14 @@ HttpRequest to_request(const http::request<http::string_body>& r, bool with_body
   HttpRequest out;
   out.method = std::string(r.method_string());
   out.target = std::string(r.target());
-  for (const auto& f : r) out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+  for (const auto& f : r)
+    out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
   if (with_body) out.body = r.body();
   return out;
 }
 
-http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive) {
+http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version,
+                                           bool keep_alive) {
   http::response<http::string_body> res{static_cast<http::status>(r.status), version};
   for (const auto& [k, v] : r.headers) res.set(k, v);
   res.body() = r.body;
@@ -157,7 +160,7 @@ struct HttpServer::Impl {
         if (refusing.load() >= options.max_connections) continue;  // the socket closes here
         ++refusing;
         asio::co_spawn(strand, refuse(std::move(socket)),
-                       [this](std::exception_ptr) { --refusing; });
+                       [this](const std::exception_ptr&) { --refusing; });
         continue;
       }
       auto conn = std::make_shared<Connection>(std::move(socket));
@@ -166,7 +169,7 @@ struct HttpServer::Impl {
         connections.insert(conn);
         ++live_sessions;
       }
-      asio::co_spawn(strand, session(conn), [this, conn](std::exception_ptr) {
+      asio::co_spawn(strand, session(conn), [this, conn](const std::exception_ptr&) {
         std::lock_guard lock(mu);
         connections.erase(conn);
         if (--live_sessions == 0) cv.notify_all();
@@ -250,13 +253,12 @@ struct HttpServer::Impl {
   // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
   // trouble with non-trivial coroutine parameters captured into nested lambdas.)
   template <class Executor>
-  auto run_handler(std::shared_ptr<HttpRequest> request, Executor ex, std::string key,
+  auto run_handler(const std::shared_ptr<HttpRequest>& request, Executor ex, std::string key,
                    bool long_running) {
     return asio::async_initiate<decltype(asio::use_awaitable),
                                 void(std::exception_ptr, HttpResponse)>(
         [this, ex, request, key = std::move(key), long_running](auto completion) {
-          auto shared_completion =
-              std::make_shared<decltype(completion)>(std::move(completion));
+          auto shared_completion = std::make_shared<decltype(completion)>(std::move(completion));
           auto job = WorkerPool::make_job([this, ex, request, shared_completion, key] {
             auto response = std::make_shared<HttpResponse>();
             std::exception_ptr error;
@@ -280,7 +282,8 @@ struct HttpServer::Impl {
         asio::use_awaitable);
   }
 
-  asio::awaitable<void> write(Connection& c, const HttpResponse& r, unsigned version, bool keep_alive) {
+  asio::awaitable<void> write(Connection& c, const HttpResponse& r, unsigned version,
+                              bool keep_alive) {
     auto res = to_beast(r, version, keep_alive);
     c.stream.expires_after(std::chrono::seconds(30));
     co_await http::async_write(c.stream, res, asio::as_tuple(asio::use_awaitable));
@@ -334,8 +337,9 @@ struct HttpServer::Impl {
       (void)body_n;
       if (body_ec) {
         if (body_ec == http::error::body_limit) {
-          const HttpResponse too_large =
-              decision.too_large ? *decision.too_large : HttpResponse::text(413, "Request too large");
+          const HttpResponse too_large = decision.too_large
+                                             ? *decision.too_large
+                                             : HttpResponse::text(413, "Request too large");
           co_await write(c, too_large, version, false);
         }
         break;

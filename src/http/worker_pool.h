@@ -17,8 +17,9 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <pthread.h>
 #include <vector>
+
+#include <pthread.h>
 
 namespace sandbox {
 

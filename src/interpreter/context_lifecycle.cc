@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <set>
+#include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
@@ -210,8 +211,7 @@ std::vector<std::string> ContextLifecycle::reconcile(KeyState& state,
   missing = mirror.apply_sync(sync);
   if (!missing.empty()) {
     throw ApiError(ErrorKind::kInternal, "Sandbox did not provide " +
-                                               std::to_string(missing.size()) +
-                                               " workspace file(s)");
+                                             std::to_string(missing.size()) + " workspace file(s)");
   }
   return missing;
 }
@@ -320,6 +320,8 @@ Resident ContextLifecycle::restore_instance(const std::string& key, KeyState& st
 }
 
 Resident ContextLifecycle::boot_instance(KeyState& state, const ContextRow& row) {
+  // Contexts exist only on an engine with sessions; without, this is our own bug.
+  if (!engine_.sessions) throw std::logic_error("boot_instance: the engine has no sessions");
   Resident fresh;
   fresh.context_id = row.id;
   fresh.instance = engine_.sessions->boot(session_options(state, row));

@@ -53,16 +53,16 @@
 // construction, so calls on different keys run in parallel (CL1 serializes one key).
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/engine.h>
-#include <sandbox/interpreter.h>
-
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include <sandbox/clock.h>
+#include <sandbox/engine.h>
+#include <sandbox/interpreter.h>
 
 #include "interpreter/context_row.h"
 #include "interpreter/session_state.h"

@@ -28,7 +28,7 @@ ContextRow parse_context_row(const boost::json::object& o) {
   row.id = std::string(id->get_string());
   auto str = [&](std::string_view key, std::string fallback) {
     const auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->get_string()) : fallback;
+    return v && v->is_string() ? std::string(v->get_string()) : std::move(fallback);
   };
   row.cwd = str("cwd", "/workspace");
   row.created_at = str("createdAt", "");

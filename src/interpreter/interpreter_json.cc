@@ -7,9 +7,8 @@ namespace sandbox {
 boost::json::object to_json(const InterpreterExecuteResponse& r, bool base64_files) {
   boost::json::object o = to_json(r.result);
   o["executionCount"] = r.execution_count;
-  boost::json::object context{{"id", r.context.id},
-                              {"cwd", r.context.cwd},
-                              {"executions", r.context.executions}};
+  boost::json::object context{
+      {"id", r.context.id}, {"cwd", r.context.cwd}, {"executions", r.context.executions}};
   if (r.context.snapshot_ms) context["snapshotMs"] = *r.context.snapshot_ms;
   if (r.context.snapshot) {
     context["snapshot"] = to_json(*r.context.snapshot);

@@ -2,14 +2,14 @@
 // and the entry points of execute-in-context and idle expiry. Each call decodes its request,
 // takes the key's actor (ResidentCache) and lease (KeyLeases), calls the context state machine
 // (ContextLifecycle, whose rules are docs/contexts.md) and encodes what it returns.
-#include <sandbox/interpreter.h>
-
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 
 #include <boost/json/serialize.hpp>
 #include <spdlog/spdlog.h>
+
+#include <sandbox/interpreter.h>
 
 #include "base/url_codec.h"
 #include "base/utf8.h"
@@ -39,7 +39,8 @@ NewContext decode_new_context(const std::string& body) {
   const auto* id = o.if_contains("id");
   if (!id || !id->is_string() || id->get_string().empty() ||
       utf16_length(id->get_string()) > kMaxContextIdLength) {
-    throw ApiError(ErrorKind::kBadRequest, "id must be a non-empty string of at most 128 characters");
+    throw ApiError(ErrorKind::kBadRequest,
+                   "id must be a non-empty string of at most 128 characters");
   }
   // Neither backend can key a row by it alike (PostgreSQL TEXT refuses NUL).
   if (id->get_string().find('\0') != std::string_view::npos) {
@@ -79,11 +80,13 @@ struct InterpreterServer::Impl {
       : engine(e),
         store(s),
         clock(c),
-        options(o),
-        residents(c, o.max_resident_instances),
+        options(std::move(o)),
+        // `options` is declared (so initialized) before the members below, which read it.
+        residents(c, options.max_resident_instances),
         leases(s),
         lifecycle(e, s, c, residents,
-                  ContextLifecycleOptions{o.idle_ttl_ms, o.max_keys, o.on_alarm_armed}) {}
+                  ContextLifecycleOptions{options.idle_ttl_ms, options.max_keys,
+                                          options.on_alarm_armed}) {}
 
   const Engine& engine;
   InterpreterStore& store;
@@ -116,7 +119,7 @@ struct InterpreterServer::Impl {
 
 InterpreterServer::InterpreterServer(const Engine& engine, InterpreterStore& store,
                                      const Clock& clock, InterpreterServerOptions options)
-    : impl_(std::make_unique<Impl>(engine, store, clock, options)) {}
+    : impl_(std::make_unique<Impl>(engine, store, clock, std::move(options))) {}
 
 InterpreterServer::~InterpreterServer() { impl_->residents.close_all(); }
 
@@ -128,7 +131,8 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
                                        const std::string& path, const std::string& body) {
   Impl& d = *impl_;
   try {
-    if (!valid_interpreter_key(key)) throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
+    if (!valid_interpreter_key(key))
+      throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
@@ -168,7 +172,8 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
                                                                const GetWorkspaceFiles& get_files) {
   Impl& d = *impl_;
   try {
-    if (!valid_interpreter_key(key)) throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
+    if (!valid_interpreter_key(key))
+      throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);

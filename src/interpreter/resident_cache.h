@@ -13,8 +13,6 @@
 // keys enforcing the cap at once cannot deadlock.
 #pragma once
 
-#include <sandbox/clock.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +21,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include <sandbox/clock.h>
 
 #include "interpreter/session_state.h"
 

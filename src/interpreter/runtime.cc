@@ -1,9 +1,5 @@
 // The runtime server's routes (docs/protocol.md#runtime-routes): dispatch order, the stateless
 // execute path and the refusal of code-context routes for engines without sessions.
-#include <sandbox/clock.h>
-#include <sandbox/protocol.h>
-#include <sandbox/runtime.h>
-
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +10,10 @@
 #include <thread>
 
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/protocol.h>
+#include <sandbox/runtime.h>
 
 #include "protocol/execute_request.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -114,7 +114,7 @@ class Runtime final : public InterpreterRuntime {
   // `owned` is set when the runtime opened its own database; `store` points into it or at the
   // caller's store.
   Runtime(Engine engine, std::unique_ptr<SqliteStorage> owned, InterpreterStore* store,
-          RuntimeOptions options)
+          const RuntimeOptions& options)
       : engine_(std::move(engine)),
         clock_(options.clock ? options.clock : &system_clock_),
         owned_storage_(std::move(owned)) {
@@ -263,7 +263,8 @@ class Runtime final : public InterpreterRuntime {
 
 void check_engine(const Engine& engine) {
   if (engine.language.empty()) throw std::invalid_argument("engine.language must not be empty");
-  if (engine.engine_name.empty()) throw std::invalid_argument("engine.engine_name must not be empty");
+  if (engine.engine_name.empty())
+    throw std::invalid_argument("engine.engine_name must not be empty");
   if (engine.build.empty()) throw std::invalid_argument("engine.build must not be empty");
   if (!engine.run) throw std::invalid_argument("engine.run must be set");
   if (engine.sessions && (!engine.sessions->boot || !engine.sessions->restore)) {
@@ -281,7 +282,7 @@ void InterpreterRuntime::serve(const ServeOptions& options,
 }
 
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
-                                                               RuntimeOptions options) {
+                                                               const RuntimeOptions& options) {
   check_engine(engine);
   std::unique_ptr<SqliteStorage> storage;
   if (engine.sessions) {
@@ -298,15 +299,14 @@ std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
     storage = std::make_unique<SqliteStorage>(path);
   }
   InterpreterStore* store = storage ? &storage->interpreters() : nullptr;
-  return std::make_unique<Runtime>(std::move(engine), std::move(storage), store,
-                                   std::move(options));
+  return std::make_unique<Runtime>(std::move(engine), std::move(storage), store, options);
 }
 
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
                                                                InterpreterStore& store,
-                                                               RuntimeOptions options) {
+                                                               const RuntimeOptions& options) {
   check_engine(engine);
-  return std::make_unique<Runtime>(std::move(engine), nullptr, &store, std::move(options));
+  return std::make_unique<Runtime>(std::move(engine), nullptr, &store, options);
 }
 
 }  // namespace sandbox

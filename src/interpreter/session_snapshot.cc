@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "interpreter/session_state.h"
 #include "snapshot/chunk_codec.h"
@@ -136,13 +137,15 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   resident.chunk_ids = std::move(chunk_ids);
   resident.delta = to_delta;
   resident.base_fingerprint = to_delta ? delta_base->fingerprint : std::string();
-  return {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count()};
+  return {
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
 }
 
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
                           const SnapshotBase* base, const ContextRow& row,
                           const SessionOptions& options) {
+  // The caller checks (docs/contexts.md#cl4); a row without a record here is our own bug.
+  if (!row.snapshot) throw std::logic_error("restore_resident: context row has no snapshot");
   const SnapshotRecord& record = *row.snapshot;
   const StoredChunks stored = store.read_chunks(key, row.id);
   std::set<std::uint32_t> chunk_ids;
@@ -159,6 +162,7 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
 
   Resident resident;
   resident.context_id = row.id;
+  if (!engine.sessions) throw std::logic_error("restore_resident: the engine has no sessions");
   resident.instance = engine.sessions->restore(options, source);
   // The baseline of the next diff (I6). This snapshot() call is also the baseline of the
   // instance's write tracking; what it reports dirty is what the engine wrote after the copy.

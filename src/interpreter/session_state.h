@@ -4,15 +4,15 @@
 // and everything else in it is touched only while that lock is held.
 #pragma once
 
-#include <sandbox/engine.h>
-#include <sandbox/workspace.h>
-
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+
+#include <sandbox/engine.h>
+#include <sandbox/workspace.h>
 
 #include "interpreter/context_row.h"
 #include "interpreter/fifo_lock.h"
@@ -26,7 +26,7 @@ class InterpreterStore;
 struct Resident {
   std::string context_id;
   std::unique_ptr<SessionInstance> instance;
-  PageHashes prev_hashes;           // hashes of the memory as last stored
+  PageHashes prev_hashes;  // hashes of the memory as last stored
   // prev_hashes describes the memory as of the instance's last snapshot() call: true after a
   // restore or a written snapshot; false after a boot (nothing stored yet), so the first
   // snapshot hashes everything even when the engine reports dirty pages.

@@ -27,7 +27,10 @@ ContextRequest decode_context_request(std::string_view body_text) {
     }
   }
   if (const auto* e = body.if_contains("envVars"); e && !e->is_null()) {
-    for (auto& [k, v] : parse_env_patch(*e, false)) r.env_vars[k] = *v;
+    // Never null: allow_null is false.
+    for (auto& [k, v] : parse_env_patch(*e, false)) {
+      if (v) r.env_vars[k] = *v;
+    }
   }
   return r;
 }

@@ -1,6 +1,6 @@
-#include <sandbox/protocol.h>
-
 #include <array>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {

@@ -5,17 +5,13 @@
 namespace sandbox {
 namespace {
 
-constexpr std::array<ErrorKindInfo, 0
-#define SANDBOX_ERROR_KIND_COUNT(kind, code, status, retryable, meaning) +1
-                     SANDBOX_ERROR_KINDS(SANDBOX_ERROR_KIND_COUNT)
-#undef SANDBOX_ERROR_KIND_COUNT
-                     >
-    kKinds = {{
+// The size is deduced from the entries (std::array's deduction guide): one per kind.
+constexpr std::array kKinds{
 #define SANDBOX_ERROR_KIND_INFO(kind, code, status, retryable, meaning) \
   ErrorKindInfo{ErrorKind::kind, #kind, ErrorCode::code, status, retryable, meaning},
-        SANDBOX_ERROR_KINDS(SANDBOX_ERROR_KIND_INFO)
+    SANDBOX_ERROR_KINDS(SANDBOX_ERROR_KIND_INFO)
 #undef SANDBOX_ERROR_KIND_INFO
-    }};
+};
 
 // Our invariant: the array is indexed by the enum.
 constexpr bool indexed_by_kind() {

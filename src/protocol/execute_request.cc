@@ -1,11 +1,11 @@
 #include "protocol/execute_request.h"
 
-#include <sandbox/protocol.h>
-
 #include <algorithm>
 #include <cctype>
 
 #include <boost/json/parse.hpp>
+
+#include <sandbox/protocol.h>
 
 #include "protocol/env_limits.h"
 

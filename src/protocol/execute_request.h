@@ -2,9 +2,9 @@
 // E1, E2 and E4 (content type and size) are checked by the runtime before the body is read.
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <string_view>
+
+#include <sandbox/engine.h>
 
 namespace sandbox {
 

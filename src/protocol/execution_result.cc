@@ -1,6 +1,6 @@
-#include <sandbox/protocol.h>
-
 #include <cmath>
+
+#include <sandbox/protocol.h>
 
 #include "protocol/json_number.h"
 
@@ -47,7 +47,8 @@ std::uint64_t required_number(const boost::json::object& o, std::string_view key
 }  // namespace
 
 boost::json::object to_json(const Logs& logs) {
-  return {{"stdout", to_json_array(logs.stdout_lines)}, {"stderr", to_json_array(logs.stderr_lines)}};
+  return {{"stdout", to_json_array(logs.stdout_lines)},
+          {"stderr", to_json_array(logs.stderr_lines)}};
 }
 
 boost::json::value to_json(const ResultEntry& entry) {
@@ -90,12 +91,9 @@ boost::json::object to_json(const ExecutionResult& result) {
 }
 
 boost::json::object to_json(const SnapshotInfo& info) {
-  return {{"build", info.build},
-          {"pages", info.pages},
-          {"bytes", info.bytes},
-          {"storedBytes", info.stored_bytes},
-          {"takenAt", info.taken_at},
-          {"stale", info.stale}};
+  return {{"build", info.build},      {"pages", info.pages},
+          {"bytes", info.bytes},      {"storedBytes", info.stored_bytes},
+          {"takenAt", info.taken_at}, {"stale", info.stale}};
 }
 
 std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v) {

@@ -1,7 +1,7 @@
-#include <sandbox/protocol.h>
-
 #include <algorithm>
 #include <cctype>
+
+#include <sandbox/protocol.h>
 
 #include "base/lines.h"  // split_lines, declared in protocol.h too
 #include "base/utf8.h"
@@ -27,9 +27,8 @@ bool valid_env_key(std::string_view key) {
   if (key.empty()) return false;
   const auto c0 = static_cast<unsigned char>(key[0]);
   if (!(std::isalpha(c0) || c0 == '_')) return false;
-  return std::all_of(key.begin() + 1, key.end(), [](unsigned char c) {
-    return (c < 0x80 && std::isalnum(c)) || c == '_';
-  });
+  return std::all_of(key.begin() + 1, key.end(),
+                     [](unsigned char c) { return (c < 0x80 && std::isalnum(c)) || c == '_'; });
 }
 
 bool valid_interpreter_key(std::string_view key) {
@@ -46,7 +45,8 @@ std::string truncate_error_message(std::string_view message) {
 EngineOutcome engine_error_outcome(const std::exception& e) {
   EngineOutcome o;
   ExecutionError error;
-  error.name = dynamic_cast<const ExecutionLimitError*>(&e) ? kExecutionLimitErrorName : "EngineError";
+  error.name =
+      dynamic_cast<const ExecutionLimitError*>(&e) ? kExecutionLimitErrorName : "EngineError";
   error.message = truncate_error_message(e.what());
   o.error = std::move(error);
   return o;

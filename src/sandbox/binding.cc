@@ -1,11 +1,11 @@
 #include "sandbox/binding.h"
 
-#include <sandbox/protocol.h>
-
 #include <cctype>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/protocol.h>
 
 #include "protocol/json_number.h"
 

@@ -15,16 +15,16 @@
 // serialized by the caller (the Sandbox actor that owns the key).
 #pragma once
 
-#include <sandbox/engine.h>
-#include <sandbox/http.h>
-#include <sandbox/interpreter.h>
-
 #include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <sandbox/engine.h>
+#include <sandbox/http.h>
+#include <sandbox/interpreter.h>
 
 namespace sandbox {
 

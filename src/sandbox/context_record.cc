@@ -21,14 +21,9 @@ boost::json::object ContextRecord::to_json() const {
 }
 
 boost::json::object ContextRecord::to_info_json() const {
-  boost::json::object o{{"id", id},
-                        {"binding", binding},
-                        {"language", language},
-                        {"engine", engine},
-                        {"cwd", cwd},
-                        {"createdAt", created_at},
-                        {"lastUsed", last_used},
-                        {"executions", executions}};
+  boost::json::object o{
+      {"id", id},   {"binding", binding},      {"language", language},  {"engine", engine},
+      {"cwd", cwd}, {"createdAt", created_at}, {"lastUsed", last_used}, {"executions", executions}};
   if (snapshot) {
     o["snapshot"] = sandbox::to_json(*snapshot);
   } else {
@@ -57,7 +52,8 @@ ContextRecord ContextRecord::from_json(const boost::json::object& o) {
     // A stored row is hostile too: a count no uint64 holds reads as 0, like a missing one.
     r.executions = checked_uint64(*e).value_or(0);
   }
-  if (const auto* snapshot = o.if_contains("snapshot")) r.snapshot = snapshot_info_from_json(*snapshot);
+  if (const auto* snapshot = o.if_contains("snapshot"))
+    r.snapshot = snapshot_info_from_json(*snapshot);
   return r;
 }
 

@@ -3,13 +3,13 @@
 // createdAt, lastUsed, executions, snapshot}.
 #pragma once
 
-#include <sandbox/interpreter.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include <boost/json/object.hpp>
+
+#include <sandbox/interpreter.h>
 
 #include "sandbox/env_vars.h"
 
@@ -22,8 +22,8 @@ struct ContextRecord {
   std::string engine;
   std::string cwd;
   EnvVars env_vars;
-  std::string created_at;  // ISO
-  std::string last_used;   // ISO
+  std::string created_at;        // ISO
+  std::string last_used;         // ISO
   std::uint64_t executions = 0;  // the sandbox's own count
   std::optional<SnapshotInfo> snapshot;
 

@@ -3,12 +3,12 @@
 // (docs/protocol.md#error-envelope, V2) and errno errors with a route-specific context.
 #pragma once
 
-#include <sandbox/http.h>
-#include <sandbox/protocol.h>
-
 #include <exception>
 
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 

@@ -3,9 +3,9 @@
 // docs/protocol.md#resync-handshake).
 #pragma once
 
-#include <sandbox/interpreter.h>
-
 #include <boost/json/object.hpp>
+
+#include <sandbox/interpreter.h>
 
 namespace sandbox {
 

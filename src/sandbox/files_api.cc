@@ -1,9 +1,9 @@
 #include "sandbox/files_api.h"
 
+#include <array>
+
 #include <sandbox/clock.h>
 #include <sandbox/protocol.h>
-
-#include <array>
 
 #include "sandbox/error_reply.h"
 #include "sandbox/mime_type.h"
@@ -18,13 +18,20 @@ constexpr std::array<std::string_view, 8> kOps = {"read",   "write", "mkdir", "d
 bool truthy(const boost::json::value* v) {
   if (!v) return false;
   switch (v->kind()) {
-    case boost::json::kind::null: return false;
-    case boost::json::kind::bool_: return v->get_bool();
-    case boost::json::kind::int64: return v->get_int64() != 0;
-    case boost::json::kind::uint64: return v->get_uint64() != 0;
-    case boost::json::kind::double_: return v->get_double() != 0 && v->get_double() == v->get_double();
-    case boost::json::kind::string: return !v->get_string().empty();
-    default: return true;
+    case boost::json::kind::null:
+      return false;
+    case boost::json::kind::bool_:
+      return v->get_bool();
+    case boost::json::kind::int64:
+      return v->get_int64() != 0;
+    case boost::json::kind::uint64:
+      return v->get_uint64() != 0;
+    case boost::json::kind::double_:
+      return v->get_double() != 0 && v->get_double() == v->get_double();
+    case boost::json::kind::string:
+      return !v->get_string().empty();
+    default:
+      return true;
   }
 }
 
@@ -137,7 +144,7 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
     if (r.op == "read") {
       const Encoding enc = r.encoding.value_or(Encoding::kUtf8);
       ReadResult read = workspace.read(path, enc);
-      out["content"] = std::move(read.content);
+      out["content"] = read.content;  // a json::value copies a std::string (no move)
       out["encoding"] = encoding_name(enc);
       out["isBinary"] = read.is_binary;
       out["mimeType"] = mime_type_for(path, read.is_binary);
@@ -156,6 +163,8 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
     } else if (r.op == "delete") {
       workspace.remove(path, r.recursive, r.force);
     } else if (r.op == "rename" || r.op == "move") {
+      // parse_files_request guarantees it; a request built otherwise gets its 400 too.
+      if (!r.new_path) throw ApiError(ErrorKind::kBadRequest, "newPath is required for " + r.op);
       const std::string to = request_path(*r.new_path, operation, now_ms);
       workspace.rename(path, to);
       out["newPath"] = to;
@@ -175,8 +184,7 @@ boost::json::object run_files_op(Workspace& workspace, const FilesRequest& r,
     out["timestamp"] = iso8601_ms(now_ms);
     return out;
   } catch (const WorkspaceError& e) {
-    throw ErrorReply(
-        errno_error_response(e, {{"path", r.path}, {"operation", operation}}, now_ms));
+    throw ErrorReply(errno_error_response(e, {{"path", r.path}, {"operation", operation}}, now_ms));
   }
 }
 

@@ -5,12 +5,12 @@
 // Not synchronized: the Sandbox actor calls it under its lock.
 #pragma once
 
-#include <sandbox/workspace.h>
-
 #include <optional>
 #include <string>
 
 #include <boost/json/object.hpp>
+
+#include <sandbox/workspace.h>
 
 namespace sandbox {
 

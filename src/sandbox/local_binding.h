@@ -4,10 +4,10 @@
 // the interpreter's mirror lacks it.
 #pragma once
 
-#include <sandbox/runtime.h>
-
 #include <memory>
 #include <string>
+
+#include <sandbox/runtime.h>
 
 #include "sandbox/binding.h"
 

@@ -8,12 +8,12 @@ namespace sandbox {
 
 std::string mime_type_for(std::string_view path, bool is_binary) {
   static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
-      {".json", "application/json"}, {".js", "text/javascript"},   {".mjs", "text/javascript"},
-      {".py", "text/x-python"},      {".pl", "text/x-perl"},       {".rb", "text/x-ruby"},
-      {".txt", "text/plain"},        {".md", "text/markdown"},     {".html", "text/html"},
-      {".css", "text/css"},          {".csv", "text/csv"},         {".png", "image/png"},
-      {".jpg", "image/jpeg"},        {".jpeg", "image/jpeg"},      {".gif", "image/gif"},
-      {".svg", "image/svg+xml"},     {".pdf", "application/pdf"},  {".wasm", "application/wasm"},
+      {".json", "application/json"}, {".js", "text/javascript"},  {".mjs", "text/javascript"},
+      {".py", "text/x-python"},      {".pl", "text/x-perl"},      {".rb", "text/x-ruby"},
+      {".txt", "text/plain"},        {".md", "text/markdown"},    {".html", "text/html"},
+      {".css", "text/css"},          {".csv", "text/csv"},        {".png", "image/png"},
+      {".jpg", "image/jpeg"},        {".jpeg", "image/jpeg"},     {".gif", "image/gif"},
+      {".svg", "image/svg+xml"},     {".pdf", "application/pdf"}, {".wasm", "application/wasm"},
       {".zip", "application/zip"},   {".gz", "application/gzip"},
   };
   const auto slash = path.rfind('/');

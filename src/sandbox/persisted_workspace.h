@@ -10,12 +10,12 @@
 // Not synchronized: owned by one Sandbox actor.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/workspace.h>
-
 #include <memory>
 #include <set>
 #include <string>
+
+#include <sandbox/clock.h>
+#include <sandbox/workspace.h>
 
 #include "storage/sandbox_store.h"
 

@@ -1,8 +1,5 @@
 #include "sandbox/remote_binding.h"
 
-#include <sandbox/clock.h>
-#include <sandbox/protocol.h>
-
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -10,10 +7,13 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <sandbox/clock.h>
+#include <sandbox/protocol.h>
+
+#include "base/url_codec.h"
 #include "client/http_client.h"
 #include "interpreter/execute_args.h"
 #include "sandbox/execute_response_json.h"
-#include "base/url_codec.h"
 
 namespace sandbox {
 namespace {
@@ -65,16 +65,16 @@ class RemoteBinding final : public Binding {
         std::optional<ErrorResponse> error;
         if (!ec) error = error_response_from_json(body);
         if (!error) {
-          throw BindingError("HTTP " + std::to_string(response.status) + " from " +
-                             options_.url + path);
+          throw BindingError("HTTP " + std::to_string(response.status) + " from " + options_.url +
+                             path);
         }
         error->http_status = response.status;
         return InterpreterCallError{response.status, std::move(*error)};
       }
       if (ec || !body.is_object()) throw BindingError("the execute response is not JSON");
       const auto& o = body.get_object();
-      if (const auto* resync = o.if_contains("resync"); resync && resync->is_bool() &&
-                                                        resync->get_bool()) {
+      if (const auto* resync = o.if_contains("resync");
+          resync && resync->is_bool() && resync->get_bool()) {
         std::vector<std::string> missing;
         if (const auto* m = o.if_contains("missing"); m && m->is_array()) {
           for (const auto& p : m->get_array()) {

@@ -230,12 +230,13 @@ Binding& Sandbox::binding_named(const std::string& name) const {
 }
 
 std::string Sandbox::key_for(const std::string& binding) {
-  const auto* lifetime = ensure_meta().if_contains("lifetime");
+  boost::json::object& m = ensure_meta();  // *meta_
+  const auto* lifetime = m.if_contains("lifetime");
   if (!lifetime || !lifetime->is_string() || lifetime->get_string().empty()) {
     // A meta row written without one (hand-made): mint it now, it is stable from here on.
-    (*meta_)["lifetime"] = random_uuid();
+    m["lifetime"] = random_uuid();
     save_meta();
-    lifetime = meta_->if_contains("lifetime");
+    lifetime = m.if_contains("lifetime");
   }
   return interpreter_key(lifetime->get_string(), binding);
 }
@@ -331,9 +332,9 @@ ContextRecord Sandbox::register_context(Binding& binding, const RuntimeProbe& pr
   const std::string key = key_for(binding.name());
   HttpResponse answer;
   try {
-    answer = binding.fetch(
-        "POST", "/interpreters/" + url_encode(key) + "/contexts",
-        boost::json::serialize(boost::json::object{{"id", record.id}, {"cwd", cwd}}));
+    answer =
+        binding.fetch("POST", "/interpreters/" + url_encode(key) + "/contexts",
+                      boost::json::serialize(boost::json::object{{"id", record.id}, {"cwd", cwd}}));
   } catch (const std::exception& e) {
     throw ApiError(ErrorKind::kUpstreamFailed,
                    "Binding '" + binding.name() + "' failed: " + e.what());
@@ -397,10 +398,9 @@ HttpResponse Sandbox::files(const std::string& body_text) {
   }
   const FilesRequest request = parse_files_request(parse_json_object(body_text));
   const boost::json::object& m = ensure_meta();
-  const std::string created_at =
-      m.contains("createdAt") && m.at("createdAt").is_string()
-          ? std::string(m.at("createdAt").get_string())
-          : now_iso();
+  const std::string created_at = m.contains("createdAt") && m.at("createdAt").is_string()
+                                     ? std::string(m.at("createdAt").get_string())
+                                     : now_iso();
   Workspace& ws = workspace_.get();
   const boost::json::object out = run_files_op(ws, request, created_at, env_.clock.now_ms());
   if (files_op_mutates(request.op)) {

@@ -27,15 +27,15 @@
 // Thread-safety: none. SandboxService runs one call per sandbox id at a time.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/http.h>
-#include <sandbox/protocol.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include <boost/json/object.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
+#include <sandbox/protocol.h>
 
 #include "sandbox/binding.h"
 #include "sandbox/context_record.h"
@@ -91,7 +91,8 @@ class Sandbox {
 
   // The stateless fallback for a binding that reports contexts: false (docs/sandbox-api.md#execute,
   // SX2).
-  HttpResponse execute_stateless(Binding& binding, const std::string& code, const EnvPatch& call_env);
+  HttpResponse execute_stateless(Binding& binding, const std::string& code,
+                                 const EnvPatch& call_env);
   // Registers a new context (docs/sandbox-api.md#contexts, CX4, CX6, CX7) after the probe.
   ContextRecord register_context(Binding& binding, const RuntimeProbe& probe,
                                  const std::string& cwd, const EnvVars& env_vars);

@@ -40,7 +40,9 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
     const auto row = env_.store.get_context(id_, *context_id);
     if (!row) throw context_not_found(*context_id);
     record = ContextRecord::from_json(*row);
-  } else {  // decode_sandbox_execute_request refused a body with neither
+  } else {
+    // decode_sandbox_execute_request refused a body with neither; the same 400 if not.
+    if (!binding_name) throw ApiError(ErrorKind::kBadRequest, "Pass a context or a binding");
     bool found = false;
     for (const auto& row : env_.store.list_contexts(id_)) {
       ContextRecord r = ContextRecord::from_json(row.value);
@@ -64,8 +66,8 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
   InterpreterExecuteArgs args;
   args.context_id = record.id;
   args.code = code;
-  args.env_vars = merge_env(env_from_json(ensure_meta().if_contains("envVars")), record.env_vars,
-                            call_env);
+  args.env_vars =
+      merge_env(env_from_json(ensure_meta().if_contains("envVars")), record.env_vars, call_env);
   require_env_within_limits(args.env_vars, "The merged envVars (sandbox, context and call)");
   Workspace* ws = nullptr;
   if (env_.options.file_api) {

@@ -1,8 +1,5 @@
 #include "sandbox/sandbox_service.h"
 
-#include <sandbox/client.h>
-#include <sandbox/protocol.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -14,6 +11,9 @@
 #include <unordered_map>
 
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/client.h>
+#include <sandbox/protocol.h>
 
 #include "interpreter/fifo_lock.h"
 
@@ -30,9 +30,7 @@ std::int64_t parse_sandbox_idle_ttl(const char* value) {
   return static_cast<std::int64_t>(v);
 }
 
-bool parse_file_api(const char* value) {
-  return !(value && std::string_view(value) == "disabled");
-}
+bool parse_file_api(const char* value) { return !(value && std::string_view(value) == "disabled"); }
 
 struct SandboxService::Impl {
   struct Entry {
@@ -102,8 +100,8 @@ struct SandboxService::Impl {
   std::thread timer;
 };
 
-SandboxService::SandboxService(SandboxStore& store, const Clock& clock,
-                               const BindingSet& bindings, SandboxServiceOptions options)
+SandboxService::SandboxService(SandboxStore& store, const Clock& clock, const BindingSet& bindings,
+                               SandboxServiceOptions options)
     : impl_(std::make_unique<Impl>(store, clock, bindings, options)) {
   if (options.background_expiry) {
     impl_->timer = std::thread([this] {
@@ -153,8 +151,8 @@ HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::st
         ApiError(ErrorKind::kBadRequest, e.what()).to_response(impl_->env.clock.now_ms());
     return HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)));
   }
-  return impl_->with_sandbox(
-      sandbox_id, [&](Sandbox& sandbox) { return sandbox.handle(method, path, body); });
+  return impl_->with_sandbox(sandbox_id,
+                             [&](Sandbox& sandbox) { return sandbox.handle(method, path, body); });
 }
 
 int SandboxService::run_due_alarms() {

@@ -11,13 +11,13 @@
 // Thread-safety: all public methods may be called from any thread.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/http.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
 
 #include "sandbox/binding.h"
 #include "sandbox/sandbox.h"

@@ -232,6 +232,7 @@ std::string detect_kit_prefix(const fs::path& executable) {
 const std::vector<std::string>& builtin_languages() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
+    out.reserve(kBuiltinLanguages.size());
     for (const auto& l : kBuiltinLanguages) out.emplace_back(l.name);
     return out;
   }();

@@ -1,8 +1,8 @@
 #include "server/request_log.h"
 
-#include <sandbox/clock.h>
-
 #include <cstdio>
+
+#include <sandbox/clock.h>
 
 namespace sandbox {
 

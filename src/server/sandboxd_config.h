@@ -17,18 +17,19 @@
 //                             (default 30000; storage/lease.h)
 //   --max-sandboxes N         the most sandboxes kept (default kMaxSandboxes, 10000); a request
 //                             creating one more answers 503 NO_SPACE
-//   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS   docs/sandbox-api.md#configuration
+//   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS
+//   docs/sandbox-api.md#configuration
 //
 // Safety rule: a listen address that is not loopback requires at least one API key.
 #pragma once
-
-#include <sandbox/protocol.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 

@@ -1,13 +1,13 @@
 #include "server/sandboxd_handler.h"
 
-#include <sandbox/protocol.h>
-#include <sandbox/runtime.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 
 #include <boost/json/serialize.hpp>
+
+#include <sandbox/protocol.h>
+#include <sandbox/runtime.h>
 
 #include "protocol/execute_request.h"
 

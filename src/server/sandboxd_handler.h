@@ -36,9 +36,6 @@
 // Thread-safety: as HttpHandler (any thread).
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/http.h>
-
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -46,6 +43,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <sandbox/clock.h>
+#include <sandbox/http.h>
 
 #include "sandbox/sandbox_service.h"
 #include "server/request_log.h"

@@ -108,8 +108,8 @@ void ChunkCodec::decode_into(Codec codec, std::span<const std::uint8_t> stored,
   ZSTD_DCtx_reset(contexts_->dctx.get(), ZSTD_reset_session_only);
   // The stream decoder allocates the window a frame declares before reading any data (up to
   // 128 MiB by zstd's default): a stored frame may declare no more than the chunk it decodes to.
-  const std::size_t rc_window = ZSTD_DCtx_setParameter(
-      contexts_->dctx.get(), ZSTD_d_windowLogMax, zstd_window_log_max(expected_size));
+  const std::size_t rc_window = ZSTD_DCtx_setParameter(contexts_->dctx.get(), ZSTD_d_windowLogMax,
+                                                       zstd_window_log_max(expected_size));
   if (ZSTD_isError(rc_window)) {
     throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(rc_window));
   }

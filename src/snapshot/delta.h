@@ -13,13 +13,13 @@
 // Thread-safety: functions are pure; a SnapshotPageReader is used by one thread.
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <span>
 #include <vector>
+
+#include <sandbox/engine.h>
 
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"

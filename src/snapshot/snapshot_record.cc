@@ -127,5 +127,4 @@ SnapshotInfo snapshot_info(const SnapshotRecord& record) {
   return info;
 }
 
-
 }  // namespace sandbox

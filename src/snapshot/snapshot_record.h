@@ -12,14 +12,14 @@
 // Thread-safety: value types and pure functions.
 #pragma once
 
-#include <sandbox/protocol.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+
+#include <sandbox/protocol.h>
 
 #include "snapshot/chunk_codec.h"
 

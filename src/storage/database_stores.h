@@ -99,8 +99,8 @@ template <class Database, class Options>
 class DatabaseStorage final : public Storage {
  public:
   // Throws StorageError.
-  explicit DatabaseStorage(std::string location, Options options = {})
-      : db_(std::make_unique<Database>(std::move(location), std::move(options))),
+  explicit DatabaseStorage(const std::string& location, Options options = {})
+      : db_(std::make_unique<Database>(location, std::move(options))),
         interpreters_(*db_),
         sandboxes_(*db_) {}
 

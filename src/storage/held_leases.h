@@ -55,6 +55,7 @@ class HeldLeases {
   std::vector<std::pair<std::string, std::int64_t>> all() const {
     std::lock_guard lock(mu_);
     std::vector<std::pair<std::string, std::int64_t>> out;
+    out.reserve(held_.size());
     for (const auto& [key, h] : held_) out.emplace_back(key, h.token);
     return out;
   }

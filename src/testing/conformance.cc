@@ -1,16 +1,21 @@
+#include <boost/json/parse.hpp>
+
 #include <sandbox/interpreter.h>
 #include <sandbox/testing.h>
 
-#include <boost/json/parse.hpp>
-
 #include "storage/sqlite/sqlite_stores.h"
-
 
 namespace sandbox::testing {
 namespace {
 
+[[noreturn]] void fail(int step, const std::string& assertion) {
+  throw ConformanceFailure(step, assertion);
+}
+
+// An optional is tested with `if (!x) fail(...)` instead: clang-tidy's optional check sees that
+// fail() does not return, not that check() throws.
 void check(bool ok, int step, const std::string& assertion) {
-  if (!ok) throw ConformanceFailure(step, assertion);
+  if (!ok) fail(step, assertion);
 }
 
 EngineOutcome run_step(const Engine& engine, const std::string& code, int step) {
@@ -34,11 +39,13 @@ void run_stateless_steps(const Engine& engine, const ConformancePrograms& progra
             (simple.error ? describe(*simple.error) : std::string()));
   if (programs.simple.expect_result_text) {
     const std::string want = *programs.simple.expect_result_text;
-    check(!simple.results.empty() && simple.results[0].text, 1,
-          "`" + programs.simple.code + "` must yield a text result '" + want + "'");
-    check(*simple.results[0].text == want, 1,
-          "`" + programs.simple.code + "` must yield '" + want + "', got '" +
-              *simple.results[0].text + "'");
+    const std::string no_text =
+        "`" + programs.simple.code + "` must yield a text result '" + want + "'";
+    check(!simple.results.empty(), 1, no_text);
+    const std::optional<std::string>& text = simple.results[0].text;
+    if (!text) fail(1, no_text);
+    check(*text == want, 1,
+          "`" + programs.simple.code + "` must yield '" + want + "', got '" + *text + "'");
   }
   for (const auto& r : simple.results) {
     check(r.text.has_value() != r.json.has_value(), 1,
@@ -46,7 +53,7 @@ void run_stateless_steps(const Engine& engine, const ConformancePrograms& progra
   }
 
   const EngineOutcome error = run_step(engine, programs.error.code, 2);
-  check(error.error.has_value(), 2, "`" + programs.error.code + "` must return outcome.error");
+  if (!error.error) fail(2, "`" + programs.error.code + "` must return outcome.error");
   check(!error.error->name.empty(), 2, "outcome.error.name must not be empty");
 
   check(!engine.language.empty(), 3, "language must not be empty");
@@ -115,23 +122,23 @@ InterpreterExecuteResponse execute_ok(InterpreterServer& server, const std::stri
 }
 
 std::string result_text(const InterpreterExecuteResponse& r) {
-  if (r.result.outcome.results.empty() || !r.result.outcome.results[0].text) return "<no text>";
-  return *r.result.outcome.results[0].text;
+  if (r.result.outcome.results.empty()) return "<no text>";
+  return r.result.outcome.results[0].text.value_or("<no text>");
 }
 
 // The context steps (docs/build-your-own-runtime.md#running-the-conformance-suite): contexts, state
 // across calls and across a simulated eviction (a second InterpreterServer over the same database),
 // rollback on a guest error, deletion, wipe.
-void run_session_steps(const Engine& engine, const ConformanceOptions& options) {
-  const StatefulProgram& stateful = *options.programs.stateful;
+void run_session_steps(const Engine& engine, const ConformanceOptions& options,
+                       const StatefulProgram& stateful) {
   const std::string& key = options.key;
   SqliteStorage storage(":memory:");
   SystemClock clock;
   FakeCaller caller;
   const InterpreterServerOptions server_options{.idle_ttl_ms = 0, .max_resident_instances = 1};
 
-  auto server1 = std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock,
-                                                     server_options);
+  auto server1 =
+      std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock, server_options);
   create_context(*server1, key, "ctx-1", 6);
 
   const auto define = execute_ok(*server1, key, caller, stateful.define, 7);
@@ -144,13 +151,13 @@ void run_session_steps(const Engine& engine, const ConformanceOptions& options) 
   check(result_text(use) == stateful.expect_result_text, 8,
         "`" + stateful.use + "` must yield '" + stateful.expect_result_text + "', got '" +
             result_text(use) + "'");
-  check(use.context.snapshot.has_value(), 8, "a clean round must leave a snapshot");
+  if (!use.context.snapshot) fail(8, "a clean round must leave a snapshot");
   check(use.context.snapshot->build == engine.build, 8,
         "the snapshot's build must be the engine's build");
 
   server1.reset();  // simulated eviction: no resident instance, an empty workspace mirror
-  auto server2 = std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock,
-                                                     server_options);
+  auto server2 =
+      std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock, server_options);
   const auto restored = execute_ok(*server2, key, caller, stateful.use, 9);
   check(result_text(restored) == stateful.expect_result_text, 9,
         "after an eviction `" + stateful.use + "` must still yield '" +
@@ -181,11 +188,10 @@ void run_session_steps(const Engine& engine, const ConformanceOptions& options) 
 void run_engine_conformance(const Engine& engine, const ConformanceOptions& options) {
   run_stateless_steps(engine, options.programs);
   if (!engine.sessions) return;  // step 4: stateless-only engines pass here
-  check(options.programs.stateful.has_value(), 5,
-        "an engine with sessions needs programs.stateful");
+  if (!options.programs.stateful) fail(5, "an engine with sessions needs programs.stateful");
   check(static_cast<bool>(engine.sessions->boot) && static_cast<bool>(engine.sessions->restore), 5,
         "sessions.boot and sessions.restore must both be set");
-  run_session_steps(engine, options);
+  run_session_steps(engine, options, *options.programs.stateful);
 }
 
 }  // namespace sandbox::testing

@@ -38,8 +38,8 @@ template <typename Expect>
 std::string run_text(const Engine& engine, const std::string& code, Expect& expect) {
   const EngineOutcome o = engine.run({code, {}});
   expect(!o.error, "`" + code + "` failed: " + describe(o));
-  if (o.results.empty() || !o.results[0].text) return "";
-  return *o.results[0].text;
+  if (o.results.empty()) return "";
+  return o.results[0].text.value_or("");
 }
 
 template <typename Expect>
@@ -141,6 +141,7 @@ CheckResult check_concurrent_stateless_runs(
     if (!expect(static_cast<bool>(store_and_double), "store_and_double is not set")) return;
     std::vector<std::thread> threads;
     std::atomic<int> ok{0};
+    threads.reserve(kConcurrentThreads);
     for (int t = 0; t < kConcurrentThreads; ++t) {
       threads.emplace_back([t, &ok, &engine, &store_and_double] {
         for (int i = 0; i < kRunsPerThread; ++i) {

@@ -30,17 +30,23 @@ std::uint32_t load_iovecs(const GuestMemory& memory, std::uint32_t iovs, std::ui
   return kSuccess;
 }
 
-bool is_dev_null(const FdEntry& e) { return e.kind == FdEntry::Kind::kFile && e.mount == Mount::kDev; }
+bool is_dev_null(const FdEntry& e) {
+  return e.kind == FdEntry::Kind::kFile && e.mount == Mount::kDev;
+}
 
 std::uint8_t filetype_of(const FdEntry& e) {
   switch (e.kind) {
-    case FdEntry::Kind::kStdin: return kFiletypeRegularFile;
+    case FdEntry::Kind::kStdin:
+      return kFiletypeRegularFile;
     // Captured output is a pipe (wasmtime reports pipes as "unknown"), so guest stdio buffers
     // it fully instead of line by line.
     case FdEntry::Kind::kStdout:
-    case FdEntry::Kind::kStderr: return kFiletypeUnknown;
-    case FdEntry::Kind::kDirectory: return kFiletypeDirectory;
-    case FdEntry::Kind::kFile: return kFiletypeRegularFile;
+    case FdEntry::Kind::kStderr:
+      return kFiletypeUnknown;
+    case FdEntry::Kind::kDirectory:
+      return kFiletypeDirectory;
+    case FdEntry::Kind::kFile:
+      return kFiletypeRegularFile;
   }
   return kFiletypeUnknown;
 }
@@ -166,8 +172,10 @@ std::uint32_t HostState::fd_read(std::uint32_t fd, std::uint32_t iovs, std::uint
   std::uint32_t total = 0;
   switch (e->kind) {
     case FdEntry::Kind::kStdout:
-    case FdEntry::Kind::kStderr: return kEBadf;
-    case FdEntry::Kind::kDirectory: return kEIsdir;
+    case FdEntry::Kind::kStderr:
+      return kEBadf;
+    case FdEntry::Kind::kDirectory:
+      return kEIsdir;
     case FdEntry::Kind::kStdin: {
       std::vector<Iovec> vecs;
       std::uint64_t requested = 0;
@@ -221,8 +229,10 @@ std::uint32_t HostState::fd_write(std::uint32_t fd, std::uint32_t iovs, std::uin
   if (const auto err = load_iovecs(memory, iovs, iovs_len, vecs, total)) return err;
 
   switch (e->kind) {
-    case FdEntry::Kind::kStdin: return kEBadf;
-    case FdEntry::Kind::kDirectory: return kEIsdir;
+    case FdEntry::Kind::kStdin:
+      return kEBadf;
+    case FdEntry::Kind::kDirectory:
+      return kEIsdir;
     case FdEntry::Kind::kStdout:
     case FdEntry::Kind::kStderr: {
       const OutputStream stream =
@@ -238,7 +248,8 @@ std::uint32_t HostState::fd_write(std::uint32_t fd, std::uint32_t iovs, std::uin
       memory.store_u32(nwritten_out, static_cast<std::uint32_t>(total));
       return kSuccess;
     }
-    case FdEntry::Kind::kFile: break;
+    case FdEntry::Kind::kFile:
+      break;
   }
 
   if ((e->rights_base & kRightFdWrite) == 0) return kEBadf;
@@ -314,14 +325,12 @@ std::uint32_t HostState::check_file_growth(std::uint64_t old_size, std::uint64_t
   return kSuccess;
 }
 
-std::uint32_t HostState::check_new_entry(const WorkspaceNode& parent,
-                                         std::string_view name) const {
+std::uint32_t HostState::check_new_entry(const WorkspaceNode& parent, std::string_view name) const {
   if (options.workspace == nullptr) return kSuccess;
   const WorkspaceUsage usage = workspace_usage(&parent);
   if (usage.stats.entries >= kMaxWorkspaceEntries) return kENospc;
   // A parent outside the tree has no path; its subtree is checked if it is ever moved back in.
-  if (usage.located &&
-      !workspace_tree::fits_path_limits(*usage.located, {1, 1 + name.size()})) {
+  if (usage.located && !workspace_tree::fits_path_limits(*usage.located, {1, 1 + name.size()})) {
     return kENametoolong;
   }
   return kSuccess;
@@ -339,10 +348,17 @@ std::uint32_t HostState::fd_seek(std::uint32_t fd, std::uint64_t offset, std::ui
   const std::int64_t current = is_file ? static_cast<std::int64_t>(e->position) : 0;
   std::int64_t base;
   switch (whence) {
-    case kWhenceSet: base = 0; break;
-    case kWhenceCur: base = current; break;
-    case kWhenceEnd: base = size; break;
-    default: return kEInval;
+    case kWhenceSet:
+      base = 0;
+      break;
+    case kWhenceCur:
+      base = current;
+      break;
+    case kWhenceEnd:
+      base = size;
+      break;
+    default:
+      return kEInval;
   }
   const std::int64_t delta = static_cast<std::int64_t>(offset);
   std::int64_t target;

@@ -14,7 +14,10 @@ void FdTable::add_fixed(FdEntry entry) {
 void FdTable::seal() {
   sealed_ = true;
   next_ = fd_base();
-  for (const auto& entry : fixed_) sealed_fixed_.push_back(*entry);
+  // add_fixed() fills every slot, and no guest runs before seal() to close one.
+  for (const auto& entry : fixed_) {
+    sealed_fixed_.push_back(*entry);  // NOLINT(bugprone-unchecked-optional-access): see above
+  }
 }
 
 void FdTable::restore_fixed() {
@@ -22,7 +25,10 @@ void FdTable::restore_fixed() {
 }
 
 FdEntry* FdTable::get(std::uint32_t fd) {
-  if (fd < fixed_.size()) return fixed_[fd] ? &*fixed_[fd] : nullptr;
+  if (fd < fixed_.size()) {
+    std::optional<FdEntry>& slot = fixed_[fd];
+    return slot ? &*slot : nullptr;
+  }
   const auto it = guest_.find(fd);
   return it == guest_.end() ? nullptr : &it->second;
 }

@@ -3,14 +3,14 @@
 // the guest opened ever lands in a fixed slot.
 #pragma once
 
-#include <sandbox/workspace.h>
-
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <sandbox/workspace.h>
 
 namespace sandbox::wasi {
 

@@ -2,12 +2,12 @@
 // random, exit).
 #include "wasi/host_state.h"
 
-#include <sys/random.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
+
+#include <sys/random.h>
 
 #include "wasi/abi.h"
 #include "wasm/host_call.h"
@@ -78,15 +78,15 @@ HostState::HostState(WasiOptions opts)
   fds.add_fixed(console(FdEntry::Kind::kStdin, kRightFdRead | kRightFdSeek | kRightFdTell |
                                                    kRightFdFilestatGet | kRightFdFdstatSetFlags |
                                                    kRightPollFdReadwrite));
-  const std::uint64_t out_rights = kRightFdWrite | kRightFdFilestatGet | kRightFdFdstatSetFlags |
-                                   kRightPollFdReadwrite;
+  const std::uint64_t out_rights =
+      kRightFdWrite | kRightFdFilestatGet | kRightFdFdstatSetFlags | kRightPollFdReadwrite;
   fds.add_fixed(console(FdEntry::Kind::kStdout, out_rights));
   fds.add_fixed(console(FdEntry::Kind::kStderr, out_rights));
   fds.add_fixed(preopen("/stdlib", Mount::kStdlib, options.stdlib->root()));
   fds.add_fixed(preopen("/dev", Mount::kDev, dev_root_));
   if (options.workspace != nullptr) {
-    fds.add_fixed(preopen(std::string(kWorkspaceRoot), Mount::kWorkspace,
-                          options.workspace->root()));
+    fds.add_fixed(
+        preopen(std::string(kWorkspaceRoot), Mount::kWorkspace, options.workspace->root()));
   }
   fds.seal();
 
@@ -96,8 +96,8 @@ HostState::HostState(WasiOptions opts)
   } else {
     // Inode numbers are derived from node addresses; the key keeps host addresses private.
     if (!os_random(reinterpret_cast<std::uint8_t*>(&inode_key_), sizeof inode_key_)) {
-      inode_key_ = static_cast<std::uint64_t>(
-          std::chrono::steady_clock::now().time_since_epoch().count());
+      inode_key_ =
+          static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     }
   }
 }
@@ -133,8 +133,8 @@ std::uint32_t HostState::write_sizes(const std::vector<std::string>& strings,
   return kSuccess;
 }
 
-std::uint32_t HostState::write_strings(const std::vector<std::string>& strings,
-                                       std::uint32_t ptrs, std::uint32_t buf) {
+std::uint32_t HostState::write_strings(const std::vector<std::string>& strings, std::uint32_t ptrs,
+                                       std::uint32_t buf) {
   std::uint64_t total = 0;
   for (const auto& s : strings) total += s.size() + 1;
   if (!memory.contains(ptrs, 4ull * strings.size()) || !memory.contains(buf, total)) {

@@ -5,13 +5,13 @@
 // trap a call requested (pending_trap) only after the call's C++ objects are destroyed.
 #pragma once
 
-#include <sandbox/wasi.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <sandbox/wasi.h>
 
 #include "wasi/fd_table.h"
 #include "wasi/guest_memory.h"
@@ -42,7 +42,8 @@ class HostState {
   std::uint32_t fd_sync(std::uint32_t fd);
   std::uint32_t fd_fdstat_get(std::uint32_t fd, std::uint32_t out);
   std::uint32_t fd_fdstat_set_flags(std::uint32_t fd, std::uint32_t flags);
-  std::uint32_t fd_fdstat_set_rights(std::uint32_t fd, std::uint64_t base, std::uint64_t inheriting);
+  std::uint32_t fd_fdstat_set_rights(std::uint32_t fd, std::uint64_t base,
+                                     std::uint64_t inheriting);
   std::uint32_t fd_filestat_get(std::uint32_t fd, std::uint32_t out);
   std::uint32_t fd_pread(std::uint32_t fd, std::uint32_t iovs, std::uint32_t iovs_len,
                          std::uint64_t offset, std::uint32_t nread_out);

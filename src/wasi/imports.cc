@@ -6,13 +6,14 @@
 // deadline interrupt never unwinds through these functions. Each shim catches every exception
 // (none may cross the generated C code) and raises a requested trap only after the call
 // returned, when no C++ object of the call is alive (style guide rule 8).
+#include "wasi/imports.h"
+
 #include <cstdint>
 #include <exception>
 #include <new>
 
 #include "wasi/abi.h"
 #include "wasi/host_state.h"
-#include "wasi/imports.h"
 #include "wasm/host_call.h"
 
 namespace {
@@ -115,7 +116,8 @@ u32 Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(Ctx* ctx, u32 fd, u32 flags) {
 }
 
 u32 Z_wasi_snapshot_preview1Z_fd_fdstat_set_rights(Ctx* ctx, u32 fd, u64 base, u64 inheriting) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.fd_fdstat_set_rights(fd, base, inheriting); }));
+  return finish(
+      ctx, run(ctx, [&](HostState& s) { return s.fd_fdstat_set_rights(fd, base, inheriting); }));
 }
 
 u32 Z_wasi_snapshot_preview1Z_fd_filestat_get(Ctx* ctx, u32 fd, u32 out) {
@@ -139,7 +141,8 @@ u32 Z_wasi_snapshot_preview1Z_fd_read(Ctx* ctx, u32 fd, u32 iovs, u32 n, u32 out
 }
 
 u32 Z_wasi_snapshot_preview1Z_fd_readdir(Ctx* ctx, u32 fd, u32 buf, u32 len, u64 cookie, u32 out) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.fd_readdir(fd, buf, len, cookie, out); }));
+  return finish(ctx,
+                run(ctx, [&](HostState& s) { return s.fd_readdir(fd, buf, len, cookie, out); }));
 }
 
 u32 Z_wasi_snapshot_preview1Z_fd_renumber(Ctx* ctx, u32 fd, u32 to) {
@@ -159,27 +162,42 @@ u32 Z_wasi_snapshot_preview1Z_fd_write(Ctx* ctx, u32 fd, u32 iovs, u32 n, u32 ou
 }
 
 u32 Z_wasi_snapshot_preview1Z_path_create_directory(Ctx* ctx, u32 fd, u32 path, u32 len) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.path_create_directory(fd, path, len); }));
+  return finish(ctx,
+                run(ctx, [&](HostState& s) { return s.path_create_directory(fd, path, len); }));
 }
 
-u32 Z_wasi_snapshot_preview1Z_path_filestat_get(Ctx* ctx, u32 fd, u32 flags, u32 path, u32 len, u32 out) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.path_filestat_get(fd, flags, path, len, out); }));
+u32 Z_wasi_snapshot_preview1Z_path_filestat_get(Ctx* ctx, u32 fd, u32 flags, u32 path, u32 len,
+                                                u32 out) {
+  return finish(
+      ctx, run(ctx, [&](HostState& s) { return s.path_filestat_get(fd, flags, path, len, out); }));
 }
 
-u32 Z_wasi_snapshot_preview1Z_path_open(Ctx* ctx, u32 fd, u32 dirflags, u32 path, u32 len, u32 oflags, u64 base, u64 inheriting, u32 fdflags, u32 out) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.path_open(fd, dirflags, path, len, oflags, base, inheriting, fdflags, out); }));
+u32 Z_wasi_snapshot_preview1Z_path_open(Ctx* ctx, u32 fd, u32 dirflags, u32 path, u32 len,
+                                        u32 oflags, u64 base, u64 inheriting, u32 fdflags,
+                                        u32 out) {
+  return finish(ctx, run(ctx, [&](HostState& s) {
+                  return s.path_open(fd, dirflags, path, len, oflags, base, inheriting, fdflags,
+                                     out);
+                }));
 }
 
-u32 Z_wasi_snapshot_preview1Z_path_readlink(Ctx* ctx, u32 fd, u32 path, u32 len, u32 buf, u32 buf_len, u32 out) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.path_readlink(fd, path, len, buf, buf_len, out); }));
+u32 Z_wasi_snapshot_preview1Z_path_readlink(Ctx* ctx, u32 fd, u32 path, u32 len, u32 buf,
+                                            u32 buf_len, u32 out) {
+  return finish(ctx, run(ctx, [&](HostState& s) {
+                  return s.path_readlink(fd, path, len, buf, buf_len, out);
+                }));
 }
 
 u32 Z_wasi_snapshot_preview1Z_path_remove_directory(Ctx* ctx, u32 fd, u32 path, u32 len) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.path_remove_directory(fd, path, len); }));
+  return finish(ctx,
+                run(ctx, [&](HostState& s) { return s.path_remove_directory(fd, path, len); }));
 }
 
-u32 Z_wasi_snapshot_preview1Z_path_rename(Ctx* ctx, u32 fd, u32 old_path, u32 old_len, u32 new_fd, u32 new_path, u32 new_len) {
-  return finish(ctx, run(ctx, [&](HostState& s) { return s.path_rename(fd, old_path, old_len, new_fd, new_path, new_len); }));
+u32 Z_wasi_snapshot_preview1Z_path_rename(Ctx* ctx, u32 fd, u32 old_path, u32 old_len, u32 new_fd,
+                                          u32 new_path, u32 new_len) {
+  return finish(ctx, run(ctx, [&](HostState& s) {
+                  return s.path_rename(fd, old_path, old_len, new_fd, new_path, new_len);
+                }));
 }
 
 u32 Z_wasi_snapshot_preview1Z_path_unlink_file(Ctx* ctx, u32 fd, u32 path, u32 len) {
@@ -188,9 +206,9 @@ u32 Z_wasi_snapshot_preview1Z_path_unlink_file(Ctx* ctx, u32 fd, u32 path, u32 l
 
 void Z_wasi_snapshot_preview1Z_proc_exit(Ctx* ctx, u32 code) {
   finish(ctx, run(ctx, [&](HostState& s) {
-    s.proc_exit(code);
-    return u32{0};
-  }));
+           s.proc_exit(code);
+           return u32{0};
+         }));
   sandbox_wasm_trap(SANDBOX_TRAP_EXIT);  // proc_exit always requested it; never return
 }
 
@@ -203,23 +221,39 @@ u32 Z_wasi_snapshot_preview1Z_fd_allocate(Ctx*, u32, u64, u64) { return sandbox:
 
 u32 Z_wasi_snapshot_preview1Z_fd_filestat_set_size(Ctx*, u32, u64) { return sandbox::wasi::kEPerm; }
 
-u32 Z_wasi_snapshot_preview1Z_fd_filestat_set_times(Ctx*, u32, u64, u64, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_fd_filestat_set_times(Ctx*, u32, u64, u64, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
-u32 Z_wasi_snapshot_preview1Z_fd_pwrite(Ctx*, u32, u32, u32, u64, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_fd_pwrite(Ctx*, u32, u32, u32, u64, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
-u32 Z_wasi_snapshot_preview1Z_path_filestat_set_times(Ctx*, u32, u32, u32, u32, u64, u64, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_path_filestat_set_times(Ctx*, u32, u32, u32, u32, u64, u64, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
-u32 Z_wasi_snapshot_preview1Z_path_link(Ctx*, u32, u32, u32, u32, u32, u32, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_path_link(Ctx*, u32, u32, u32, u32, u32, u32, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
-u32 Z_wasi_snapshot_preview1Z_path_symlink(Ctx*, u32, u32, u32, u32, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_path_symlink(Ctx*, u32, u32, u32, u32, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
-u32 Z_wasi_snapshot_preview1Z_poll_oneoff(Ctx*, u32, u32, u32, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_poll_oneoff(Ctx*, u32, u32, u32, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
 u32 Z_wasi_snapshot_preview1Z_sock_accept(Ctx*, u32, u32, u32) { return sandbox::wasi::kEPerm; }
 
-u32 Z_wasi_snapshot_preview1Z_sock_recv(Ctx*, u32, u32, u32, u32, u32, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_sock_recv(Ctx*, u32, u32, u32, u32, u32, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
-u32 Z_wasi_snapshot_preview1Z_sock_send(Ctx*, u32, u32, u32, u32, u32) { return sandbox::wasi::kEPerm; }
+u32 Z_wasi_snapshot_preview1Z_sock_send(Ctx*, u32, u32, u32, u32, u32) {
+  return sandbox::wasi::kEPerm;
+}
 
 u32 Z_wasi_snapshot_preview1Z_sock_shutdown(Ctx*, u32, u32) { return sandbox::wasi::kEPerm; }
 

@@ -15,9 +15,12 @@ std::size_t incomplete_tail(std::string_view s) {
     const auto c = static_cast<unsigned char>(s[n - back]);
     if ((c & 0xc0) == 0x80) continue;  // a continuation byte: look further back
     std::size_t need = 0;
-    if (c >= 0xc2 && c <= 0xdf) need = 2;
-    else if (c >= 0xe0 && c <= 0xef) need = 3;
-    else if (c >= 0xf0 && c <= 0xf4) need = 4;
+    if (c >= 0xc2 && c <= 0xdf)
+      need = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+      need = 3;
+    else if (c >= 0xf0 && c <= 0xf4)
+      need = 4;
     return need > back ? back : 0;
   }
   return 0;
@@ -29,9 +32,8 @@ bool OutputCapture::append(OutputStream stream, std::string_view bytes) {
   std::string& tail = stream == OutputStream::kStdout ? stdout_tail_ : stderr_tail_;
   // The held-back tail is found in the last 3 bytes of tail + bytes, so the limit is checked
   // before anything is copied: a guest's 60 MiB write must not cost a 60 MiB host copy.
-  const std::size_t held =
-      bytes.size() >= 3 ? incomplete_tail(bytes.substr(bytes.size() - 3))
-                        : incomplete_tail(tail + std::string(bytes));
+  const std::size_t held = bytes.size() >= 3 ? incomplete_tail(bytes.substr(bytes.size() - 3))
+                                             : incomplete_tail(tail + std::string(bytes));
   const std::uint64_t complete_size = tail.size() + bytes.size() - held;
   // Decoding never shrinks text (an ill-formed byte becomes 3), so a piece whose raw size is
   // already over the limit is refused without decoding it.

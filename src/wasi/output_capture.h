@@ -12,13 +12,13 @@
 // stream (or, if none comes, as U+FFFD in logs()).
 #pragma once
 
-#include <sandbox/engine.h>
-#include <sandbox/wasi.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sandbox/engine.h>
+#include <sandbox/wasi.h>
 
 namespace sandbox::wasi {
 

@@ -46,8 +46,7 @@ std::uint32_t HostState::path_create_directory(std::uint32_t fd, std::uint32_t p
   return kSuccess;
 }
 
-std::uint32_t HostState::path_unlink_file(std::uint32_t fd, std::uint32_t path,
-                                          std::uint32_t len) {
+std::uint32_t HostState::path_unlink_file(std::uint32_t fd, std::uint32_t path, std::uint32_t len) {
   std::uint32_t err;
   FdEntry* dir = directory_fd(fd, &err);
   if (dir == nullptr) return err;
@@ -158,8 +157,8 @@ std::uint32_t HostState::path_readlink(std::uint32_t fd, std::uint32_t path, std
   return found.node ? kEInval : kENoent;
 }
 
-std::uint32_t HostState::path_open(std::uint32_t fd, std::uint32_t /*dirflags*/,
-                                   std::uint32_t path, std::uint32_t len, std::uint32_t oflags,
+std::uint32_t HostState::path_open(std::uint32_t fd, std::uint32_t /*dirflags*/, std::uint32_t path,
+                                   std::uint32_t len, std::uint32_t oflags,
                                    std::uint64_t rights_base, std::uint64_t rights_inheriting,
                                    std::uint32_t fdflags, std::uint32_t fd_out) {
   std::uint32_t err;
@@ -182,8 +181,8 @@ std::uint32_t HostState::path_open(std::uint32_t fd, std::uint32_t /*dirflags*/,
     const std::uint32_t lookup_err = parse_err ? parse_err : lookup(dir_node, p, found);
     // Creating or truncating is refused outside /workspace; /dev/null, which exists and has
     // nothing to truncate, is the one exception (open(..., "w") on it is common).
-    const bool dev_null = mount == Mount::kDev && lookup_err == kSuccess && found.node &&
-                          !found.node->is_dir();
+    const bool dev_null =
+        mount == Mount::kDev && lookup_err == kSuccess && found.node && !found.node->is_dir();
     if ((creat || trunc) && !dev_null) return kEPerm;
     if (lookup_err) return lookup_err;
   }

@@ -6,13 +6,13 @@
 // lookup can never leave the subtree of the fd it starts from.
 #pragma once
 
-#include <sandbox/workspace.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sandbox/workspace.h>
 
 namespace sandbox::wasi {
 

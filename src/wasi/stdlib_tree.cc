@@ -1,10 +1,10 @@
 // StdlibTree: the read-only /stdlib mount, built from a directory or an uncompressed ZIP.
-#include <sandbox/wasi.h>
-
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+
+#include <sandbox/wasi.h>
 
 #include "wasi/zip_archive.h"
 
@@ -25,7 +25,8 @@ std::vector<std::string> archive_segments(const std::string& name) {
     std::string seg = name.substr(start, slash - start);
     if (seg == "..") throw std::runtime_error("Invalid archive path: " + name);
     if (!seg.empty() && seg != ".") {
-      if (seg.find('\0') != std::string::npos) throw std::runtime_error("Invalid archive path: " + name);
+      if (seg.find('\0') != std::string::npos)
+        throw std::runtime_error("Invalid archive path: " + name);
       segments.push_back(std::move(seg));
     }
     start = slash + 1;
@@ -87,7 +88,8 @@ void count(const Node& node, std::uint64_t& files, std::uint64_t& bytes) {
 }  // namespace
 
 StdlibTree::StdlibTree(std::shared_ptr<WorkspaceNode> root) : root_(std::move(root)) {
-  if (!root_ || !root_->is_dir()) throw std::invalid_argument("StdlibTree root must be a directory");
+  if (!root_ || !root_->is_dir())
+    throw std::invalid_argument("StdlibTree root must be a directory");
   count(*root_, files_, bytes_);
 }
 

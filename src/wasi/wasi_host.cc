@@ -12,7 +12,9 @@ WasiHost::~WasiHost() = default;
 
 void* WasiHost::import_context() { return state_.get(); }
 
-void WasiHost::attach_memory(wasm_rt_memory_t* memory) { state_->memory = wasi::GuestMemory(memory); }
+void WasiHost::attach_memory(wasm_rt_memory_t* memory) {
+  state_->memory = wasi::GuestMemory(memory);
+}
 
 void WasiHost::capture(OutputStream stream, std::string_view bytes) {
   if (!state_->output.append(stream, bytes)) throw ExecutionLimitError("Output limit exceeded");

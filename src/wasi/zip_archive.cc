@@ -66,9 +66,8 @@ std::vector<ZipEntry> read_zip_entries(std::span<const std::uint8_t> archive) {
   if (archive.size() < kEocdSize) throw std::runtime_error("Not a ZIP archive (too short)");
   // The end-of-central-directory record is followed by a comment of at most 65,535 bytes.
   std::uint64_t eocd = archive.size() - kEocdSize;
-  const std::uint64_t lowest = archive.size() > kEocdSize + 65'535
-                                   ? archive.size() - kEocdSize - 65'535
-                                   : 0;
+  const std::uint64_t lowest =
+      archive.size() > kEocdSize + 65'535 ? archive.size() - kEocdSize - 65'535 : 0;
   while (true) {
     if (r.u32(eocd) == kEndOfCentralDirectory) break;
     if (eocd == lowest) throw std::runtime_error("Not a ZIP archive (no end of central directory)");
@@ -79,7 +78,8 @@ std::vector<ZipEntry> read_zip_entries(std::span<const std::uint8_t> archive) {
   const std::uint16_t count = r.u16(eocd + 10);
   const std::uint32_t cd_size = r.u32(eocd + 12);
   const std::uint32_t cd_offset = r.u32(eocd + 16);
-  if (disk != 0 || cd_disk != 0) throw std::runtime_error("Multi-volume ZIP archives are not supported");
+  if (disk != 0 || cd_disk != 0)
+    throw std::runtime_error("Multi-volume ZIP archives are not supported");
   if (count == 0xffff || cd_offset == 0xffffffffu) {
     throw std::runtime_error("ZIP64 archives are not supported");
   }
@@ -114,9 +114,10 @@ std::vector<ZipEntry> read_zip_entries(std::span<const std::uint8_t> archive) {
       throw std::runtime_error("ZIP64 entries are not supported: " + name);
     }
     if (compressed != size) throw std::runtime_error("Corrupt ZIP entry sizes: " + name);
-    if (r.u32(local) != kLocalFileHeader) throw std::runtime_error("Corrupt ZIP local header: " + name);
-    const std::uint64_t data_offset =
-        local + kLocalHeaderSize + r.u16(local + 26) + static_cast<std::uint64_t>(r.u16(local + 28));
+    if (r.u32(local) != kLocalFileHeader)
+      throw std::runtime_error("Corrupt ZIP local header: " + name);
+    const std::uint64_t data_offset = local + kLocalHeaderSize + r.u16(local + 26) +
+                                      static_cast<std::uint64_t>(r.u16(local + 28));
     const auto data = r.slice(data_offset, size);
     if (crc32(data) != crc) throw std::runtime_error("ZIP entry CRC mismatch: " + name);
     entries.push_back(ZipEntry{std::move(name), data});

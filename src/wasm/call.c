@@ -156,21 +156,37 @@ uint64_t sandbox_wasm_next_serial(void) {
 
 const char* wasm_rt_strerror(wasm_rt_trap_t trap) {
   switch ((uint32_t)trap) {
-    case WASM_RT_TRAP_NONE: return "No error";
-    case WASM_RT_TRAP_OOB: return "Out-of-bounds memory access";
-    case WASM_RT_TRAP_INT_OVERFLOW: return "Integer overflow";
-    case WASM_RT_TRAP_DIV_BY_ZERO: return "Integer divide by zero";
-    case WASM_RT_TRAP_INVALID_CONVERSION: return "Invalid conversion to integer";
-    case WASM_RT_TRAP_UNREACHABLE: return "Unreachable code executed";
-    case WASM_RT_TRAP_CALL_INDIRECT: return "Indirect call signature mismatch";
-    case WASM_RT_TRAP_UNCAUGHT_EXCEPTION: return "Uncaught Wasm exception";
-    case WASM_RT_TRAP_EXHAUSTION: return "Call stack exhausted";
-    case SANDBOX_TRAP_EXIT: return "Guest exited";
-    case SANDBOX_TRAP_OUT_OF_FUEL: return "Execution fuel exhausted";
-    case SANDBOX_TRAP_INTERRUPTED: return "Execution time limit exceeded";
-    case SANDBOX_TRAP_OUTPUT_LIMIT: return "Output limit exceeded";
-    case SANDBOX_TRAP_UNSUPPORTED: return "Unsupported import called";
-    case SANDBOX_TRAP_HOST_ERROR: return "Host error";
+    case WASM_RT_TRAP_NONE:
+      return "No error";
+    case WASM_RT_TRAP_OOB:
+      return "Out-of-bounds memory access";
+    case WASM_RT_TRAP_INT_OVERFLOW:
+      return "Integer overflow";
+    case WASM_RT_TRAP_DIV_BY_ZERO:
+      return "Integer divide by zero";
+    case WASM_RT_TRAP_INVALID_CONVERSION:
+      return "Invalid conversion to integer";
+    case WASM_RT_TRAP_UNREACHABLE:
+      return "Unreachable code executed";
+    case WASM_RT_TRAP_CALL_INDIRECT:
+      return "Indirect call signature mismatch";
+    case WASM_RT_TRAP_UNCAUGHT_EXCEPTION:
+      return "Uncaught Wasm exception";
+    case WASM_RT_TRAP_EXHAUSTION:
+      return "Call stack exhausted";
+    case SANDBOX_TRAP_EXIT:
+      return "Guest exited";
+    case SANDBOX_TRAP_OUT_OF_FUEL:
+      return "Execution fuel exhausted";
+    case SANDBOX_TRAP_INTERRUPTED:
+      return "Execution time limit exceeded";
+    case SANDBOX_TRAP_OUTPUT_LIMIT:
+      return "Output limit exceeded";
+    case SANDBOX_TRAP_UNSUPPORTED:
+      return "Unsupported import called";
+    case SANDBOX_TRAP_HOST_ERROR:
+      return "Host error";
+    default:
+      return "Unknown trap";
   }
-  return "Unknown trap";
 }

@@ -31,7 +31,9 @@ static pthread_once_t g_buffer_key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t g_buffer_key;
 static int g_buffer_key_ok;
 
-static void make_buffer_key(void) { g_buffer_key_ok = pthread_key_create(&g_buffer_key, free) == 0; }
+static void make_buffer_key(void) {
+  g_buffer_key_ok = pthread_key_create(&g_buffer_key, free) == 0;
+}
 
 void wasm_rt_load_exception(uint32_t tag, uint32_t size, const void* values) {
   if (size > tl_capacity) {

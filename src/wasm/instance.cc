@@ -1,6 +1,4 @@
 // Instance: lifecycle, guest calls, limits, snapshot/restore (state machine in wasm.h).
-#include <sandbox/wasm.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -8,10 +6,12 @@
 #include <new>
 #include <string>
 
+#include <sandbox/wasm.h>
+
 #include "wasm/module_descriptor.h"
 #include "wasm/runtime.h"
-#include "wasm/write_tracking.h"
 #include "wasm/watchdog.h"
+#include "wasm/write_tracking.h"
 
 namespace sandbox::wasm {
 
@@ -90,10 +90,14 @@ std::uint32_t pages_of(std::uint64_t bytes) {
 
 std::string_view instance_state_name(InstanceState state) {
   switch (state) {
-    case InstanceState::kFresh: return "fresh";
-    case InstanceState::kReady: return "ready";
-    case InstanceState::kRunning: return "running";
-    case InstanceState::kInvalid: return "invalid";
+    case InstanceState::kFresh:
+      return "fresh";
+    case InstanceState::kReady:
+      return "ready";
+    case InstanceState::kRunning:
+      return "running";
+    case InstanceState::kInvalid:
+      return "invalid";
   }
   return "?";
 }
@@ -103,8 +107,11 @@ std::unique_ptr<Instance> Instance::create(const Module& module, const InstanceO
 }
 
 Instance::Instance(const Module& module, const InstanceOptions& options)
-    : module_(module), c_(std::make_unique<State>()), host_data_(options.host_data),
-      watchdog_(options.watchdog), pool_(options.pool) {
+    : module_(module),
+      c_(std::make_unique<State>()),
+      host_data_(options.host_data),
+      watchdog_(options.watchdog),
+      pool_(options.pool) {
   const sandbox_wasm_module_descriptor& d = module_.descriptor();
   sandbox_wasm_thread_init();
 

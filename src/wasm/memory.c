@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 
 #include "wasm/runtime.h"
-#include "wasm/write_tracking.h"
 #include "wasm/thread_state.h"
+#include "wasm/write_tracking.h"
 
 /* A pooled reservation: pages [0, rw_pages) are read-write and zero, the rest PROT_NONE. */
 typedef struct {
@@ -36,9 +36,7 @@ void sandbox_wasm_set_alloc_context(const sandbox_wasm_alloc_context* context) {
   tl_alloc = context;
 }
 
-uint64_t sandbox_wasm_live_reservations(void) {
-  return __atomic_load_n(&g_live, __ATOMIC_RELAXED);
-}
+uint64_t sandbox_wasm_live_reservations(void) { return __atomic_load_n(&g_live, __ATOMIC_RELAXED); }
 
 /* Reservations are aligned to 2 MiB and ask for transparent huge pages (THP is usually in
  * "madvise" mode): on virtual machines every 4 KiB first-touch fault is expensive, and a guest
@@ -86,8 +84,7 @@ static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
   pooled_memory item = {p, pages};
   uint8_t* rest = (uint8_t*)p + used;
   const size_t rest_bytes = (size_t)SANDBOX_WASM_RESERVATION - used;
-  if (madvise(rest, rest_bytes, MADV_DONTNEED) != 0 ||
-      mprotect(rest, rest_bytes, PROT_NONE) != 0) {
+  if (madvise(rest, rest_bytes, MADV_DONTNEED) != 0 || mprotect(rest, rest_bytes, PROT_NONE) != 0) {
     return 0;
   }
   if (used <= POOL_MEMSET_LIMIT) {

@@ -1,6 +1,6 @@
-#include <sandbox/wasm.h>
-
 #include <new>
+
+#include <sandbox/wasm.h>
 
 #include "wasm/runtime.h"
 

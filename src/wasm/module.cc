@@ -1,8 +1,8 @@
 // Module: a wasm2c module's descriptor plus an index of its exported functions.
-#include <sandbox/wasm.h>
-
 #include <string>
 #include <unordered_map>
+
+#include <sandbox/wasm.h>
 
 #include "wasm/module_descriptor.h"
 #include "wasm/runtime.h"
@@ -73,6 +73,7 @@ std::uint32_t Module::max_pages() const { return descriptor_->memory_max_pages; 
 
 std::vector<std::pair<std::string_view, bool>> Module::import_modules() const {
   std::vector<std::pair<std::string_view, bool>> out;
+  out.reserve(descriptor_->import_module_count);
   for (std::uint32_t i = 0; i < descriptor_->import_module_count; ++i) {
     out.emplace_back(descriptor_->import_modules[i], descriptor_->import_module_provided[i] != 0);
   }

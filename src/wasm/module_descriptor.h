@@ -38,12 +38,12 @@ enum {
 typedef void (*sandbox_wasm_fn)(void);
 
 typedef struct sandbox_wasm_export {
-  const char* name;        /* NUL-terminated (sandbox-wasmc rejects names containing NUL) */
-  uint8_t kind;            /* SANDBOX_WASM_EXPORT_* */
-  uint32_t index;          /* global: index into `globals`; otherwise unused */
+  const char* name; /* NUL-terminated (sandbox-wasmc rejects names containing NUL) */
+  uint8_t kind;     /* SANDBOX_WASM_EXPORT_* */
+  uint32_t index;   /* global: index into `globals`; otherwise unused */
   uint32_t param_count;
   uint32_t result_count;
-  const uint8_t* params;   /* SANDBOX_WASM_TYPE_* */
+  const uint8_t* params; /* SANDBOX_WASM_TYPE_* */
   const uint8_t* results;
   sandbox_wasm_fn function; /* functions: R Z_<mod>Z_<name>(instance, params...) */
 } sandbox_wasm_export;
@@ -51,16 +51,16 @@ typedef struct sandbox_wasm_export {
 typedef struct sandbox_wasm_import {
   const char* module;
   const char* name;
-  uint32_t module_index;   /* index into import_modules */
-  uint8_t provided;        /* 1: the host defines Z_<module>Z_<name>; 0: a trapping stub */
+  uint32_t module_index; /* index into import_modules */
+  uint8_t provided;      /* 1: the host defines Z_<module>Z_<name>; 0: a trapping stub */
 } sandbox_wasm_import;
 
 typedef struct sandbox_wasm_global {
-  uint8_t type;            /* SANDBOX_WASM_TYPE_* */
+  uint8_t type; /* SANDBOX_WASM_TYPE_* */
   uint8_t is_mutable;
-  uint8_t is_fuel;         /* the `fuel` global added by the fuel pass */
-  uint32_t offset;         /* of the field in the instance struct */
-  uint32_t size;           /* bytes of the field */
+  uint8_t is_fuel; /* the `fuel` global added by the fuel pass */
+  uint32_t offset; /* of the field in the instance struct */
+  uint32_t size;   /* bytes of the field */
 } sandbox_wasm_global;
 
 typedef struct sandbox_wasm_module_descriptor {
@@ -76,19 +76,19 @@ typedef struct sandbox_wasm_module_descriptor {
   void (*instantiate)(void* instance, void* const* import_contexts);
   void (*free_instance)(void* instance);
   uint32_t import_module_count;
-  const char* const* import_modules;      /* in the order of instantiate()'s contexts */
-  const uint8_t* import_module_provided;  /* 1 if any import of that module is provided */
+  const char* const* import_modules;     /* in the order of instantiate()'s contexts */
+  const uint8_t* import_module_provided; /* 1 if any import of that module is provided */
   uint32_t import_count;
   const sandbox_wasm_import* imports;
   uint32_t export_count;
   const sandbox_wasm_export* exports;
   uint32_t global_count;
-  const sandbox_wasm_global* globals;     /* the module's globals, in index order */
-  int32_t memory_offset;                  /* offset of the wasm_rt_memory_t, or -1 */
+  const sandbox_wasm_global* globals; /* the module's globals, in index order */
+  int32_t memory_offset;              /* offset of the wasm_rt_memory_t, or -1 */
   uint32_t memory_initial_pages;
-  uint32_t memory_max_pages;              /* after any build-time cap; at most 65535 */
-  int32_t fuel_global;                    /* index into globals, or -1 (not metered) */
-  int32_t sandbox_import_module;          /* index of "sandbox" in import_modules, or -1 */
+  uint32_t memory_max_pages;     /* after any build-time cap; at most 65535 */
+  int32_t fuel_global;           /* index into globals, or -1 (not metered) */
+  int32_t sandbox_import_module; /* index of "sandbox" in import_modules, or -1 */
 } sandbox_wasm_module_descriptor;
 
 #ifdef __cplusplus

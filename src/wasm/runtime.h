@@ -49,7 +49,6 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
-
 #include <wasm-rt.h>
 
 #include "wasm/host_call.h"
@@ -69,21 +68,21 @@ typedef struct sandbox_wasm_frame {
   sigjmp_buf jump;
   struct sandbox_wasm_frame* prev;
   /* Set by the caller before sandbox_wasm_run: */
-  wasm_rt_memory_t* memory;   /* faults inside its reservation are guest OOB; may be NULL */
-  void* instance;             /* returned by sandbox_wasm_current_instance() */
-  uint64_t deadline_serial;   /* 0: no deadline armed for this frame */
-  int guest;                  /* 1: guest code (in_host starts at 0); 0: host/runtime code */
+  wasm_rt_memory_t* memory; /* faults inside its reservation are guest OOB; may be NULL */
+  void* instance;           /* returned by sandbox_wasm_current_instance() */
+  uint64_t deadline_serial; /* 0: no deadline armed for this frame */
+  int guest;                /* 1: guest code (in_host starts at 0); 0: host/runtime code */
   /* Managed by the runtime: */
   volatile sig_atomic_t ready;
   volatile sig_atomic_t interrupted;
   uint32_t saved_in_host;
-  uint32_t code_in_host;      /* in_host while this frame's generated code runs */
+  uint32_t code_in_host; /* in_host while this frame's generated code runs */
   void* saved_unwind_target;
 } sandbox_wasm_frame;
 
 /* Native stack left to host code entered from guest code (invariant 1a); documented as
  * sandbox::wasm::kImportStackReserveBytes in include/sandbox/wasm.h. */
-#define SANDBOX_WASM_IMPORT_STACK_RESERVE (256u * 1024u)
+#define SANDBOX_WASM_IMPORT_STACK_RESERVE ((size_t)256 * 1024)
 
 /* Installs the signal handlers once per process (idempotent, thread-safe). */
 void sandbox_wasm_runtime_init(void);
@@ -104,19 +103,19 @@ uint64_t sandbox_wasm_next_serial(void);
 
 /* The `sandbox` import module's context: the fuel global and an optional refill callback. */
 typedef struct sandbox_wasm_fuel_context {
-  int64_t* fuel;              /* the instance's `fuel` global, or NULL */
+  int64_t* fuel; /* the instance's `fuel` global, or NULL */
   /* Returns more fuel, or 0 to trap; must not throw. May be NULL. */
   uint64_t (*refill)(void* host);
   void* host;
-  uint64_t refilled;          /* total given by refill since the last reset */
+  uint64_t refilled; /* total given by refill since the last reset */
 } sandbox_wasm_fuel_context;
 
 /* Memory allocation context: wasm_rt_allocate_memory / wasm_rt_free_memory have no parameter
  * for it, so the embedder sets it on the thread around instantiate and free. */
 typedef struct sandbox_wasm_pool sandbox_wasm_pool;
 typedef struct sandbox_wasm_alloc_context {
-  uint32_t cap_pages;         /* 0: no cap beyond the module's maximum */
-  sandbox_wasm_pool* pool;    /* NULL: mmap/munmap */
+  uint32_t cap_pages;      /* 0: no cap beyond the module's maximum */
+  sandbox_wasm_pool* pool; /* NULL: mmap/munmap */
 } sandbox_wasm_alloc_context;
 void sandbox_wasm_set_alloc_context(const sandbox_wasm_alloc_context* context);
 
@@ -135,8 +134,8 @@ uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta);
  * Called from the SIGSEGV handler for SANDBOX_WASM_RACE_TRACKING_FAULT: must be
  * async-signal-safe. */
 enum {
-  SANDBOX_WASM_RACE_GROW = 1,            /* memory.grow: new pages mapped, size not yet updated */
-  SANDBOX_WASM_RACE_TRACKING_FAULT = 2,  /* tracking fault: page writable, not yet marked dirty */
+  SANDBOX_WASM_RACE_GROW = 1,           /* memory.grow: new pages mapped, size not yet updated */
+  SANDBOX_WASM_RACE_TRACKING_FAULT = 2, /* tracking fault: page writable, not yet marked dirty */
 };
 extern void (*volatile sandbox_wasm_race_hook)(int point);
 

@@ -15,11 +15,11 @@
 #include "wasm/thread_state.h"
 #include "wasm/write_tracking.h"
 
-#define ALT_STACK_SIZE (64u * 1024u)
+#define ALT_STACK_SIZE ((size_t)64 * 1024)
 /* A fault this far below the lowest stack address (or this far above it) is taken as the
  * guest's native stack running into the guard region. */
-#define STACK_GUARD_BELOW (1u << 20)
-#define STACK_GUARD_ABOVE (64u * 1024u)
+#define STACK_GUARD_BELOW ((uintptr_t)1 << 20)
+#define STACK_GUARD_ABOVE ((uintptr_t)64 * 1024)
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_initialized;
@@ -160,8 +160,8 @@ void sandbox_wasm_thread_init(void) {
   stack_t current;
   if (sigaltstack(NULL, &current) == 0 &&
       ((current.ss_flags & SS_DISABLE) || current.ss_size < ALT_STACK_SIZE)) {
-    void* mem = mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+    void* mem =
+        mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
       perror("sandbox wasm: signal stack");
       abort();

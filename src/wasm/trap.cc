@@ -39,22 +39,38 @@ const KindInfo& info(TrapKind kind) {
 
 TrapKind kind_of(std::uint32_t code) {
   switch (code) {
-    case WASM_RT_TRAP_NONE: return TrapKind::kNone;
-    case WASM_RT_TRAP_OOB: return TrapKind::kOutOfBounds;
-    case WASM_RT_TRAP_INT_OVERFLOW: return TrapKind::kIntegerOverflow;
-    case WASM_RT_TRAP_DIV_BY_ZERO: return TrapKind::kDivideByZero;
-    case WASM_RT_TRAP_INVALID_CONVERSION: return TrapKind::kInvalidConversion;
-    case WASM_RT_TRAP_UNREACHABLE: return TrapKind::kUnreachable;
-    case WASM_RT_TRAP_CALL_INDIRECT: return TrapKind::kIndirectCallMismatch;
-    case WASM_RT_TRAP_UNCAUGHT_EXCEPTION: return TrapKind::kUncaughtException;
-    case WASM_RT_TRAP_EXHAUSTION: return TrapKind::kStackExhausted;
-    case SANDBOX_TRAP_EXIT: return TrapKind::kExit;
-    case SANDBOX_TRAP_OUT_OF_FUEL: return TrapKind::kOutOfFuel;
-    case SANDBOX_TRAP_INTERRUPTED: return TrapKind::kDeadline;
-    case SANDBOX_TRAP_OUTPUT_LIMIT: return TrapKind::kOutputLimit;
-    case SANDBOX_TRAP_UNSUPPORTED: return TrapKind::kUnsupportedImport;
-    case SANDBOX_TRAP_HOST_ERROR: return TrapKind::kHostError;
-    default: return TrapKind::kUnknown;
+    case WASM_RT_TRAP_NONE:
+      return TrapKind::kNone;
+    case WASM_RT_TRAP_OOB:
+      return TrapKind::kOutOfBounds;
+    case WASM_RT_TRAP_INT_OVERFLOW:
+      return TrapKind::kIntegerOverflow;
+    case WASM_RT_TRAP_DIV_BY_ZERO:
+      return TrapKind::kDivideByZero;
+    case WASM_RT_TRAP_INVALID_CONVERSION:
+      return TrapKind::kInvalidConversion;
+    case WASM_RT_TRAP_UNREACHABLE:
+      return TrapKind::kUnreachable;
+    case WASM_RT_TRAP_CALL_INDIRECT:
+      return TrapKind::kIndirectCallMismatch;
+    case WASM_RT_TRAP_UNCAUGHT_EXCEPTION:
+      return TrapKind::kUncaughtException;
+    case WASM_RT_TRAP_EXHAUSTION:
+      return TrapKind::kStackExhausted;
+    case SANDBOX_TRAP_EXIT:
+      return TrapKind::kExit;
+    case SANDBOX_TRAP_OUT_OF_FUEL:
+      return TrapKind::kOutOfFuel;
+    case SANDBOX_TRAP_INTERRUPTED:
+      return TrapKind::kDeadline;
+    case SANDBOX_TRAP_OUTPUT_LIMIT:
+      return TrapKind::kOutputLimit;
+    case SANDBOX_TRAP_UNSUPPORTED:
+      return TrapKind::kUnsupportedImport;
+    case SANDBOX_TRAP_HOST_ERROR:
+      return TrapKind::kHostError;
+    default:
+      return TrapKind::kUnknown;
   }
 }
 

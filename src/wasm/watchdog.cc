@@ -1,8 +1,8 @@
 #include "wasm/watchdog.h"
 
-#include <signal.h>
-
 #include <algorithm>
+
+#include <signal.h>
 
 #include "wasm/runtime.h"
 

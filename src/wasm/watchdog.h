@@ -8,10 +8,6 @@
 // under the mutex that disarm() takes, so a thread is never signalled after disarm() returned.
 #pragma once
 
-#include <sandbox/wasm.h>
-
-#include <pthread.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -19,6 +15,10 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <pthread.h>
+
+#include <sandbox/wasm.h>
 
 namespace sandbox::wasm {
 

@@ -9,21 +9,23 @@
 #define MAX_TRACKED 1024
 #define BITMAP_WORDS ((SANDBOX_WASM_MAX_PAGES + 64) / 64)
 
-typedef struct tracker {
+typedef struct Tracker {
   /* The memory being tracked (NULL: slot free). Read by the signal handler. */
   wasm_rt_memory_t* volatile memory;
   uint8_t* volatile base;
   /* One bit per page; set iff page p is writable. */
   uint64_t dirty[BITMAP_WORDS];
-} tracker;
+} Tracker;
 
-static int is_dirty(const tracker* t, uint32_t p) { return (t->dirty[p / 64] >> (p % 64)) & 1; }
-static void set_dirty(tracker* t, uint32_t p) { t->dirty[p / 64] |= (uint64_t)1 << (p % 64); }
-static void clear_dirty(tracker* t, uint32_t p) { t->dirty[p / 64] &= ~((uint64_t)1 << (p % 64)); }
+static int is_dirty(const Tracker* t, uint32_t p) {
+  return (int)((t->dirty[p / 64] >> (p % 64)) & 1);
+}
+static void set_dirty(Tracker* t, uint32_t p) { t->dirty[p / 64] |= (uint64_t)1 << (p % 64); }
+static void clear_dirty(Tracker* t, uint32_t p) { t->dirty[p / 64] &= ~((uint64_t)1 << (p % 64)); }
 
-static tracker g_trackers[MAX_TRACKED];
+static Tracker g_trackers[MAX_TRACKED];
 
-static tracker* find(const wasm_rt_memory_t* memory) {
+static Tracker* find(const wasm_rt_memory_t* memory) {
   if (memory == NULL) return NULL;
   for (size_t i = 0; i < MAX_TRACKED; i++) {
     if (__atomic_load_n(&g_trackers[i].memory, __ATOMIC_ACQUIRE) == memory) return &g_trackers[i];
@@ -35,7 +37,7 @@ int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
   if (memory == NULL || memory->data == NULL) return -1;
   if (find(memory) != NULL) return 0;
   for (size_t i = 0; i < MAX_TRACKED; i++) {
-    tracker* t = &g_trackers[i];
+    Tracker* t = &g_trackers[i];
     wasm_rt_memory_t* expected = NULL;
     /* Claim the slot with a placeholder so no other thread takes it meanwhile. */
     if (!__atomic_compare_exchange_n(&t->memory, &expected, (wasm_rt_memory_t*)(uintptr_t)1, 0,
@@ -56,7 +58,7 @@ int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
 }
 
 void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory) {
-  tracker* t = find(memory);
+  Tracker* t = find(memory);
   if (t == NULL) return;
   if (memory->size != 0) mprotect(memory->data, memory->size, PROT_READ | PROT_WRITE);
   __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
@@ -66,7 +68,7 @@ void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory) {
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory) { return find(memory) != NULL; }
 
 int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out) {
-  tracker* t = find(memory);
+  Tracker* t = find(memory);
   if (t == NULL) return -1;
   int64_t n = 0;
   for (uint32_t p = 0; p < memory->pages; p++) {
@@ -83,7 +85,7 @@ int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out) {
 }
 
 int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uint32_t new_pages) {
-  tracker* t = find(memory);
+  Tracker* t = find(memory);
   if (t == NULL || new_pages <= old_pages) return 0;
   const size_t start = (size_t)old_pages * SANDBOX_WASM_PAGE_SIZE;
   const size_t length = (size_t)(new_pages - old_pages) * SANDBOX_WASM_PAGE_SIZE;
@@ -94,7 +96,7 @@ int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uin
 
 int sandbox_wasm_tracking_fault(uintptr_t addr) {
   for (size_t i = 0; i < MAX_TRACKED; i++) {
-    tracker* t = &g_trackers[i];
+    Tracker* t = &g_trackers[i];
     wasm_rt_memory_t* memory = __atomic_load_n(&t->memory, __ATOMIC_ACQUIRE);
     if (memory == NULL || (uintptr_t)memory == 1) continue;
     /* Other threads track their own memories and may untrack them meanwhile: read the base

@@ -63,9 +63,9 @@ NormalizedPath normalize_workspace_path(std::string_view path, std::string_view 
       continue;
     }
     if (seg.size() > kMaxPathSegmentBytes) {
-      throw WorkspaceError(Errno::kENAMETOOLONG, "Path segment exceeds " +
-                                                     std::to_string(kMaxPathSegmentBytes) +
-                                                     " bytes");
+      throw WorkspaceError(
+          Errno::kENAMETOOLONG,
+          "Path segment exceeds " + std::to_string(kMaxPathSegmentBytes) + " bytes");
     }
     parts.push_back(seg);
   }

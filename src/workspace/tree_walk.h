@@ -6,13 +6,13 @@
 // workspace (directories removed while a descriptor points into them) have no depth limit.
 #pragma once
 
-#include <sandbox/workspace.h>
-
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <sandbox/workspace.h>
 
 namespace sandbox::workspace_tree {
 

@@ -29,7 +29,9 @@ NodePtr make_file(std::vector<std::uint8_t> data, std::int64_t updated_at) {
   return node;
 }
 
-[[noreturn]] void fail(Errno code, std::string message) { throw WorkspaceError(code, message); }
+[[noreturn]] void fail(Errno code, const std::string& message) {
+  throw WorkspaceError(code, message);
+}
 
 // The node at `segments`, or nullptr when a segment is missing. Passing through a file is
 // ENOTDIR "Not a directory".
@@ -278,7 +280,8 @@ void Workspace::rename(std::string_view from, std::string_view to, std::string_v
   }
   // The moved subtree must stay within the path limits at its new place.
   const workspace_tree::Position extent = workspace_tree::subtree_extent(*node);
-  const workspace_tree::Position at{dst.segments.size(), dst.absolute.size() - kWorkspaceRoot.size()};
+  const workspace_tree::Position at{dst.segments.size(),
+                                    dst.absolute.size() - kWorkspaceRoot.size()};
   if (!workspace_tree::fits_path_limits(at, extent)) {
     fail(Errno::kENAMETOOLONG, "Path too long or too deep after the move: " + std::string(to));
   }

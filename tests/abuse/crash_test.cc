@@ -169,9 +169,12 @@ void verify(SandboxdApi& api, SandboxTruth& truth, int iteration) {
   const std::int64_t acknowledged = truth.counter;
   truth.counter = seen;
   const std::string counter_file = file_content(api, truth.id, "/workspace/counter.txt");
-  const auto as_file = [](std::int64_t n) { return n == 0 ? std::string("<missing>") : std::to_string(n); };
+  const auto as_file = [](std::int64_t n) {
+    return n == 0 ? std::string("<missing>") : std::to_string(n);
+  };
   // What counter.txt holds when only the acknowledged executes reached the workspace.
-  const std::string file_as_acknowledged = as_file(truth.file_behind ? acknowledged - 1 : acknowledged);
+  const std::string file_as_acknowledged =
+      as_file(truth.file_behind ? acknowledged - 1 : acknowledged);
   if (counter_in_flight && seen == acknowledged + 1 && counter_file == file_as_acknowledged) {
     // The execute in flight was committed by the runtime (its snapshot) but the kill came
     // before sandboxd committed its workspace changes: the two are separate transactions
@@ -268,8 +271,10 @@ TEST(Crash, SigkillAtRandomMomentsLosesNoAcknowledgedStateAndKeepsTheDatabaseInt
               iterations, kills_with_work_in_flight, iterations * kSandboxes);
   for (const auto& t : truths)
     std::printf(" %s=%lld", t.id.c_str(), static_cast<long long>(t.counter));
-  std::printf("\ncrash: %d in-flight executes were durable in the context but not in the "
-              "workspace\n", g_torn_in_flight.load());
+  std::printf(
+      "\ncrash: %d in-flight executes were durable in the context but not in the "
+      "workspace\n",
+      g_torn_in_flight.load());
   EXPECT_EQ(integrity_of((data / "sandboxd.db").string()), "ok");  // the live file, while serving
   EXPECT_EQ(server.stop(), 0);
 }

@@ -1,6 +1,6 @@
-#include <sandbox/clock.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/clock.h>
 
 namespace sandbox {
 namespace {

@@ -15,9 +15,15 @@ TEST(Utf8, ValidatesWellFormedText) {
 }
 
 TEST(Utf8, SanitizeReplacesEachMaximalIllFormedSubsequence) {
-  EXPECT_EQ(sanitize_utf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(sanitize_utf8("a\xFF"
+                          "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   // A truncated 3-byte sequence is one maximal subsequence: one replacement character.
-  EXPECT_EQ(sanitize_utf8("\xE2\x82" "x"), "\xEF\xBF\xBD" "x");
+  EXPECT_EQ(sanitize_utf8("\xE2\x82"
+                          "x"),
+            "\xEF\xBF\xBD"
+            "x");
   EXPECT_EQ(sanitize_utf8("ok \xC3\xA9"), "ok \xC3\xA9");
 }
 

@@ -1,18 +1,17 @@
 // The `sandbox` CLI against sandboxd's core served in process: run (in a sandbox and on a
 // runtime), files, contexts, info, languages, exit statuses, and the REPL driven through a
 // pseudo-terminal across a sandboxd restart.
+#include <chrono>
+#include <fstream>
+#include <iterator>
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <chrono>
-#include <fstream>
-#include <iterator>
-
-#include <gtest/gtest.h>
 
 #include "server/sandboxd_fixture.h"
 
@@ -86,7 +85,8 @@ TEST_F(Cli, RunInASandboxAndOnARuntime) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("KvError: boom"), std::string::npos) << r.err;
 
-  std::ofstream(dir_.file("prog.lua")) << "return (os.getenv('A') or 'nil') .. (os.getenv('B') or 'nil')";
+  std::ofstream(dir_.file("prog.lua"))
+      << "return (os.getenv('A') or 'nil') .. (os.getenv('B') or 'nil')";
   cli({"run", "--sandbox", "c1", "--language", "lua", "--env", "B=b", "1"});
   r = cli({"run", "--sandbox", "c1", "--language", "lua", "--env", "A=a", "--unset", "B", "--file",
            dir_.file("prog.lua")});
@@ -120,7 +120,8 @@ TEST_F(Cli, Files) {
   EXPECT_NE(r.err.find("FILE_NOT_FOUND"), std::string::npos) << r.err;
   EXPECT_EQ(cli({"files", "mkdir", "--sandbox", "f1", "-p", "bin/deep"}).out,
             "created /workspace/bin/deep\n");
-  EXPECT_EQ(cli({"files", "put", "--sandbox", "f1", "bin/x.bin", dir_.file("local.bin")}).status, 0);
+  EXPECT_EQ(cli({"files", "put", "--sandbox", "f1", "bin/x.bin", dir_.file("local.bin")}).status,
+            0);
   cli({"files", "put", "--sandbox", "f1", ".secret", "--content", "s"});
 
   r = cli({"files", "cat", "--sandbox", "f1", "bin/x.bin"});
@@ -162,8 +163,9 @@ TEST_F(Cli, ContextsInfoAndLanguages) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("sandbox:    x1\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("contexts:   1\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(id + "  KV (kv, kv 1.0 / sandbox-workers)  cwd /workspace/sub  1 executions"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(id + "  KV (kv, kv 1.0 / sandbox-workers)  cwd /workspace/sub  1 executions"),
+      std::string::npos)
       << r.out;
   r = cli({"info", "--url", d_->url() + "/runtimes/LUA"});
   EXPECT_EQ(r.out.rfind("language: lua\n", 0), 0u) << r.out;
@@ -246,8 +248,8 @@ class PtySession {
 };
 
 TEST_F(Cli, ReplKeepsStateAcrossLinesAndAcrossARestart) {
-  PtySession repl({SANDBOX_CLI_PATH, "--server", d_->url(), "repl", "--sandbox", "r1",
-                   "--language", "lua"});
+  PtySession repl(
+      {SANDBOX_CLI_PATH, "--server", d_->url(), "repl", "--sandbox", "r1", "--language", "lua"});
   ASSERT_NE(repl.expect("sandbox repl: sandbox r1, binding LUA"), "") << repl.pending();
   ASSERT_NE(repl.expect(">>> "), "");
 
@@ -286,8 +288,8 @@ TEST_F(Cli, ReplKeepsStateAcrossLinesAndAcrossARestart) {
 }
 
 TEST_F(Cli, ReplEndsAtEndOfInput) {
-  PtySession repl({SANDBOX_CLI_PATH, "--server", d_->url(), "repl", "--sandbox", "r2", "--binding",
-                   "KV"});
+  PtySession repl(
+      {SANDBOX_CLI_PATH, "--server", d_->url(), "repl", "--sandbox", "r2", "--binding", "KV"});
   ASSERT_NE(repl.expect(">>> "), "");
   repl.type("incr n\n");
   EXPECT_NE(repl.expect("1"), "");

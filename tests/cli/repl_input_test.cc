@@ -1,7 +1,7 @@
 // How `sandbox repl` groups typed lines into submissions.
-#include <gtest/gtest.h>
-
 #include "repl_input.h"
+
+#include <gtest/gtest.h>
 
 namespace sandbox::cli {
 namespace {

@@ -1,9 +1,9 @@
 // The C++ client (include/sandbox/client.h) against sandboxd's core served in process: every
 // SandboxClient method, list_languages, run_code/probe_runtime through /runtimes/, API keys, and
 // the typed errors built from ErrorResponse bodies (docs/sandbox-api.md#client-errors).
-#include <sandbox/client.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/client.h>
 
 #include "server/sandboxd_fixture.h"
 
@@ -46,16 +46,18 @@ TEST_F(Client, CodeContextsAndRunCode) {
 
   // Callbacks fire after the response: stdout, stderr, results, then the error.
   std::vector<std::string> events;
-  r = sb.run_code("print('a') io.stderr:write('b\\n') return os.getenv('WHO')",
-                  {.context = ctx.id,
-                   .on_stdout = [&](const std::string& l) { events.push_back("out:" + l); },
-                   .on_stderr = [&](const std::string& l) { events.push_back("err:" + l); },
-                   .on_result = [&](const ResultEntry& e) { events.push_back("res:" + *e.text); },
-                   .on_error = [&](const ExecutionError& e) { events.push_back("error:" + e.name); }});
+  r = sb.run_code(
+      "print('a') io.stderr:write('b\\n') return os.getenv('WHO')",
+      {.context = ctx.id,
+       .on_stdout = [&](const std::string& l) { events.push_back("out:" + l); },
+       .on_stderr = [&](const std::string& l) { events.push_back("err:" + l); },
+       .on_result = [&](const ResultEntry& e) { events.push_back("res:" + *e.text); },
+       .on_error = [&](const ExecutionError& e) { events.push_back("error:" + e.name); }});
   EXPECT_EQ(events, (std::vector<std::string>{"out:a", "err:b", "res:\"context\""}));
   events.clear();
-  r = sb.run_code("error('x')", {.context = ctx.id,
-                                 .on_error = [&](const ExecutionError& e) { events.push_back(e.name); }});
+  r = sb.run_code("error('x')", {.context = ctx.id, .on_error = [&](const ExecutionError& e) {
+                                   events.push_back(e.name);
+                                 }});
   EXPECT_TRUE(r.outcome.error);
   EXPECT_EQ(events, (std::vector<std::string>{"LuaError"}));
 
@@ -247,8 +249,9 @@ TEST(ClientAuth, ApiKeysAreSent) {
   EXPECT_EQ(list_languages(d.url(), {.api_key = "secret"}).size(), 2u);
   EXPECT_THROW(probe_runtime(d.url() + "/runtimes/KV"), ValidationFailedError);
   EXPECT_EQ(probe_runtime(d.url() + "/runtimes/KV", "secret").language, "kv");
-  EXPECT_EQ(*run_code(d.url() + "/runtimes/CALC", "2", {.api_key = "secret"}).outcome.results[0].text,
-            "2");
+  EXPECT_EQ(
+      *run_code(d.url() + "/runtimes/CALC", "2", {.api_key = "secret"}).outcome.results[0].text,
+      "2");
 }
 
 }  // namespace

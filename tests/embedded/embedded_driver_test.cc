@@ -1,9 +1,9 @@
 // A language driver through the public interface (EmbeddedDriver): a driver of its own over the
 // ABI probe's exports, with an extension, the reseed flag and described traps.
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <cstring>
+
+#include <gtest/gtest.h>
 
 #include "embedded/guest_abi.h"
 #include "embedded/sha256.h"
@@ -112,8 +112,8 @@ TEST_F(DriverEngine, RunsAndSessionsGoThroughTheDriver) {
   EXPECT_EQ(text_of(engine_.run(req("env K", {{"K", "v"}}))), "v");
   auto s = boot();
   ASSERT_FALSE(s->execute(req("set k kept")).error);
-  auto r = engine_.sessions->restore(SessionOptions{.workspace = &ws_},
-                                     StoredSnapshot::of(*s).source());
+  auto r =
+      engine_.sessions->restore(SessionOptions{.workspace = &ws_}, StoredSnapshot::of(*s).source());
   EXPECT_EQ(text_of(r->execute(req("get k"))), "kept");
 }
 
@@ -127,8 +127,8 @@ TEST_F(DriverEngine, EveryCopyGetsAfterCopyAndItsFirstCallTheReseedFlag) {
   s->execute(req("text c"));
   s->execute(req("text d"));
   EXPECT_EQ(calls_->reseeds.load(), 3);
-  auto r = engine_.sessions->restore(SessionOptions{.workspace = &ws_},
-                                     StoredSnapshot::of(*s).source());
+  auto r =
+      engine_.sessions->restore(SessionOptions{.workspace = &ws_}, StoredSnapshot::of(*s).source());
   EXPECT_EQ(calls_->copies.load(), 4);
   r->execute(req("text e"));
   r->execute(req("text f"));

@@ -1,10 +1,10 @@
 // The post-initialisation image under the built-in ABI (the ABI probe guest): what stateless
 // runs and new sessions start from, when an instance may be reused, and the build id.
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <set>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "embedded/abi_driver.h"
 #include "embedded/image.h"
@@ -75,10 +75,8 @@ TEST(EmbeddedImage, AfterATrapTheNextRunStartsFromTheImage) {
   const Engine engine = probe_engine();
   EXPECT_NE(failure_message([&] { engine.run(req("set x 1\ntrap")); }).find("nreachable"),
             std::string::npos);
-  EXPECT_EQ(failure_message([&] { engine.run(req("set x 2\nexit 3")); }),
-            "exit with exit code 3");
-  EXPECT_EQ(failure_message([&] { engine.run(req("set x 3\nspin")); }),
-            "Execution fuel exhausted");
+  EXPECT_EQ(failure_message([&] { engine.run(req("set x 2\nexit 3")); }), "exit with exit code 3");
+  EXPECT_EQ(failure_message([&] { engine.run(req("set x 3\nspin")); }), "Execution fuel exhausted");
   for (int i = 0; i < 3; ++i) {
     const EngineOutcome o = engine.run(req("get x"));
     ASSERT_TRUE(o.error);

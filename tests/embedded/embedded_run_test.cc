@@ -1,9 +1,8 @@
 // The stateless path of an embedded engine (Engine::run).
-#include <gtest/gtest.h>
-
 #include <thread>
 
 #include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
 
 #include "embedded/guest_abi.h"
 #include "embedded_test_util.h"
@@ -87,7 +86,8 @@ TEST(EmbeddedEngine, JsonResults) {
 }
 
 TEST(EmbeddedEngine, GuestErrorsAreOutcomesNotExceptions) {
-  const EngineOutcome o = probe_engine().run(req("print before\nfail ValueError broken\nprint after"));
+  const EngineOutcome o =
+      probe_engine().run(req("print before\nfail ValueError broken\nprint after"));
   ASSERT_TRUE(o.error);
   EXPECT_EQ(o.error->name, "ValueError");
   EXPECT_EQ(o.error->message, "broken");
@@ -99,8 +99,7 @@ TEST(EmbeddedEngine, GuestErrorsAreOutcomesNotExceptions) {
 TEST(EmbeddedEngine, EnvVarsReachTheGuestAndHostEnvDoesNot) {
   ::setenv("SANDBOX_EMBEDDED_HOST_ONLY", "secret", 1);
   const Engine engine = probe_engine();
-  EXPECT_EQ(text_of(engine.run(req("env GREETING", {{"GREETING", "hello there"}}))),
-            "hello there");
+  EXPECT_EQ(text_of(engine.run(req("env GREETING", {{"GREETING", "hello there"}}))), "hello there");
   EXPECT_EQ(text_of(engine.run(req("env SANDBOX_EMBEDDED_HOST_ONLY"))), "<unset>");
 }
 
@@ -145,8 +144,9 @@ TEST(EmbeddedEngine, TrapsAndInternalErrorsAreThrown) {
             "the interpreter broke");
   EXPECT_EQ(failure_message([&] { engine.run(req("status 7 what")); }),
             "Interpreter returned unknown status 7");
-  EXPECT_NE(failure_message([&] { engine.run(req("reply not json")); })
-                .find("Malformed interpreter response"),
+  EXPECT_NE(failure_message([&] {
+              engine.run(req("reply not json"));
+            }).find("Malformed interpreter response"),
             std::string::npos);
   EXPECT_NE(failure_message([&] {
               engine.run(req("reply {\"results\":[{\"text\":\"a\"},{\"text\":\"b\"}]}"));
@@ -198,16 +198,17 @@ TEST(EmbeddedEngine, RunsConcurrently) {
 
 TEST(GuestAbi, EncodesRequestRecords) {
   const auto bytes = embedded::encode_request("ab", "/workspace", {{"K", "v"}});
-  const std::vector<std::uint8_t> expected = {
-      'c', 2, 0, 0, 0, 'a', 'b',                                                  //
-      'w', 10, 0, 0, 0, '/', 'w', 'o', 'r', 'k', 's', 'p', 'a', 'c', 'e',         //
-      'e', 3, 0, 0, 0, 'K', '=', 'v'};
+  const std::vector<std::uint8_t> expected = {'c', 2,   0,   0,   0,   'a', 'b',  //
+                                              'w', 10,  0,   0,   0,   '/', 'w', 'o',
+                                              'r', 'k', 's', 'p', 'a', 'c', 'e',  //
+                                              'e', 3,   0,   0,   0,   'K', '=', 'v'};
   EXPECT_EQ(bytes, expected);
 }
 
 TEST(GuestAbi, ParsesEnvelopes) {
   const GuestReply r = embedded::parse_reply(
-      1, R"({"results":[],"error":{"name":"E","message":"m","traceback":["a","b"],"lineNumber":3},"cwd":"/workspace/x"})");
+      1,
+      R"({"results":[],"error":{"name":"E","message":"m","traceback":["a","b"],"lineNumber":3},"cwd":"/workspace/x"})");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->name, "E");
   EXPECT_EQ(r.error->traceback, (std::vector<std::string>{"a", "b"}));

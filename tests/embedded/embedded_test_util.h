@@ -1,13 +1,13 @@
 // Engines over the ABI probe guest (tests/guests/wasi/abi_probe.c) and snapshot helpers.
 #pragma once
 
-#include <sandbox/embedded.h>
-
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include <sandbox/embedded.h>
 
 #include "guest_abi_probe.h"
 

@@ -4,14 +4,14 @@
 // HTTP API"): FILESYSTEM_ERROR (EINVAL, ENOTEMPTY, a failed mkdir) and NO_SPACE.
 #pragma once
 
-#include <sandbox/http.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include <boost/json/parse.hpp>
+
+#include <sandbox/http.h>
 
 namespace sandbox::fuzz {
 

@@ -9,13 +9,13 @@
 //   anything else     adds one to the counter and returns it
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <cstring>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include <sandbox/engine.h>
 
 namespace sandbox::fuzz {
 

@@ -6,17 +6,9 @@
 // every response is read back until the server closes the connection.
 //
 // Checked beyond "no crash": every response parses as HTTP/1.1, and none is a 5xx (hostile
-// bytes must get a client error) but the protocol's own workspace 500s (fuzz_check.h). Sandboxes created by one input are still there for the next
-// (state is bounded by the workspace limits; replay of a single input is deterministic).
-#include <sandbox/clock.h>
-#include <sandbox/runtime.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
-
+// bytes must get a client error) but the protocol's own workspace 500s (fuzz_check.h). Sandboxes
+// created by one input are still there for the next (state is bounded by the workspace limits;
+// replay of a single input is deterministic).
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +18,15 @@
 #include <memory>
 #include <string>
 
+#include <arpa/inet.h>
 #include <boost/beast/http.hpp>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <sandbox/clock.h>
+#include <sandbox/runtime.h>
 
 #include "calc_engine.h"
 #include "fuzz_check.h"
@@ -52,14 +52,17 @@ constexpr int kReadTimeoutSeconds = 30;
 struct World {
   World() {
     bindings.add(make_local_binding(
-        "CALC", define_interpreter_runtime(
-                    engines::make_calc_engine(), storage.interpreters(),
-                    RuntimeOptions{.clock = &clock, .idle_ttl_ms = 0, .background_expiry = false})));
+        "CALC",
+        define_interpreter_runtime(
+            engines::make_calc_engine(), storage.interpreters(),
+            RuntimeOptions{.clock = &clock, .idle_ttl_ms = 0, .background_expiry = false})));
     service = std::make_unique<SandboxService>(storage.sandboxes(), clock, bindings);
     handler = std::make_unique<SandboxdHandler>(*service, clock, SandboxdOptions{});
-    server = std::make_unique<HttpServer>(
-        *handler, ServeOptions{.listen = "127.0.0.1:0", .io_threads = 1, .worker_threads = 2,
-                               .worker_stack_bytes = 1u << 20, .keep_alive_seconds = 5});
+    server = std::make_unique<HttpServer>(*handler, ServeOptions{.listen = "127.0.0.1:0",
+                                                                 .io_threads = 1,
+                                                                 .worker_threads = 2,
+                                                                 .worker_stack_bytes = 1u << 20,
+                                                                 .keep_alive_seconds = 5});
     server->start();
   }
 

@@ -15,12 +15,12 @@
 //   D  the body through parse_execute_request and parse_http_execute_args directly: a refusal
 //      must be an ApiError of a 4xx kind (docs/errors.md), never another exception
 // Every input ends with DELETE /interpreters/fuzz/ so inputs do not depend on each other.
-#include <sandbox/clock.h>
-#include <sandbox/runtime.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include <sandbox/clock.h>
+#include <sandbox/runtime.h>
 
 #include "fuzz_assert.h"
 #include "fuzz_check.h"
@@ -46,8 +46,10 @@ struct World {
       RuntimeOptions{.clock = &clock, .idle_ttl_ms = 0, .background_expiry = false});
 
   HttpResponse call(std::string method, std::string target, std::string_view body) {
-    HttpRequest request{std::move(method), std::move(target),
-                        {{"content-type", "application/json"}}, std::string(body)};
+    HttpRequest request{std::move(method),
+                        std::move(target),
+                        {{"content-type", "application/json"}},
+                        std::string(body)};
     const std::string what = request.method + " " + request.target;
     HttpResponse response = runtime->handle(std::move(request));
     fuzz::check_response(response, what);
@@ -89,8 +91,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       }
       case 'D':
-        for (const auto& decode : {+[](std::string_view b) { (void)parse_execute_request(b, "lua"); },
-                                   +[](std::string_view b) { (void)parse_http_execute_args(b); }}) {
+        for (const auto& decode :
+             {+[](std::string_view b) { (void)parse_execute_request(b, "lua"); },
+              +[](std::string_view b) { (void)parse_http_execute_args(b); }}) {
           try {
             decode(body);
           } catch (const ApiError& e) {

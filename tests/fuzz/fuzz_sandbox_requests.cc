@@ -12,12 +12,12 @@
 //   D  the body through each request decoder directly (src/protocol): a refusal must be an
 //      ApiError of a 4xx kind (docs/errors.md), never another exception
 // Every input ends with DELETE / so inputs do not depend on each other.
-#include <sandbox/clock.h>
-#include <sandbox/runtime.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include <sandbox/clock.h>
+#include <sandbox/runtime.h>
 
 #include "calc_engine.h"
 #include "fuzz_assert.h"
@@ -41,11 +41,11 @@ struct World {
   World() {
     const RuntimeOptions options{.clock = &clock, .idle_ttl_ms = 0, .background_expiry = false};
     bindings.add(make_local_binding(
-        "CALC", define_interpreter_runtime(engines::make_calc_engine(), storage.interpreters(),
-                                           options)));
-    bindings.add(make_local_binding(
-        "FUZZ", define_interpreter_runtime(fuzz::make_fuzz_session_engine(),
-                                           storage.interpreters(), options)));
+        "CALC",
+        define_interpreter_runtime(engines::make_calc_engine(), storage.interpreters(), options)));
+    bindings.add(
+        make_local_binding("FUZZ", define_interpreter_runtime(fuzz::make_fuzz_session_engine(),
+                                                              storage.interpreters(), options)));
     service = std::make_unique<SandboxService>(storage.sandboxes(), clock, bindings);
   }
 

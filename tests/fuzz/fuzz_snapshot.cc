@@ -211,19 +211,32 @@ void delta_round_trip(fuzz::FuzzInput& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::FuzzInput in(data, size);
   switch (in.u8()) {
-    case 'r': record(in.rest()); break;
-    case 'z': decode(Codec::kZstd, in); break;
-    case 'w': decode(Codec::kRaw, in); break;
-    case 'e': round_trip(in.rest()); break;
-    case 'p': pages(in); break;
-    case 'h': diff(in); break;
+    case 'r':
+      record(in.rest());
+      break;
+    case 'z':
+      decode(Codec::kZstd, in);
+      break;
+    case 'w':
+      decode(Codec::kRaw, in);
+      break;
+    case 'e':
+      round_trip(in.rest());
+      break;
+    case 'p':
+      pages(in);
+      break;
+    case 'h':
+      diff(in);
+      break;
     case 'd':
       hostile_delta(in);
       break;
     case 'D':
       delta_round_trip(in);
       break;
-    default: break;
+    default:
+      break;
   }
   return 0;
 }

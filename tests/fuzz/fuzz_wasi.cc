@@ -11,10 +11,6 @@
 //
 // Checked beyond "no crash": every errno is a WASI errno (< 77); the workspace stays within its
 // limits.
-#include <sandbox/clock.h>
-#include <sandbox/wasi.h>
-#include <sandbox/workspace.h>
-
 #include <csetjmp>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +18,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include <sandbox/clock.h>
+#include <sandbox/wasi.h>
+#include <sandbox/workspace.h>
 
 #include "fuzz_input.h"
 #include "wasi/imports.h"
@@ -86,34 +86,64 @@ class Args {
 // One import call; returns its errno (or 0 for those that return nothing).
 std::uint32_t call(int op, Ctx* c, Args& a) {
   switch (op) {
-    case 1: { auto p = a.ptr(); return Z_wasi_snapshot_preview1Z_args_get(c, p, a.ptr()); }
-    case 2: { auto p = a.ptr(); return Z_wasi_snapshot_preview1Z_args_sizes_get(c, p, a.ptr()); }
-    case 3: { auto p = a.ptr(); return Z_wasi_snapshot_preview1Z_environ_get(c, p, a.ptr()); }
-    case 4: { auto p = a.ptr(); return Z_wasi_snapshot_preview1Z_environ_sizes_get(c, p, a.ptr()); }
-    case 5: { auto id = a.small(); return Z_wasi_snapshot_preview1Z_clock_res_get(c, id, a.ptr()); }
+    case 1: {
+      auto p = a.ptr();
+      return Z_wasi_snapshot_preview1Z_args_get(c, p, a.ptr());
+    }
+    case 2: {
+      auto p = a.ptr();
+      return Z_wasi_snapshot_preview1Z_args_sizes_get(c, p, a.ptr());
+    }
+    case 3: {
+      auto p = a.ptr();
+      return Z_wasi_snapshot_preview1Z_environ_get(c, p, a.ptr());
+    }
+    case 4: {
+      auto p = a.ptr();
+      return Z_wasi_snapshot_preview1Z_environ_sizes_get(c, p, a.ptr());
+    }
+    case 5: {
+      auto id = a.small();
+      return Z_wasi_snapshot_preview1Z_clock_res_get(c, id, a.ptr());
+    }
     case 6: {
       auto id = a.small();
       auto precision = a.u64();
       return Z_wasi_snapshot_preview1Z_clock_time_get(c, id, precision, a.ptr());
     }
-    case 7: { auto p = a.ptr(); return Z_wasi_snapshot_preview1Z_random_get(c, p, a.len()); }
+    case 7: {
+      auto p = a.ptr();
+      return Z_wasi_snapshot_preview1Z_random_get(c, p, a.len());
+    }
     case 8: {
       auto fd = a.fd();
       auto off = a.u64();
       auto len = a.u64();
       return Z_wasi_snapshot_preview1Z_fd_advise(c, fd, off, len, a.small());
     }
-    case 9: return Z_wasi_snapshot_preview1Z_fd_close(c, a.fd());
-    case 10: return Z_wasi_snapshot_preview1Z_fd_datasync(c, a.fd());
-    case 11: return Z_wasi_snapshot_preview1Z_fd_sync(c, a.fd());
-    case 12: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_fdstat_get(c, fd, a.ptr()); }
-    case 13: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(c, fd, a.small()); }
+    case 9:
+      return Z_wasi_snapshot_preview1Z_fd_close(c, a.fd());
+    case 10:
+      return Z_wasi_snapshot_preview1Z_fd_datasync(c, a.fd());
+    case 11:
+      return Z_wasi_snapshot_preview1Z_fd_sync(c, a.fd());
+    case 12: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_fdstat_get(c, fd, a.ptr());
+    }
+    case 13: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(c, fd, a.small());
+    }
     case 14: {
       auto fd = a.fd();
       auto base = a.u64();
       return Z_wasi_snapshot_preview1Z_fd_fdstat_set_rights(c, fd, base, a.u64());
     }
-    case 15: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_filestat_get(c, fd, a.ptr()); }
+    case 15: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_filestat_get(c, fd, a.ptr());
+    }
     case 16: {
       auto fd = a.fd();
       auto iov = a.ptr();
@@ -121,7 +151,10 @@ std::uint32_t call(int op, Ctx* c, Args& a) {
       auto offset = a.u64();
       return Z_wasi_snapshot_preview1Z_fd_pread(c, fd, iov, n, offset, a.ptr());
     }
-    case 17: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_prestat_get(c, fd, a.ptr()); }
+    case 17: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_prestat_get(c, fd, a.ptr());
+    }
     case 18: {
       auto fd = a.fd();
       auto p = a.ptr();
@@ -140,14 +173,20 @@ std::uint32_t call(int op, Ctx* c, Args& a) {
       auto cookie = a.u64();
       return Z_wasi_snapshot_preview1Z_fd_readdir(c, fd, buf, len, cookie, a.ptr());
     }
-    case 21: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_renumber(c, fd, a.fd()); }
+    case 21: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_renumber(c, fd, a.fd());
+    }
     case 22: {
       auto fd = a.fd();
       auto offset = a.u64();
       auto whence = a.small();
       return Z_wasi_snapshot_preview1Z_fd_seek(c, fd, offset, whence, a.ptr());
     }
-    case 23: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_tell(c, fd, a.ptr()); }
+    case 23: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_tell(c, fd, a.ptr());
+    }
     case 24: {
       auto fd = a.fd();
       auto iov = a.ptr();
@@ -204,14 +243,20 @@ std::uint32_t call(int op, Ctx* c, Args& a) {
       auto p = a.ptr();
       return Z_wasi_snapshot_preview1Z_path_unlink_file(c, fd, p, a.len());
     }
-    case 32: Z_wasi_snapshot_preview1Z_proc_exit(c, a.small()); return 0;
-    case 33: return Z_wasi_snapshot_preview1Z_sched_yield(c);
+    case 32:
+      Z_wasi_snapshot_preview1Z_proc_exit(c, a.small());
+      return 0;
+    case 33:
+      return Z_wasi_snapshot_preview1Z_sched_yield(c);
     case 34: {
       auto fd = a.fd();
       auto off = a.u64();
       return Z_wasi_snapshot_preview1Z_fd_allocate(c, fd, off, a.u64());
     }
-    case 35: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_fd_filestat_set_size(c, fd, a.u64()); }
+    case 35: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_fd_filestat_set_size(c, fd, a.u64());
+    }
     case 36: {
       auto fd = a.fd();
       auto at = a.u64();
@@ -257,7 +302,8 @@ std::uint32_t call(int op, Ctx* c, Args& a) {
       auto n = a.len();
       return Z_wasi_snapshot_preview1Z_poll_oneoff(c, in, out, n, a.ptr());
     }
-    case 42: return Z_wasi_snapshot_preview1Z_proc_raise(c, a.small());
+    case 42:
+      return Z_wasi_snapshot_preview1Z_proc_raise(c, a.small());
     case 43: {
       auto fd = a.fd();
       auto flags = a.small();
@@ -278,8 +324,12 @@ std::uint32_t call(int op, Ctx* c, Args& a) {
       auto flags = a.small();
       return Z_wasi_snapshot_preview1Z_sock_send(c, fd, iov, n, flags, a.ptr());
     }
-    case 46: { auto fd = a.fd(); return Z_wasi_snapshot_preview1Z_sock_shutdown(c, fd, a.small()); }
-    default: return 0;
+    case 46: {
+      auto fd = a.fd();
+      return Z_wasi_snapshot_preview1Z_sock_shutdown(c, fd, a.small());
+    }
+    default:
+      return 0;
   }
 }
 
@@ -328,7 +378,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::fill(bytes.begin(), bytes.end(), 0);
   const std::string_view prefix = in.short_string();
   std::memcpy(bytes.data(), prefix.data(), prefix.size());
-  for (std::size_t i = prefix.size(); i + prefix.size() <= 4096 && !prefix.empty(); i += prefix.size()) {
+  for (std::size_t i = prefix.size(); i + prefix.size() <= 4096 && !prefix.empty();
+       i += prefix.size()) {
     std::memcpy(bytes.data() + i, prefix.data(), prefix.size());  // repeated: iovec arrays
   }
   wasm_rt_memory_t memory{bytes.data(), 1, 1, kMemoryBytes};

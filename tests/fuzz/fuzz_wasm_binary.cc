@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "wasm_binary.h"
 #include "fuzz_assert.h"
+#include "wasm_binary.h"
 
 namespace {
 

@@ -14,17 +14,17 @@
 // canonical and normalizing it again changes nothing; while only the limit-checked operations ran,
 // the tree stays within kMaxWorkspaceEntries and kMaxTotalBytes; serialize() then restore_from()
 // into a fresh workspace gives the same rows and manifest; changes().snapshot == file_hashes().
-#include <sandbox/clock.h>
-#include <sandbox/workspace.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include "fuzz_input.h"
+#include <sandbox/clock.h>
+#include <sandbox/workspace.h>
+
 #include "fuzz_assert.h"
+#include "fuzz_input.h"
 
 namespace {
 

@@ -2,20 +2,18 @@
 // input is the archive. Checked beyond "no crash": every entry's data lies inside the archive
 // and matches the CRC-32 the reader verified; from_zip accepts exactly the archives whose
 // entries read (it may still refuse a bad name); a tree never has more files than entries.
-#include <sandbox/wasi.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
-#include "wasi/zip_archive.h"
+#include <sandbox/wasi.h>
+
 #include "fuzz_assert.h"
+#include "wasi/zip_archive.h"
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::uint8_t> archive(data, size);

@@ -1,6 +1,6 @@
-#include <sandbox/http.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/http.h>
 
 namespace sandbox {
 namespace {

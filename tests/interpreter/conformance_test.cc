@@ -1,8 +1,8 @@
 // The conformance suite's session steps against the fake session engine, and proof that the
 // suite fails engines that break the rules.
-#include <sandbox/testing.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/testing.h>
 
 #include "support/fake_session_engine.h"
 
@@ -12,8 +12,8 @@ namespace {
 testing::ConformanceOptions fake_programs() {
   return {.programs = {.simple = {.code = "incr", .expect_result_text = "1"},
                        .error = {.code = "fail"},
-                       .stateful = testing::StatefulProgram{.define = "incr", .use = "get",
-                                                            .expect_result_text = "1"}}};
+                       .stateful = testing::StatefulProgram{
+                           .define = "incr", .use = "get", .expect_result_text = "1"}}};
 }
 
 TEST(SessionConformance, TheFakeSessionEnginePasses) {

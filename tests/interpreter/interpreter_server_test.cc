@@ -1,12 +1,12 @@
 // The InterpreterServer's rules (docs/protocol.md#interpreter-routes,
 // docs/protocol.md#execute-in-context, docs/contexts.md#invariants) over real SQLite, with the
 // fake session engine.
-#include <sandbox/interpreter.h>
-
 #include <filesystem>
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/interpreter.h>
 
 #include "storage/fault_injector.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -15,7 +15,9 @@
 namespace sandbox {
 namespace {
 
-boost::json::object json_of(const HttpResponse& r) { return boost::json::parse(r.body).as_object(); }
+boost::json::object json_of(const HttpResponse& r) {
+  return boost::json::parse(r.body).as_object();
+}
 
 // The caller's side of a sync: a workspace whose files the interpreter may pull.
 struct Caller {
@@ -46,8 +48,8 @@ class InterpreterServerTest : public ::testing::TestWithParam<bool> {
  protected:
   InterpreterServerTest()
       : dir_(std::filesystem::temp_directory_path() /
-             ("interp-" + std::to_string(::getpid()) + "-" +
-              std::to_string(GetParam()) + ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+             ("interp-" + std::to_string(::getpid()) + "-" + std::to_string(GetParam()) +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     stats_.track_dirty = GetParam();
@@ -64,7 +66,8 @@ class InterpreterServerTest : public ::testing::TestWithParam<bool> {
     storage_.reset();
     storage_ = std::make_unique<SqliteStorage>((dir_ / "db.sqlite").string(), sqlite_options_);
     engine_ = test::make_fake_session_engine(stats_, std::move(build));
-    server_ = std::make_unique<InterpreterServer>(engine_, storage_->interpreters(), clock_, options);
+    server_ =
+        std::make_unique<InterpreterServer>(engine_, storage_->interpreters(), clock_, options);
   }
 
   HttpResponse create(const std::string& id, const std::string& extra = "",
@@ -74,7 +77,8 @@ class InterpreterServerTest : public ::testing::TestWithParam<bool> {
 
   InterpreterExecuteResult exec(const std::string& code, const std::string& ctx = "ctx-1",
                                 const std::string& key = "key-1") {
-    return server_->execute_in_context(key, {ctx, code, {}, caller_.manifest()}, caller_.get_files());
+    return server_->execute_in_context(key, {ctx, code, {}, caller_.manifest()},
+                                       caller_.get_files());
   }
 
   InterpreterExecuteResponse ok(const std::string& code, const std::string& ctx = "ctx-1",
@@ -113,7 +117,8 @@ TEST_P(InterpreterServerTest, CreatesContextsWithTheSpecifiedRules) {
   r = create("ctx-3", R"(,"cwd":"../etc")");
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(json_of(r).at("message"), "Path escapes /workspace: ../etc");
-  EXPECT_EQ(json_of(create("ctx-3", R"(,"cwd":"")")).at("message"), "cwd must be a non-empty string");
+  EXPECT_EQ(json_of(create("ctx-3", R"(,"cwd":"")")).at("message"),
+            "cwd must be a non-empty string");
   r = create("ctx-1");
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(json_of(r).at("message"), "Code context 'ctx-1' already exists");
@@ -174,9 +179,11 @@ TEST_P(InterpreterServerTest, ExecuteValidatesArguments) {
     auto* e = std::get_if<InterpreterCallError>(&r);
     return e ? std::make_pair(e->status, e->body.message) : std::make_pair(200, std::string());
   };
-  EXPECT_EQ(status_of({"ctx-1", "  ", {}, {}}), std::make_pair(400, std::string("Non-empty code is required")));
+  EXPECT_EQ(status_of({"ctx-1", "  ", {}, {}}),
+            std::make_pair(400, std::string("Non-empty code is required")));
   EXPECT_EQ(status_of({"ctx-1", std::string(65537, 'x'), {}, {}}).first, 413);
-  EXPECT_EQ(status_of({"", "incr", {}, {}}), std::make_pair(400, std::string("contextId must be a non-empty string")));
+  EXPECT_EQ(status_of({"", "incr", {}, {}}),
+            std::make_pair(400, std::string("contextId must be a non-empty string")));
   auto missing = exec("incr", "nope");
   auto& err = std::get<InterpreterCallError>(missing);
   EXPECT_EQ(err.status, 404);
@@ -240,8 +247,7 @@ TEST_P(InterpreterServerTest, PullsOnlyMissingFilesAndRejectsBadAnswers) {
 
   caller_.workspace.write("/workspace/three.txt", "3");
   auto unrequested = server_->execute_in_context(
-      "key-1", {"ctx-1", "get", {}, caller_.manifest()},
-      [](const std::vector<std::string>&) {
+      "key-1", {"ctx-1", "get", {}, caller_.manifest()}, [](const std::vector<std::string>&) {
         return std::vector<WorkspaceFileEntry>{{"/workspace/other.txt", {}, 0}};
       });
   EXPECT_EQ(std::get<InterpreterCallError>(unrequested).status, 500);
@@ -394,17 +400,20 @@ TEST_P(InterpreterServerTest, ZeroTtlDisablesExpiry) {
 
 TEST_P(InterpreterServerTest, HttpExecuteAsksForAResyncThenRuns) {
   create("ctx-1");
-  const std::string manifest = R"({"/workspace/a.txt":")" + content_hash(std::vector<std::uint8_t>{'h', 'i'}) + R"("})";
-  auto r = server_->handle("key-1", "POST", "/execute",
-                           R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
-                               manifest + "}}");
+  const std::string manifest =
+      R"({"/workspace/a.txt":")" + content_hash(std::vector<std::uint8_t>{'h', 'i'}) + R"("})";
+  auto r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
+          manifest + "}}");
   ASSERT_EQ(r.status, 200);
   auto o = json_of(r);
   EXPECT_EQ(o.at("resync"), true);
   EXPECT_EQ(o.at("missing").as_array().at(0), "/workspace/a.txt");
-  r = server_->handle("key-1", "POST", "/execute",
-                      R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
-                          manifest + R"(,"files":[{"path":"/workspace/a.txt","data":"aGk=","updatedAt":5}]}})");
+  r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
+          manifest + R"(,"files":[{"path":"/workspace/a.txt","data":"aGk=","updatedAt":5}]}})");
   ASSERT_EQ(r.status, 200);
   o = json_of(r);
   EXPECT_EQ(o.at("results").as_array().at(0).at("text"), "1");
@@ -415,14 +424,17 @@ TEST_P(InterpreterServerTest, HttpExecuteAsksForAResyncThenRuns) {
 
   r = server_->handle("key-1", "POST", "/execute", R"({"contextId":"ctx-1","code":"incr"})");
   EXPECT_EQ(json_of(r).at("message"), "workspace is required");
-  r = server_->handle("key-1", "POST", "/execute",
-                      R"({"contextId":"ctx-1","code":"incr","workspace":{"dirs":[1],"manifest":{}}})");
+  r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","workspace":{"dirs":[1],"manifest":{}}})");
   EXPECT_EQ(json_of(r).at("message"), "workspace.dirs must be an array of strings");
-  r = server_->handle("key-1", "POST", "/execute",
-                      R"({"contextId":"ctx-1","code":"incr","workspace":{"dirs":[],"manifest":{"a":1}}})");
+  r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","workspace":{"dirs":[],"manifest":{"a":1}}})");
   EXPECT_EQ(json_of(r).at("message"), "workspace.manifest must map string paths to string hashes");
-  r = server_->handle("key-1", "POST", "/execute",
-                      R"({"contextId":"ctx-1","code":"incr","workspace":{"dirs":[],"manifest":{},"disabled":1}})");
+  r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","workspace":{"dirs":[],"manifest":{},"disabled":1}})");
   EXPECT_EQ(json_of(r).at("message"), "workspace.disabled must be a boolean");
 }
 

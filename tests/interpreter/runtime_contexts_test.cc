@@ -1,7 +1,5 @@
 // Code-context routes of a runtime over real loopback HTTP, and durability across a restart of
 // the runtime (docs/protocol.md#interpreter-routes, docs/protocol.md#resync-handshake).
-#include <sandbox/runtime.h>
-
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -9,6 +7,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/runtime.h>
 
 #include "base/base64.h"
 #include "client/http_client.h"
@@ -18,7 +18,9 @@
 namespace sandbox {
 namespace {
 
-boost::json::object json_of(const HttpResponse& r) { return boost::json::parse(r.body).as_object(); }
+boost::json::object json_of(const HttpResponse& r) {
+  return boost::json::parse(r.body).as_object();
+}
 
 class RuntimeContexts : public ::testing::Test {
  protected:
@@ -90,7 +92,8 @@ TEST_F(RuntimeContexts, AContextSurvivesARestartOfTheRuntime) {
 TEST_F(RuntimeContexts, FilesTravelAsBase64AndLargeSyncBodiesAreAccepted) {
   client_->post_json("/interpreters/key-1/contexts", R"({"id":"ctx-1"})");
   const std::string big(1'000'000, 'z');
-  const std::string hash = content_hash(std::span(reinterpret_cast<const std::uint8_t*>(big.data()), big.size()));
+  const std::string hash =
+      content_hash(std::span(reinterpret_cast<const std::uint8_t*>(big.data()), big.size()));
   const auto r = client_->post_json(
       "/interpreters/key-1/execute",
       R"({"contextId":"ctx-1","code":"write out.txt done","envVars":{},"workspace":{"dirs":[],"manifest":{"/workspace/big.bin":")" +
@@ -161,7 +164,8 @@ TEST(RuntimeWithoutSessions, InProcessContextCallsAreRefused) {
   auto runtime = define_interpreter_runtime(e);
   auto r = runtime->execute_in_context("key", {"ctx", "x", {}, {}}, nullptr);
   ASSERT_TRUE(std::holds_alternative<InterpreterCallError>(r));
-  EXPECT_EQ(std::get<InterpreterCallError>(r).body.message, "Code contexts are not supported for plain");
+  EXPECT_EQ(std::get<InterpreterCallError>(r).body.message,
+            "Code contexts are not supported for plain");
   EXPECT_EQ(runtime->interpreter(), nullptr);
 }
 

@@ -1,14 +1,14 @@
 // The runtime protocol over real loopback HTTP: every route and status-code path of
 // docs/protocol.md#runtime-routes against the calc engine and small test engines.
-#include <sandbox/protocol.h>
-#include <sandbox/runtime.h>
-
 #include <atomic>
 #include <thread>
 
 #include <boost/asio.hpp>
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/protocol.h>
+#include <sandbox/runtime.h>
 
 #include "calc_engine.h"
 #include "client/http_client.h"
@@ -17,7 +17,9 @@
 namespace sandbox {
 namespace {
 
-boost::json::object json_of(const HttpResponse& r) { return boost::json::parse(r.body).as_object(); }
+boost::json::object json_of(const HttpResponse& r) {
+  return boost::json::parse(r.body).as_object();
+}
 
 class CalcRuntime : public ::testing::Test {
  protected:
@@ -84,8 +86,9 @@ TEST_F(CalcRuntime, GuestErrorsAreAnsweredWith200) {
 }
 
 TEST_F(CalcRuntime, ContentTypeMustBeJson) {
-  expect_error(client_.request("POST", "/execute", R"({"code":"1"})", {{"content-type", "text/plain"}}),
-               415, "Content-Type must be application/json");
+  expect_error(
+      client_.request("POST", "/execute", R"({"code":"1"})", {{"content-type", "text/plain"}}), 415,
+      "Content-Type must be application/json");
   expect_error(client_.request("POST", "/execute", R"({"code":"1"})"), 415,
                "Content-Type must be application/json");
 }
@@ -123,9 +126,7 @@ TEST_F(CalcRuntime, StreamedBodyOverTheCapIs413BeforeItIsRead) {
   EXPECT_NE(response.find("Request too large"), std::string::npos);
 }
 
-TEST_F(CalcRuntime, EmptyBodyNeedsJson) {
-  expect_error(execute(""), 400, "JSON body required");
-}
+TEST_F(CalcRuntime, EmptyBodyNeedsJson) { expect_error(execute(""), 400, "JSON body required"); }
 
 TEST_F(CalcRuntime, BodyValidationErrors) {
   expect_error(execute("{"), 400, "Invalid JSON");
@@ -135,9 +136,11 @@ TEST_F(CalcRuntime, BodyValidationErrors) {
   expect_error(execute(R"({"code":"1","language":"python"})"), 400,
                "Unsupported language 'python' on this runtime (calc)");
   expect_error(execute(R"({"code":"   "})"), 400, "Non-empty code is required");
-  expect_error(execute("{\"code\":\"" + std::string(70000, '1') + "\"}"), 413, "Code exceeds 64 KiB");
+  expect_error(execute("{\"code\":\"" + std::string(70000, '1') + "\"}"), 413,
+               "Code exceeds 64 KiB");
   expect_error(execute(R"({"code":"1","envVars":"x"})"), 400, "envVars must be an object");
-  expect_error(execute(R"({"code":"1","envVars":{"x":true}})"), 400, "envVars values must be strings");
+  expect_error(execute(R"({"code":"1","envVars":{"x":true}})"), 400,
+               "envVars values must be strings");
   // Accepted: its own language name, null env values skipped, bad names dropped.
   const auto ok = execute(R"({"code":"1","language":"CALC","envVars":{"x":null,"bad-name":"3"}})");
   EXPECT_EQ(ok.status, 200);
@@ -166,7 +169,8 @@ TEST_F(CalcRuntime, KeepAliveServesManyRequestsOnOneConnection) {
   for (int i = 0; i < 50; ++i) {
     const auto r = execute("{\"code\":\"" + std::to_string(i) + " + 1\"}");
     ASSERT_EQ(r.status, 200);
-    EXPECT_EQ(json_of(r).at("results").as_array().at(0).at("text").as_string(), std::to_string(i + 1));
+    EXPECT_EQ(json_of(r).at("results").as_array().at(0).at("text").as_string(),
+              std::to_string(i + 1));
   }
 }
 
@@ -178,8 +182,8 @@ TEST_F(CalcRuntime, ParallelClients) {
       HttpClient c(server_.url());
       for (int i = 0; i < 25; ++i) {
         const auto r = c.post_json("/execute", "{\"code\":\"" + std::to_string(t) + " * 10\"}");
-        if (r.status == 200 &&
-            json_of(r).at("results").as_array().at(0).at("text").as_string() == std::to_string(t * 10)) {
+        if (r.status == 200 && json_of(r).at("results").as_array().at(0).at("text").as_string() ==
+                                   std::to_string(t * 10)) {
           ++ok;
         }
       }
@@ -190,14 +194,19 @@ TEST_F(CalcRuntime, ParallelClients) {
 }
 
 Engine throwing_engine(std::function<EngineOutcome(const ExecutionRequest&)> run) {
-  return Engine{.language = "test", .engine_name = "test 1", .build = "b1",
-                .limits = {0, 1, 1, 1}, .run = std::move(run), .sessions = std::nullopt};
+  return Engine{.language = "test",
+                .engine_name = "test 1",
+                .build = "b1",
+                .limits = {0, 1, 1, 1},
+                .run = std::move(run),
+                .sessions = std::nullopt};
 }
 
 TEST(RuntimeEngineFailures, LimitErrorsAndHostBugsBecome200Outcomes) {
-  auto limit = define_interpreter_runtime(throwing_engine([](const ExecutionRequest&) -> EngineOutcome {
-    throw ExecutionLimitError("Execution fuel exhausted");
-  }));
+  auto limit =
+      define_interpreter_runtime(throwing_engine([](const ExecutionRequest&) -> EngineOutcome {
+        throw ExecutionLimitError("Execution fuel exhausted");
+      }));
   test::TestServer s1(*limit);
   HttpClient c1(s1.url());
   auto r = c1.post_json("/execute", R"({"code":"x"})");
@@ -208,9 +217,10 @@ TEST(RuntimeEngineFailures, LimitErrorsAndHostBugsBecome200Outcomes) {
   EXPECT_EQ(o.at("error").at("traceback").as_array().size(), 0u);
   EXPECT_FALSE(o.contains("usage"));
 
-  auto bug = define_interpreter_runtime(throwing_engine([](const ExecutionRequest&) -> EngineOutcome {
-    throw std::runtime_error(std::string(3000, 'e'));
-  }));
+  auto bug =
+      define_interpreter_runtime(throwing_engine([](const ExecutionRequest&) -> EngineOutcome {
+        throw std::runtime_error(std::string(3000, 'e'));
+      }));
   test::TestServer s2(*bug);
   HttpClient c2(s2.url());
   o = json_of(c2.post_json("/execute", R"({"code":"x"})"));

@@ -1,11 +1,10 @@
-#include <sandbox/protocol.h>
-
 #include <set>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {
@@ -69,7 +68,8 @@ TEST(ErrorResponse, ApiErrorDefaultsToValidationFailedWhateverTheStatus) {
 TEST(ErrorResponse, ErrnoResponseCarriesErrnoDetailsAndOperation) {
   const WorkspaceError error(Errno::kEFBIG, "too big",
                              boost::json::object{{"maxSize", 1048576}, {"actualSize", 2000000}});
-  const auto e = errno_error_response(error, {{"path", "/workspace/x"}, {"operation", "file.write"}}, 0);
+  const auto e =
+      errno_error_response(error, {{"path", "/workspace/x"}, {"operation", "file.write"}}, 0);
   EXPECT_EQ(e.code, ErrorCode::kFileTooLarge);
   EXPECT_EQ(e.http_status, 413);
   EXPECT_EQ(e.context.at("errno"), "EFBIG");
@@ -97,8 +97,8 @@ TEST(ErrorResponse, ParsesWhatItWritesAndDerivesMissingStatus) {
   ASSERT_TRUE(derived);
   EXPECT_EQ(derived->http_status, 404);
   std::string raw;
-  const auto unknown = error_response_from_json(
-      boost::json::object{{"code", "WHATEVER"}, {"message", "x"}}, &raw);
+  const auto unknown =
+      error_response_from_json(boost::json::object{{"code", "WHATEVER"}, {"message", "x"}}, &raw);
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->http_status, 500);
   EXPECT_EQ(raw, "WHATEVER");

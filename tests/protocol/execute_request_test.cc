@@ -1,8 +1,8 @@
 #include "protocol/execute_request.h"
 
-#include <sandbox/protocol.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {

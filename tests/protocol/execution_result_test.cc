@@ -1,8 +1,8 @@
-#include <sandbox/protocol.h>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {
@@ -39,8 +39,10 @@ TEST(ExecutionResultJson, RoundTripsErrorsUsageAndJsonResults) {
 }
 
 TEST(ExecutionResultJson, RejectsResponsesWithoutResultsOrLogs) {
-  EXPECT_THROW(execution_result_from_json(boost::json::object{{"logs", boost::json::object{}}}), ApiError);
-  EXPECT_THROW(execution_result_from_json(boost::json::object{{"results", boost::json::array{}}}), ApiError);
+  EXPECT_THROW(execution_result_from_json(boost::json::object{{"logs", boost::json::object{}}}),
+               ApiError);
+  EXPECT_THROW(execution_result_from_json(boost::json::object{{"results", boost::json::array{}}}),
+               ApiError);
 }
 
 TEST(Lines, SplitDropsOneTrailingEmptyLine) {

@@ -2,10 +2,10 @@
 // integers through protocol/json_number.h, never by a cast that is undefined out of range.
 #include "protocol/json_number.h"
 
-#include <sandbox/protocol.h>
-
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/protocol.h>
 
 namespace sandbox {
 namespace {
@@ -18,11 +18,11 @@ TEST(CheckedInt64, AcceptsExactIntegersInRangeOnly) {
   EXPECT_EQ(checked_int64(parsed("1700000000000")), 1'700'000'000'000);
   EXPECT_EQ(checked_int64(parsed("9223372036854775807")), INT64_MAX);
   EXPECT_EQ(checked_int64(parsed("-9223372036854775808")), INT64_MIN);
-  EXPECT_EQ(checked_int64(parsed("1e3")), 1000);   // an integral double
+  EXPECT_EQ(checked_int64(parsed("1e3")), 1000);  // an integral double
   EXPECT_EQ(checked_int64(parsed("-0.0")), 0);
   EXPECT_EQ(checked_int64(parsed("9223372036854775808")), std::nullopt);  // 2^63 (uint64)
   EXPECT_EQ(checked_int64(parsed("9.3e18")), std::nullopt);
-  EXPECT_EQ(checked_int64(parsed("-9.3e18")), std::nullopt);  // a double below -2^63
+  EXPECT_EQ(checked_int64(parsed("-9.3e18")), std::nullopt);               // a double below -2^63
   EXPECT_EQ(checked_int64(parsed("18446744073709551616")), std::nullopt);  // 2^64
   EXPECT_EQ(checked_int64(parsed("1e300")), std::nullopt);
   EXPECT_EQ(checked_int64(parsed("1e400")), std::nullopt);   // boost::json: +inf
@@ -61,11 +61,11 @@ TEST(ErrorResponse, HttpStatusOutOfIntRangeFallsBackToTheCodesStatus) {
 
 TEST(ExecutionResultJson, UsageCountersOutOfRangeAreAnInvalidResponse) {
   for (const char* n : {"1e300", "1e400", "18446744073709551616", "1.5"}) {
-    const auto o = parsed((std::string(R"({"results":[],"logs":{"stdout":[],"stderr":[]},)") +
-                           R"("usage":{"fuelConsumed":)" + n +
-                           R"(,"fuelLimit":1,"memoryBytes":1}})")
-                              .c_str())
-                       .as_object();
+    const auto o =
+        parsed((std::string(R"({"results":[],"logs":{"stdout":[],"stderr":[]},)") +
+                R"("usage":{"fuelConsumed":)" + n + R"(,"fuelLimit":1,"memoryBytes":1}})")
+                   .c_str())
+            .as_object();
     try {
       execution_result_from_json(o);
       ADD_FAILURE() << n << " was accepted";
@@ -85,13 +85,13 @@ TEST(ExecutionResultJson, UsageCountersOutOfRangeAreAnInvalidResponse) {
 }
 
 TEST(ExecutionResultJson, LineNumberAndDurationOutOfRangeAreAnInvalidResponse) {
-  for (const char* field : {R"("durationMs":1e400,)",
-                            R"("error":{"name":"E","message":"m","lineNumber":1e300},)",
-                            R"("error":{"name":"E","message":"m","lineNumber":-1e400},)"}) {
-    const auto o = parsed((std::string("{") + field +
-                           R"("results":[],"logs":{"stdout":[],"stderr":[]}})")
-                              .c_str())
-                       .as_object();
+  for (const char* field :
+       {R"("durationMs":1e400,)", R"("error":{"name":"E","message":"m","lineNumber":1e300},)",
+        R"("error":{"name":"E","message":"m","lineNumber":-1e400},)"}) {
+    const auto o =
+        parsed((std::string("{") + field + R"("results":[],"logs":{"stdout":[],"stderr":[]}})")
+                   .c_str())
+            .as_object();
     EXPECT_THROW(execution_result_from_json(o), ApiError) << field;
   }
 }
@@ -99,9 +99,9 @@ TEST(ExecutionResultJson, LineNumberAndDurationOutOfRangeAreAnInvalidResponse) {
 TEST(SnapshotInfoJson, NumbersOutOfRangeAreNotASnapshotInfo) {
   for (const char* field : {R"("pages":4294967296)", R"("pages":1e300)", R"("bytes":1e400)",
                             R"("takenAt":9223372036854775808)", R"("storedBytes":0.5)"}) {
-    EXPECT_EQ(snapshot_info_from_json(
-                  parsed((std::string(R"({"build":"b",)") + field + "}").c_str())),
-              std::nullopt)
+    EXPECT_EQ(
+        snapshot_info_from_json(parsed((std::string(R"({"build":"b",)") + field + "}").c_str())),
+        std::nullopt)
         << field;
   }
   EXPECT_TRUE(snapshot_info_from_json(parsed(R"({"build":"b","pages":3,"takenAt":5})")));

@@ -101,14 +101,14 @@ TEST_F(FilesApi, MkdirListExistsAndHiddenEntries) {
   EXPECT_EQ(file.at("modifiedAt").as_string(), iso8601_ms(clock_.now_ms()));
   EXPECT_EQ(file.at("permissions").at("executable").as_bool(), false);
 
-  const auto deep = op({{"op", "list"}, {"path", "/workspace/a"}, {"recursive", true},
-                        {"includeHidden", true}});
+  const auto deep =
+      op({{"op", "list"}, {"path", "/workspace/a"}, {"recursive", true}, {"includeHidden", true}});
   names.clear();
   for (const auto& f : deep.at("files").as_array()) {
     names.emplace_back(f.at("relativePath").as_string());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"b", "b/c", "file.txt", ".hidden", ".cache",
-                                             ".cache/x"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"b", "b/c", "file.txt", ".hidden", ".cache", ".cache/x"}));
   const auto visible = op({{"op", "list"}, {"path", "a"}, {"recursive", 1}});
   EXPECT_EQ(visible.at("count").as_int64(), 3);
 
@@ -128,16 +128,18 @@ TEST_F(FilesApi, DeleteRenameAndMove) {
   const auto moved = op({{"op", "move"}, {"path", "d/e"}, {"newPath", "/workspace/e2"}});
   EXPECT_EQ(moved.at("newPath").as_string(), "/workspace/e2");
   EXPECT_EQ(op({{"op", "read"}, {"path", "e2/f.txt"}}).at("content").as_string(), "f");
-  EXPECT_EQ(op({{"op", "delete"}, {"path", "d/h.txt"}}).at("path").as_string(), "/workspace/d/h.txt");
+  EXPECT_EQ(op({{"op", "delete"}, {"path", "d/h.txt"}}).at("path").as_string(),
+            "/workspace/d/h.txt");
   op({{"op", "delete"}, {"path", "e2"}, {"recursive", true}});
   op({{"op", "delete"}, {"path", "missing/x"}, {"force", true}});
-  EXPECT_EQ(op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(),
-            1);  // d/
+  EXPECT_EQ(
+      op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(),
+      1);  // d/
 
   // Persisted: a restart sees the same tree.
   restart();
-  EXPECT_EQ(op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(),
-            1);
+  EXPECT_EQ(
+      op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(), 1);
 }
 
 TEST_F(FilesApi, Validation) {
@@ -146,7 +148,8 @@ TEST_F(FilesApi, Validation) {
   EXPECT_EQ(error({{"path", "a"}}), "VALIDATION_FAILED: Unknown op");
   EXPECT_EQ(error({{"op", "read"}}), "VALIDATION_FAILED: path is required");
   EXPECT_EQ(error({{"op", "read"}, {"path", ""}}), "VALIDATION_FAILED: path is required");
-  EXPECT_EQ(error({{"op", "rename"}, {"path", "a"}}), "VALIDATION_FAILED: newPath is required for rename");
+  EXPECT_EQ(error({{"op", "rename"}, {"path", "a"}}),
+            "VALIDATION_FAILED: newPath is required for rename");
   EXPECT_EQ(error({{"op", "move"}, {"path", "a"}, {"newPath", ""}}),
             "VALIDATION_FAILED: newPath is required for move");
   EXPECT_EQ(error({{"op", "read"}, {"path", "a"}, {"encoding", "latin1"}}),
@@ -182,21 +185,26 @@ TEST_F(FilesApi, WorkspaceErrorsCarryTheirCodeStatusAndContext) {
     return b;
   };
   expect({{"op", "read"}, {"path", "dir"}}, 400, "IS_DIRECTORY", "EISDIR", "file.read");
-  expect({{"op", "read"}, {"path", "/etc/passwd"}}, 403, "PERMISSION_DENIED", "EACCES", "file.read");
-  expect({{"op", "write"}, {"path", "no/such/file"}}, 404, "FILE_NOT_FOUND", "ENOENT", "file.write");
+  expect({{"op", "read"}, {"path", "/etc/passwd"}}, 403, "PERMISSION_DENIED", "EACCES",
+         "file.read");
+  expect({{"op", "write"}, {"path", "no/such/file"}}, 404, "FILE_NOT_FOUND", "ENOENT",
+         "file.write");
   expect({{"op", "write"}, {"path", "file.txt/x"}}, 400, "NOT_DIRECTORY", "ENOTDIR", "file.write");
   expect({{"op", "write"}, {"path", "/workspace"}}, 400, "IS_DIRECTORY", "EISDIR", "file.write");
   expect({{"op", "write"}, {"path", "b.bin"}, {"content", "!!!"}, {"encoding", "base64"}}, 500,
          "FILESYSTEM_ERROR", "EINVAL", "file.write");
-  const auto big = expect({{"op", "write"}, {"path", "big"}, {"content", std::string(1048577, 'x')}},
-                          413, "FILE_TOO_LARGE", "EFBIG", "file.write");
+  const auto big =
+      expect({{"op", "write"}, {"path", "big"}, {"content", std::string(1048577, 'x')}}, 413,
+             "FILE_TOO_LARGE", "EFBIG", "file.write");
   EXPECT_EQ(big.at("context").at("maxSize").as_int64(), 1048576);
   EXPECT_EQ(big.at("context").at("actualSize").as_int64(), 1048577);
   // mkdir failures are FILESYSTEM_ERROR unless EACCES or ENOSPC.
   expect({{"op", "mkdir"}, {"path", "dir"}}, 500, "FILESYSTEM_ERROR", "EEXIST", "directory.create");
   expect({{"op", "mkdir"}, {"path", "x/y"}}, 500, "FILESYSTEM_ERROR", "ENOENT", "directory.create");
-  expect({{"op", "mkdir"}, {"path", "../x"}}, 403, "PERMISSION_DENIED", "EACCES", "directory.create");
-  expect({{"op", "delete"}, {"path", "/workspace"}}, 403, "PERMISSION_DENIED", "EACCES", "file.delete");
+  expect({{"op", "mkdir"}, {"path", "../x"}}, 403, "PERMISSION_DENIED", "EACCES",
+         "directory.create");
+  expect({{"op", "delete"}, {"path", "/workspace"}}, 403, "PERMISSION_DENIED", "EACCES",
+         "file.delete");
   expect({{"op", "delete"}, {"path", "dir"}}, 400, "IS_DIRECTORY", "EISDIR", "file.delete");
   expect({{"op", "delete"}, {"path", "gone"}}, 404, "FILE_NOT_FOUND", "ENOENT", "file.delete");
   expect({{"op", "rename"}, {"path", "dir"}, {"newPath", "full"}}, 500, "FILESYSTEM_ERROR",
@@ -207,8 +215,8 @@ TEST_F(FilesApi, WorkspaceErrorsCarryTheirCodeStatusAndContext) {
   expect({{"op", "exists"}, {"path", "/tmp"}}, 403, "PERMISSION_DENIED", "EACCES", "file.stat");
 
   // Nothing of the failures changed the tree.
-  EXPECT_EQ(op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(),
-            4);
+  EXPECT_EQ(
+      op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(), 4);
 }
 
 TEST_F(FilesApi, TheWorkspaceLimitsAreEnforced) {
@@ -244,8 +252,8 @@ TEST_F(FilesApi, DeepOrLongPathsAreRefusedQuicklyWith400) {
   op({{"op", "write"}, {"path", "a.txt"}});
   expect_400({{"op", "rename"}, {"path", "a.txt"}, {"newPath", too_deep}}, "ENAMETOOLONG");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
-  EXPECT_EQ(op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(),
-            1);
+  EXPECT_EQ(
+      op({{"op", "list"}, {"path", "/workspace"}, {"recursive", true}}).at("count").as_int64(), 1);
 }
 
 }  // namespace

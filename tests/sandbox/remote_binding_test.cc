@@ -1,15 +1,15 @@
 // The HTTP transport of a remote binding (docs/protocol.md#resync-handshake): which files it
 // pushes, the resync retry, relayed errors, transport failures, and the bearer token.
-#include <gtest/gtest.h>
+#include "sandbox/remote_binding.h"
 
 #include <deque>
 #include <mutex>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
 
 #include "base/base64.h"
-#include "sandbox/remote_binding.h"
 #include "support/test_server.h"
 
 namespace sandbox {
@@ -40,17 +40,20 @@ std::string success_body(const std::string& context_id) {
       {"language", "fake"},
       {"engine", "fake 1"},
       {"durationMs", 1},
-      {"logs", boost::json::object{{"stdout", boost::json::array{}}, {"stderr", boost::json::array{}}}},
+      {"logs",
+       boost::json::object{{"stdout", boost::json::array{}}, {"stderr", boost::json::array{}}}},
       {"results", boost::json::array{boost::json::object{{"text", "ok"}}}},
       {"executionCount", 1},
-      {"context", boost::json::object{{"id", context_id}, {"cwd", "/workspace"}, {"executions", 1},
-                                      {"snapshot", nullptr}}},
-      {"workspace", boost::json::object{{"dirs", boost::json::array{}},
-                                        {"files", boost::json::array{boost::json::object{
-                                                      {"path", "/workspace/new.txt"},
-                                                      {"data", base64_encode(std::string_view("new"))},
-                                                      {"updatedAt", 5}}}},
-                                        {"deleted", boost::json::array{}}}}});
+      {"context",
+       boost::json::object{
+           {"id", context_id}, {"cwd", "/workspace"}, {"executions", 1}, {"snapshot", nullptr}}},
+      {"workspace",
+       boost::json::object{{"dirs", boost::json::array{}},
+                           {"files", boost::json::array{boost::json::object{
+                                         {"path", "/workspace/new.txt"},
+                                         {"data", base64_encode(std::string_view("new"))},
+                                         {"updatedAt", 5}}}},
+                           {"deleted", boost::json::array{}}}}});
 }
 
 std::vector<std::string> pushed_paths(const HttpRequest& request) {
@@ -66,8 +69,8 @@ class RemoteBindingTest : public ::testing::Test {
  protected:
   RemoteBindingTest()
       : server_(runtime_),
-        binding_(make_remote_binding("R", RemoteBindingOptions{.url = server_.url() + "/prefix",
-                                                               .bearer_token = "tok"})) {
+        binding_(make_remote_binding(
+            "R", RemoteBindingOptions{.url = server_.url() + "/prefix", .bearer_token = "tok"})) {
     args_.context_id = "c1";
     args_.code = "x";
     args_.workspace.manifest = {{"/workspace/a.txt", content_hash(bytes("a"))},
@@ -144,7 +147,8 @@ TEST_F(RemoteBindingTest, RetriesOnceWithTheMissingFiles) {
 
 TEST_F(RemoteBindingTest, ErrorAnswersAreRelayedAndTransportFailuresThrown) {
   runtime_.answers.push_back(HttpResponse::json(
-      404, R"({"code":"CONTEXT_NOT_FOUND","message":"Code context 'c1' not found","context":{"contextId":"c1"},"httpStatus":404,"timestamp":"2026-01-01T00:00:00.000Z"})"));
+      404,
+      R"({"code":"CONTEXT_NOT_FOUND","message":"Code context 'c1' not found","context":{"contextId":"c1"},"httpStatus":404,"timestamp":"2026-01-01T00:00:00.000Z"})"));
   auto r = execute();
   ASSERT_TRUE(std::holds_alternative<InterpreterCallError>(r));
   EXPECT_EQ(std::get<InterpreterCallError>(r).status, 404);

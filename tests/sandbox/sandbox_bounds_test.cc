@@ -49,12 +49,12 @@ TEST_F(SandboxBounds, EnvVarsPastTheCountLimitAreRefusedWhereverTheyEnter) {
   EXPECT_EQ(r.status, 400) << r.body;
   // The set an execution sees: the sandbox's and the call's together.
   post_ok("s2", "/env", {{"envVars", many_vars(100)}});
-  r = post("s2", "/execute", {{"code", "get x"}, {"binding", "KV"},
-                              {"envVars", many_vars(kMaxEnvVars - 99, 100)}});
+  r = post("s2", "/execute",
+           {{"code", "get x"}, {"binding", "KV"}, {"envVars", many_vars(kMaxEnvVars - 99, 100)}});
   EXPECT_EQ(r.status, 400) << r.body;
   EXPECT_NE(error_message(r).find("merged"), std::string::npos) << r.body;
-  r = post("s2", "/execute", {{"code", "get x"}, {"binding", "KV"},
-                              {"envVars", many_vars(kMaxEnvVars - 100, 100)}});
+  r = post("s2", "/execute",
+           {{"code", "get x"}, {"binding", "KV"}, {"envVars", many_vars(kMaxEnvVars - 100, 100)}});
   EXPECT_EQ(r.status, 200) << r.body;
 }
 
@@ -120,8 +120,13 @@ TEST(ExecuteResponseJson, NumbersOutOfRangeMakeTheAnswerInvalid) {
   EXPECT_EQ(ok.files.at(0).updated_at, 1'700'000'000'000);
   for (const auto& [count, executions, updated] :
        std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"1e300", "1", "1"}, {"-1", "1", "1"}, {"18446744073709551616", "1", "1"},
-           {"1", "1e400", "1"}, {"1", "0.5", "1"}, {"1", "1", "1e300"}, {"1", "1", "-1e400"},
+           {"1e300", "1", "1"},
+           {"-1", "1", "1"},
+           {"18446744073709551616", "1", "1"},
+           {"1", "1e400", "1"},
+           {"1", "0.5", "1"},
+           {"1", "1", "1e300"},
+           {"1", "1", "-1e400"},
            {"1", "1", "9223372036854775808"}}) {
     EXPECT_THROW(execute_response_from_json(answer(count, executions, updated)), BindingError)
         << count << " " << executions << " " << updated;

@@ -88,14 +88,14 @@ TEST_F(SandboxService_, AStatelessOnlyBindingFallsBackToStatelessExecution) {
   EXPECT_FALSE(r.contains("executionCount"));
   EXPECT_EQ(r.at("language").as_string(), "calc");
   // Call env overrides, null unsets: an unset variable is a guest error (200).
-  const auto unset = post_ok("s1", "/execute",
-                             {{"code", "x * y"},
-                              {"binding", "CALC"},
-                              {"envVars", {{"x", "21"}, {"y", nullptr}}}});
+  const auto unset =
+      post_ok("s1", "/execute",
+              {{"code", "x * y"}, {"binding", "CALC"}, {"envVars", {{"x", "21"}, {"y", nullptr}}}});
   ASSERT_TRUE(unset.contains("error")) << boost::json::serialize(unset);
-  EXPECT_EQ(result_text(post_ok("s1", "/execute",
-                                {{"code", "x * y"}, {"binding", "CALC"}, {"envVars", {{"x", "21"}}}})),
-            "42");
+  EXPECT_EQ(
+      result_text(post_ok("s1", "/execute",
+                          {{"code", "x * y"}, {"binding", "CALC"}, {"envVars", {{"x", "21"}}}})),
+      "42");
   // No context is ever registered, and creating one is refused.
   EXPECT_TRUE(get_ok("s1", "/contexts").at("contexts").as_array().empty());
   const HttpResponse refused = post("s1", "/contexts", {{"binding", "CALC"}});
@@ -107,19 +107,18 @@ TEST_F(SandboxService_, EnvVarsMergeSandboxThenContextThenCallWithNullUnsetting)
   start({}, {"lua"});
   post_ok("s1", "/env", {{"envVars", {{"A", "s1"}, {"B", "s2"}, {"C", "s3"}, {"GONE", "x"}}}});
   post_ok("s1", "/env", {{"envVars", {{"GONE", nullptr}}}});
-  const auto ctx =
-      post_ok("s1", "/contexts", {{"binding", "LUA"}, {"envVars", {{"B", "c2"}, {"C", "c3"}}}}, 201);
+  const auto ctx = post_ok("s1", "/contexts",
+                           {{"binding", "LUA"}, {"envVars", {{"B", "c2"}, {"C", "c3"}}}}, 201);
   const std::string code =
       "local t = {} for _, k in ipairs({'A','B','C','D','GONE'}) do "
       "t[#t+1] = os.getenv(k) or 'nil' end return table.concat(t, ',')";
-  const auto r = post_ok("s1", "/execute",
-                         {{"code", code},
-                          {"contextId", ctx.at("id")},
-                          {"envVars", {{"C", nullptr}, {"D", "d4"}}}});
+  const auto r = post_ok(
+      "s1", "/execute",
+      {{"code", code}, {"contextId", ctx.at("id")}, {"envVars", {{"C", nullptr}, {"D", "d4"}}}});
   EXPECT_EQ(result_text(r), "\"s1,c2,nil,d4,nil\"");
   // The call's vars are not stored; the call can override the context's.
-  const auto again = post_ok("s1", "/execute",
-                             {{"code", code}, {"contextId", ctx.at("id")}, {"envVars", {{"B", "b"}}}});
+  const auto again = post_ok(
+      "s1", "/execute", {{"code", code}, {"contextId", ctx.at("id")}, {"envVars", {{"B", "b"}}}});
   EXPECT_EQ(result_text(again), "\"s1,b,c3,nil,nil\"");
   const auto info = get_ok("s1");
   EXPECT_EQ(boost::json::serialize(info.at("envVars")), R"({"A":"s1","B":"s2","C":"s3"})");
@@ -137,15 +136,15 @@ TEST_F(SandboxService_, FilesWrittenByTheApiAreReadByGuestsAndTheOtherWayRound) 
   post_ok("s1", "/files", {{"op", "write"}, {"path", "in.txt"}, {"content", "changed"}});
   EXPECT_EQ(run("s1", "read /workspace/in.txt", "KV"), "changed");
   // A guest error rolls its file changes back.
-  const auto failed = post_ok("s1", "/execute",
-                              {{"code", "write /workspace/never.txt x\nfail boom"}, {"binding", "KV"}});
+  const auto failed = post_ok(
+      "s1", "/execute", {{"code", "write /workspace/never.txt x\nfail boom"}, {"binding", "KV"}});
   EXPECT_TRUE(failed.contains("error"));
-  EXPECT_FALSE(post_ok("s1", "/files", {{"op", "exists"}, {"path", "never.txt"}})
-                   .at("exists")
-                   .as_bool());
+  EXPECT_FALSE(
+      post_ok("s1", "/files", {{"op", "exists"}, {"path", "never.txt"}}).at("exists").as_bool());
   // Deleting through the API removes the file from the guest's view.
   post_ok("s1", "/files", {{"op", "delete"}, {"path", "in.txt"}});
-  const auto gone = post_ok("s1", "/execute", {{"code", "read /workspace/in.txt"}, {"binding", "KV"}});
+  const auto gone =
+      post_ok("s1", "/execute", {{"code", "read /workspace/in.txt"}, {"binding", "KV"}});
   ASSERT_TRUE(gone.contains("error"));
   EXPECT_EQ(gone.at("error").at("name").as_string(), "OSError");
 
@@ -168,7 +167,8 @@ TEST_F(SandboxService_, TheFileApiCanBeDisabled) {
             "The File API is disabled for this sandbox (SANDBOX_FILE_API=disabled)");
   EXPECT_EQ(boost::json::serialize(body.at("context")), R"({"feature":"files"})");
   // Guests see no /workspace: writes fail, the context still works.
-  const auto w = post_ok("s1", "/execute", {{"code", "write /workspace/a.txt x"}, {"binding", "KV"}});
+  const auto w =
+      post_ok("s1", "/execute", {{"code", "write /workspace/a.txt x"}, {"binding", "KV"}});
   ASSERT_TRUE(w.contains("error"));
   EXPECT_EQ(w.at("error").at("name").as_string(), "OSError");
   EXPECT_EQ(run("s1", "incr n", "KV"), "1");
@@ -266,7 +266,8 @@ TEST_F(SandboxService_, ExecuteValidation) {
   EXPECT_EQ(error({{"code", "  \n"}, {"binding", "KV"}}),
             "VALIDATION_FAILED: Non-empty code is required");
   EXPECT_EQ(error({{"binding", "KV"}}), "VALIDATION_FAILED: Non-empty code is required");
-  const HttpResponse big = post("s1", "/execute", {{"code", std::string(65537, 'x')}, {"binding", "KV"}});
+  const HttpResponse big =
+      post("s1", "/execute", {{"code", std::string(65537, 'x')}, {"binding", "KV"}});
   EXPECT_EQ(big.status, 413);
   EXPECT_EQ(error_of(big), "VALIDATION_FAILED: Code exceeds 64 KiB");
   EXPECT_EQ(error({{"code", "1"}, {"binding", "KV"}, {"envVars", "x"}}),
@@ -280,12 +281,14 @@ TEST_F(SandboxService_, ExecuteValidation) {
   EXPECT_EQ(error({{"code", "1"}, {"binding", 3}}),
             "VALIDATION_FAILED: binding must be a non-empty string");
   EXPECT_EQ(error({{"code", "1"}}), "VALIDATION_FAILED: Pass a context or a binding");
-  EXPECT_EQ(error({{"code", "1"}, {"binding", "NOPE"}}), "VALIDATION_FAILED: Unknown binding 'NOPE'");
+  EXPECT_EQ(error({{"code", "1"}, {"binding", "NOPE"}}),
+            "VALIDATION_FAILED: Unknown binding 'NOPE'");
   const HttpResponse missing = post("s1", "/execute", {{"code", "1"}, {"contextId", "nope"}});
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(error_of(missing), "CONTEXT_NOT_FOUND: Code context 'nope' not found");
   EXPECT_EQ(error_of(call("s1", "POST", "/execute", "{")), "VALIDATION_FAILED: Invalid JSON");
-  EXPECT_EQ(error_of(call("s1", "POST", "/execute", "[1]")), "VALIDATION_FAILED: Expected an object");
+  EXPECT_EQ(error_of(call("s1", "POST", "/execute", "[1]")),
+            "VALIDATION_FAILED: Expected an object");
   // Nothing above created the sandbox's meta.
   EXPECT_FALSE(storage_->sandboxes().get_meta("s1"));
 }
@@ -306,19 +309,23 @@ TEST_F(SandboxService_, ContextAndEnvValidation) {
             "VALIDATION_FAILED: Invalid envVars key: A-B");
   EXPECT_EQ(error("/contexts", {{"binding", "NOPE"}}), "VALIDATION_FAILED: Unknown binding 'NOPE'");
   EXPECT_EQ(error("/env", {}), "VALIDATION_FAILED: envVars is required");
-  EXPECT_EQ(error("/env", {{"envVars", {{"A", 2}}}}), "VALIDATION_FAILED: envVars values must be strings");
+  EXPECT_EQ(error("/env", {{"envVars", {{"A", 2}}}}),
+            "VALIDATION_FAILED: envVars values must be strings");
   EXPECT_EQ(error("/env", {{"envVars", {{"", "x"}}}}), "VALIDATION_FAILED: Invalid envVars key: ");
   EXPECT_EQ(error("/env", {{"envVars", 1}}), "VALIDATION_FAILED: envVars must be an object");
 }
 
 TEST_F(SandboxService_, SandboxIdsAreValidated) {
   const auto error = [&](const std::string& id) { return error_of(call(id, "GET", "/")); };
-  EXPECT_EQ(error("-abc"), "VALIDATION_FAILED: Invalid sandbox id \"-abc\": cannot start or end with a hyphen");
-  EXPECT_EQ(error("Admin"), "VALIDATION_FAILED: Invalid sandbox id \"Admin\": 'Admin' is a reserved name");
-  EXPECT_EQ(error(std::string(64, 'a')),
-            "VALIDATION_FAILED: Invalid sandbox id \"" + std::string(64, 'a') +
-                "\": must match ^[A-Za-z0-9._-]{1,63}$");
-  EXPECT_EQ(error("a b"), "VALIDATION_FAILED: Invalid sandbox id \"a b\": must match ^[A-Za-z0-9._-]{1,63}$");
+  EXPECT_EQ(error("-abc"),
+            "VALIDATION_FAILED: Invalid sandbox id \"-abc\": cannot start or end with a hyphen");
+  EXPECT_EQ(error("Admin"),
+            "VALIDATION_FAILED: Invalid sandbox id \"Admin\": 'Admin' is a reserved name");
+  EXPECT_EQ(error(std::string(64, 'a')), "VALIDATION_FAILED: Invalid sandbox id \"" +
+                                             std::string(64, 'a') +
+                                             "\": must match ^[A-Za-z0-9._-]{1,63}$");
+  EXPECT_EQ(error("a b"),
+            "VALIDATION_FAILED: Invalid sandbox id \"a b\": must match ^[A-Za-z0-9._-]{1,63}$");
   EXPECT_EQ(call(std::string(63, 'a'), "GET", "/").status, 200);
   EXPECT_EQ(call("a.b_c-1", "GET", "/").status, 200);
 }
@@ -346,7 +353,8 @@ class BlockingBinding final : public Binding {
     if (method == "POST" && path.ends_with("/contexts")) return HttpResponse::json(201, "{}");
     return HttpResponse::json(200, R"({"success":true})");
   }
-  InterpreterExecuteResult execute_in_context(const std::string&, const InterpreterExecuteArgs& args,
+  InterpreterExecuteResult execute_in_context(const std::string&,
+                                              const InterpreterExecuteArgs& args,
                                               const GetWorkspaceFiles&) override {
     if (args.code == "block") {
       entered.set_value();
@@ -417,14 +425,19 @@ TEST_F(SandboxService_, BindingProbeAndTransportFailures) {
   });
   const auto create = [&] { return error_of(post("s1", "/contexts", {{"binding", "SCRIPTED"}})); };
   scripted->probe = HttpResponse::text(200, "hello");
-  EXPECT_EQ(create(), "VALIDATION_FAILED: Binding 'SCRIPTED' is not a sandbox-workers runtime Worker");
-  scripted->probe = HttpResponse::json(200, R"({"language":"x","engine":"x","contexts":"yes"})");
-  EXPECT_EQ(create(), "VALIDATION_FAILED: Binding 'SCRIPTED' is not a sandbox-workers runtime Worker");
-  scripted->probe = HttpResponse::json(200, R"({"language":"x","engine":"x","contexts":true,"protocol":2})");
   EXPECT_EQ(create(),
-            "VALIDATION_FAILED: Binding 'SCRIPTED' speaks interpreter protocol 2; this caller supports 1");
+            "VALIDATION_FAILED: Binding 'SCRIPTED' is not a sandbox-workers runtime Worker");
+  scripted->probe = HttpResponse::json(200, R"({"language":"x","engine":"x","contexts":"yes"})");
+  EXPECT_EQ(create(),
+            "VALIDATION_FAILED: Binding 'SCRIPTED' is not a sandbox-workers runtime Worker");
+  scripted->probe =
+      HttpResponse::json(200, R"({"language":"x","engine":"x","contexts":true,"protocol":2})");
+  EXPECT_EQ(create(),
+            "VALIDATION_FAILED: Binding 'SCRIPTED' speaks interpreter protocol 2; this caller "
+            "supports 1");
   scripted->throw_on_fetch = true;
-  EXPECT_EQ(create(), "VALIDATION_FAILED: Binding 'SCRIPTED' is not a sandbox-workers runtime Worker");
+  EXPECT_EQ(create(),
+            "VALIDATION_FAILED: Binding 'SCRIPTED' is not a sandbox-workers runtime Worker");
 
   scripted->throw_on_fetch = false;
   scripted->probe = HttpResponse::json(200, R"({"language":"x","engine":"x","contexts":true})");

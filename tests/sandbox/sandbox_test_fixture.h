@@ -3,12 +3,12 @@
 // restart() that recreates everything on the same file.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/runtime.h>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/clock.h>
+#include <sandbox/runtime.h>
 
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
@@ -29,10 +29,10 @@ class SandboxFixture : public ::testing::Test {
     bindings_ = std::make_unique<BindingSet>();
     for (const auto& name : engines_) {
       bindings_->add(make_local_binding(
-          upper(name), define_interpreter_runtime(make_test_engine(name), storage_->interpreters(),
-                                                  RuntimeOptions{.clock = &clock_,
-                                                                 .idle_ttl_ms = 0,
-                                                                 .background_expiry = false})));
+          upper(name),
+          define_interpreter_runtime(
+              make_test_engine(name), storage_->interpreters(),
+              RuntimeOptions{.clock = &clock_, .idle_ttl_ms = 0, .background_expiry = false})));
     }
     if (extra_) extra_(*bindings_);
     service_ = std::make_unique<SandboxService>(storage_->sandboxes(), clock_, *bindings_,

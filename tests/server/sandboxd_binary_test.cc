@@ -1,11 +1,11 @@
 // The real `sandboxd` executable: the README's flows across a restart (a Lua counter in a context,
 // files both ways), a remote binding served by a second sandboxd (with a bearer token), the API
 // key rule for non-loopback addresses, the File API switch, and the default engine set.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <chrono>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "server/sandboxd_config.h"
 #include "server/sandboxd_fixture.h"
@@ -44,7 +44,8 @@ TEST(SandboxdBinary, LuaCounterAndFilesSurviveARestart) {
   {
     SandboxdProcess d(data, {"--engines", "lua,calc"});
     ASSERT_TRUE(d.started()) << d.process().stderr_text();
-    HttpResponse r = post(d.url(), "/sandboxes/demo/execute", {{"code", counter}, {"binding", "LUA"}});
+    HttpResponse r =
+        post(d.url(), "/sandboxes/demo/execute", {{"code", counter}, {"binding", "LUA"}});
     EXPECT_EQ(result_text(r), "1");
     context_id = json_of(r).at("context").at("id").as_string();
     r = post(d.url(), "/sandboxes/demo/execute", {{"code", counter}, {"binding", "LUA"}});
@@ -52,12 +53,13 @@ TEST(SandboxdBinary, LuaCounterAndFilesSurviveARestart) {
     r = post(d.url(), "/sandboxes/demo/files",
              {{"op", "write"}, {"path", "/workspace/greeting.txt"}, {"content", "hello"}});
     ASSERT_EQ(r.status, 200) << r.body;
-    r = post(d.url(), "/sandboxes/demo/execute",
-             {{"code",
-               "local f = assert(io.open('greeting.txt')) local s = f:read('a') f:close()\n"
-               "local o = assert(io.open('/workspace/shout.txt', 'w')) o:write(s:upper()) o:close()\n"
-               "return s"},
-              {"contextId", context_id}});
+    r = post(
+        d.url(), "/sandboxes/demo/execute",
+        {{"code",
+          "local f = assert(io.open('greeting.txt')) local s = f:read('a') f:close()\n"
+          "local o = assert(io.open('/workspace/shout.txt', 'w')) o:write(s:upper()) o:close()\n"
+          "return s"},
+         {"contextId", context_id}});
     EXPECT_EQ(result_text(r), "\"hello\"");
     EXPECT_EQ(d.stop(), 0);
     // One log line per request, with the sandbox id.
@@ -67,7 +69,8 @@ TEST(SandboxdBinary, LuaCounterAndFilesSurviveARestart) {
   }
   SandboxdProcess d(data, {"--engines", "lua,calc"});
   ASSERT_TRUE(d.started()) << d.process().stderr_text();
-  HttpResponse r = post(d.url(), "/sandboxes/demo/execute", {{"code", counter}, {"binding", "LUA"}});
+  HttpResponse r =
+      post(d.url(), "/sandboxes/demo/execute", {{"code", counter}, {"binding", "LUA"}});
   EXPECT_EQ(result_text(r), "3");
   EXPECT_EQ(json_of(r).at("context").at("id").as_string(), context_id);
   r = post(d.url(), "/sandboxes/demo/files", {{"op", "read"}, {"path", "shout.txt"}});
@@ -83,15 +86,16 @@ TEST(SandboxdBinary, ARemoteBindingServedByASecondSandboxd) {
   // The remote's runtimes need the key too.
   EXPECT_EQ(call(remote.url(), "GET", "/runtimes/KV/interpreter").status, 401);
   const std::string host_port = remote.url().substr(std::string("http://").size());
-  SandboxdProcess local(dir.file("local"),
-                        {"--engines", "calc", "--binding",
-                         "REMOTE_KV=http://s3cret@" + host_port + "/runtimes/KV"});
+  SandboxdProcess local(
+      dir.file("local"),
+      {"--engines", "calc", "--binding", "REMOTE_KV=http://s3cret@" + host_port + "/runtimes/KV"});
   ASSERT_TRUE(local.started()) << local.process().stderr_text();
   EXPECT_NE(local.process().stdout_text().find("REMOTE_KV=http://" + host_port + "/runtimes/KV"),
             std::string::npos)
       << "the token is not printed: " << local.process().stdout_text();
 
-  post(local.url(), "/sandboxes/r1/files", {{"op", "write"}, {"path", "x.txt"}, {"content", "from api"}});
+  post(local.url(), "/sandboxes/r1/files",
+       {{"op", "write"}, {"path", "x.txt"}, {"content", "from api"}});
   HttpResponse r = post(local.url(), "/sandboxes/r1/execute",
                         {{"code", "incr n\nread /workspace/x.txt"}, {"binding", "REMOTE_KV"}});
   EXPECT_EQ(result_text(r), "from api");
@@ -114,9 +118,9 @@ TEST(SandboxdBinary, ARemoteBindingServedByASecondSandboxd) {
 TEST(SandboxdBinary, NonLoopbackListenersNeedAnApiKey) {
   TempDir dir;
   {
-    ChildProcess refused({SANDBOXD_PATH, "--listen", "0.0.0.0:0", "--data", dir.file("d"),
-                          "--engines", "calc"},
-                         {}, {}, dir.file("err.log"));
+    ChildProcess refused(
+        {SANDBOXD_PATH, "--listen", "0.0.0.0:0", "--data", dir.file("d"), "--engines", "calc"}, {},
+        {}, dir.file("err.log"));
     EXPECT_EQ(refused.wait_exit(), 2);
     EXPECT_NE(refused.stderr_text().find("without an API key"), std::string::npos)
         << refused.stderr_text();
@@ -160,7 +164,8 @@ TEST(SandboxdBinary, IdleSandboxesExpireInTheBackground) {
   TempDir dir;
   SandboxdProcess d(dir.file("d"), {"--engines", "kv"}, {"SANDBOX_IDLE_TTL_MS=300"});
   ASSERT_TRUE(d.started());
-  HttpResponse r = post(d.url(), "/sandboxes/idle/execute", {{"code", "incr n"}, {"binding", "KV"}});
+  HttpResponse r =
+      post(d.url(), "/sandboxes/idle/execute", {{"code", "incr n"}, {"binding", "KV"}});
   EXPECT_EQ(result_text(r), "1");
   post(d.url(), "/sandboxes/idle/files", {{"op", "write"}, {"path", "a"}, {"content", "x"}});
   std::this_thread::sleep_for(std::chrono::milliseconds(1800));

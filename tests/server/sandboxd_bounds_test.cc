@@ -1,8 +1,8 @@
 // Issue 12 over real HTTP: numbers a client sends are converted with checks (item 7), the env
 // limits on a runtime's own routes and the bound on interpreter keys (item 8).
-#include <sandbox/interpreter.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/interpreter.h>
 
 #include "server/sandboxd_fixture.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -35,8 +35,8 @@ class SandboxdBounds : public ::testing::Test {
 
 TEST_F(SandboxdBounds, UpdatedAtThatIsNoInt64IsAValidationError) {
   ASSERT_EQ(d_->post("/runtimes/KV/interpreters/k1/contexts", {{"id", "c1"}}).status, 201);
-  for (const char* bad : {"1e300", "1e400", "-1e400", "9223372036854775808",
-                          "18446744073709551616", "-9.3e18", "1.5"}) {
+  for (const char* bad : {"1e300", "1e400", "-1e400", "9223372036854775808", "18446744073709551616",
+                          "-9.3e18", "1.5"}) {
     const HttpResponse r = execute_with_updated_at(bad);
     EXPECT_EQ(r.status, 400) << bad << ": " << r.body;
     EXPECT_EQ(error_of(r),
@@ -64,11 +64,11 @@ TEST_F(SandboxdBounds, RuntimeExecuteBodiesKeepTheEnvLimits) {
   EXPECT_EQ(r.status, 200) << r.body;
 
   ASSERT_EQ(d_->post("/runtimes/KV/interpreters/k1/contexts", {{"id", "c1"}}).status, 201);
-  boost::json::object body{{"contextId", "c1"},
-                           {"code", "get x"},
-                           {"envVars", env},
-                           {"workspace", {{"dirs", boost::json::array{}},
-                                          {"manifest", boost::json::object{}}}}};
+  boost::json::object body{
+      {"contextId", "c1"},
+      {"code", "get x"},
+      {"envVars", env},
+      {"workspace", {{"dirs", boost::json::array{}}, {"manifest", boost::json::object{}}}}};
   r = d_->post("/runtimes/KV/interpreters/k1/execute", body);
   EXPECT_EQ(r.status, 400) << r.body;
   EXPECT_NE(error_of(r).find("kMaxEnvVars"), std::string::npos) << r.body;

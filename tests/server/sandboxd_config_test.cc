@@ -1,8 +1,9 @@
 // sandboxd's configuration rules: binding specs, lists, loopback detection, refusal to start.
+#include "server/sandboxd_config.h"
+
 #include <gtest/gtest.h>
 
 #include "server/request_log.h"
-#include "server/sandboxd_config.h"
 
 namespace sandbox {
 namespace {

@@ -3,9 +3,6 @@
 // (kv, calc, lua) and remote bindings. Recreating it on the same database is a restart.
 #pragma once
 
-#include <sandbox/clock.h>
-#include <sandbox/runtime.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -17,6 +14,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/clock.h>
+#include <sandbox/runtime.h>
 
 #include "calc_engine.h"
 #include "client/http_client.h"

@@ -2,9 +2,9 @@
 // port 0): routing, body caps, authentication, the request log, /languages, /execute/{language},
 // /runtimes/{BINDING}/..., and a remote binding served by a second sandboxd with the resync
 // handshake.
-#include <gtest/gtest.h>
-
 #include <regex>
+
+#include <gtest/gtest.h>
 
 #include "sandbox/interpreter_key.h"
 #include "server/sandboxd_fixture.h"
@@ -46,11 +46,11 @@ TEST_F(SandboxdHttp, SandboxRoutesOverHttp) {
   EXPECT_EQ(r.status, 201) << r.body;
   r = d_->call("GET", "/sandboxes/demo/contexts");
   EXPECT_EQ(json_of(r).at("contexts").as_array().size(), 2u);
-  r = d_->call("DELETE", "/sandboxes/demo/contexts/" + std::string(json_of(d_->post(
-                                                           "/sandboxes/demo/contexts",
-                                                           {{"binding", "KV"}}))
-                                                           .at("id")
-                                                           .as_string()));
+  r = d_->call("DELETE",
+               "/sandboxes/demo/contexts/" +
+                   std::string(json_of(d_->post("/sandboxes/demo/contexts", {{"binding", "KV"}}))
+                                   .at("id")
+                                   .as_string()));
   EXPECT_EQ(r.status, 200);
   r = d_->post("/sandboxes/demo/env", {{"envVars", {{"A", "1"}}}});
   EXPECT_EQ(r.body, R"({"success":true})");
@@ -149,7 +149,9 @@ TEST_F(SandboxdHttp, StatelessExecuteByLanguage) {
 
 TEST_F(SandboxdHttp, RuntimesExposeTheBuiltInEnginesProtocol) {
   HttpResponse r = d_->call("GET", "/runtimes/KV/interpreter");
-  EXPECT_EQ(r.body, R"({"language":"kv","engine":"kv 1.0 / sandbox-workers","contexts":true,"protocol":1})");
+  EXPECT_EQ(
+      r.body,
+      R"({"language":"kv","engine":"kv 1.0 / sandbox-workers","contexts":true,"protocol":1})");
   r = d_->post("/runtimes/CALC/execute", {{"code", "6 * 7"}});
   EXPECT_EQ(result_text(json_of(r)), "42");
   r = d_->call("GET", "/runtimes/CALC/execute");
@@ -172,7 +174,8 @@ TEST_F(SandboxdHttp, EveryRequestIsLoggedOnOneLine) {
   d_->post("/sandboxes/logged/execute", {{"code", std::string(100 * 1024, 'x')}});
   const auto lines = d_->log_lines();
   ASSERT_EQ(lines.size(), 3u);
-  const std::regex line(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (\S+) (\S+) (\d{3}) [0-9.]+ms sandbox=(\S+)$)");
+  const std::regex line(
+      R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (\S+) (\S+) (\d{3}) [0-9.]+ms sandbox=(\S+)$)");
   std::smatch m;
   ASSERT_TRUE(std::regex_match(lines[0], m, line)) << lines[0];
   EXPECT_EQ(m[1], "POST");

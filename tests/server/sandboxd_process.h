@@ -3,12 +3,6 @@
 // to a file that output() reads.
 #pragma once
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +12,12 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sandbox::test {
 
@@ -124,8 +124,7 @@ class SandboxdProcess {
  public:
   SandboxdProcess(const std::string& data_dir, std::vector<std::string> args,
                   std::vector<std::string> env = {})
-      : child_(make_argv(data_dir, std::move(args)), std::move(env), {},
-               data_dir + ".stderr.log") {
+      : child_(make_argv(data_dir, std::move(args)), std::move(env), {}, data_dir + ".stderr.log") {
     port_ = child_.wait_for_line(std::regex(R"(listening on http://[^:]+:(\d+))"));
   }
 

@@ -77,8 +77,11 @@ TEST(ChunkCodec, CorruptOrMisSizedDataIsASnapshotError) {
 // `content` in raw blocks of 128 KiB (RFC 8878, section 3.1.1).
 std::vector<std::uint8_t> frame_declaring_window(int window_log,
                                                  const std::vector<std::uint8_t>& content) {
-  std::vector<std::uint8_t> f{0x28, 0xB5, 0x2F, 0xFD,  // magic
-                              0x00,                    // no content size, not single segment
+  std::vector<std::uint8_t> f{0x28,
+                              0xB5,
+                              0x2F,
+                              0xFD,  // magic
+                              0x00,  // no content size, not single segment
                               static_cast<std::uint8_t>((window_log - 10) << 3)};
   constexpr std::size_t kBlock = 128 * 1024;
   for (std::size_t at = 0; at < content.size(); at += kBlock) {

@@ -60,9 +60,7 @@ struct Operation {
 const Operation kOperations[] = {
     {"write_snapshot", [](InterpreterStore& s) { s.write_snapshot("k", "ctx", new_snapshot()); }},
     {"drop_snapshot_with_row",
-     [](InterpreterStore& s) {
-       s.drop_snapshot("k", "ctx", boost::json::object{{"id", "ctx"}});
-     }},
+     [](InterpreterStore& s) { s.drop_snapshot("k", "ctx", boost::json::object{{"id", "ctx"}}); }},
     {"drop_snapshot_without_row",
      [](InterpreterStore& s) { s.drop_snapshot("k", "ctx", std::nullopt); }},
     {"delete_context", [](InterpreterStore& s) { s.delete_context("k", "ctx"); }},

@@ -13,12 +13,12 @@
 //   cd DIR                -> changes the working directory (reported through on_cwd_change)
 #pragma once
 
-#include <sandbox/engine.h>
-
 #include <atomic>
 #include <cstring>
 #include <set>
 #include <sstream>
+
+#include <sandbox/engine.h>
 
 namespace sandbox::test {
 
@@ -34,7 +34,10 @@ class FakeInstance final : public SessionInstance {
   static constexpr std::size_t kCounterOffset = 5 * kWasmPageBytes + 12;
 
   FakeInstance(const SessionOptions& options, FakeEngineStats& stats, std::uint32_t pages)
-      : options_(options), stats_(stats), memory_(std::size_t{pages} * kWasmPageBytes), cwd_(options.cwd) {
+      : options_(options),
+        stats_(stats),
+        memory_(std::size_t{pages} * kWasmPageBytes),
+        cwd_(options.cwd) {
     // Some non-zero "static data" in page 0 and page 17 (another chunk).
     std::memcpy(memory_.data() + 100, "fake engine", 11);
     memory_[17 * kWasmPageBytes + 1] = 7;
@@ -99,7 +102,8 @@ class FakeInstance final : public SessionInstance {
       const std::size_t old = memory_.size();
       memory_.resize(pages * kWasmPageBytes);
       for (std::size_t i = old; i < memory_.size(); i += 4096) memory_[i] = 1;
-      for (std::size_t p = old / kWasmPageBytes; p < pages; ++p) dirty_.insert(static_cast<std::uint32_t>(p));
+      for (std::size_t p = old / kWasmPageBytes; p < pages; ++p)
+        dirty_.insert(static_cast<std::uint32_t>(p));
     } else if (cmd == "cd") {
       std::string dir;
       in >> dir;
@@ -163,7 +167,8 @@ inline Engine make_fake_session_engine(FakeEngineStats& stats, std::string build
         std::fill(memory.begin(), memory.end(), 0);
         for (std::uint32_t p = 0; p < source.memory_pages; ++p) {
           if (auto page = source.read_page(p)) {
-            std::memcpy(memory.data() + std::size_t{p} * kWasmPageBytes, page->data(), page->size());
+            std::memcpy(memory.data() + std::size_t{p} * kWasmPageBytes, page->data(),
+                        page->size());
           }
         }
         return instance;

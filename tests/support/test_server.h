@@ -1,18 +1,18 @@
 // Test helper: serves an HttpHandler on 127.0.0.1 port 0 for the life of the object.
 #pragma once
 
-#include <sandbox/http.h>
-
 #include <string>
+
+#include <sandbox/http.h>
 
 namespace sandbox::test {
 
 class TestServer {
  public:
   explicit TestServer(HttpHandler& handler, int worker_threads = 4)
-      : server_(handler, ServeOptions{.listen = "127.0.0.1:0",
-                                      .io_threads = 2,
-                                      .worker_threads = worker_threads}) {
+      : server_(handler,
+                ServeOptions{
+                    .listen = "127.0.0.1:0", .io_threads = 2, .worker_threads = worker_threads}) {
     server_.start();
   }
   std::uint16_t port() const { return server_.port(); }

@@ -1,22 +1,22 @@
-#include "base/lines.h"
 #include "wasi/output_capture.h"
 
-#include <sandbox/protocol.h>
+#include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
+#include <sandbox/protocol.h>
 
+#include "base/lines.h"
 #include "wasi_test_util.h"
 #include "wasm/host_call.h"
 
 namespace sandbox {
 namespace {
 
+using sandbox::split_lines;
 using testing_wasi::FakeGuest;
 using testing_wasi::trap_of;
 using wasi::OutputCapture;
-using sandbox::split_lines;
 
 TEST(SplitLines, DropsOneTrailingEmptyLine) {
   EXPECT_EQ(split_lines("a\nb\n"), (std::vector<std::string>{"a", "b"}));
@@ -104,8 +104,8 @@ TEST(WasiOutput, FdWriteCapturesEachIovecAsAPiece) {
   // Only plain values live in the trapping frame: a trap longjmps past destructors.
   const std::uint32_t iov = g.iovecs({"three\n"});
   const std::uint32_t written = g.alloc(4);
-  const auto trap = trap_of(
-      [&] { Z_wasi_snapshot_preview1Z_fd_write(g.ctx(), 1, iov, 1, written); });
+  const auto trap =
+      trap_of([&] { Z_wasi_snapshot_preview1Z_fd_write(g.ctx(), 1, iov, 1, written); });
   ASSERT_TRUE(trap.has_value());
   EXPECT_EQ(*trap, static_cast<std::uint32_t>(SANDBOX_TRAP_OUTPUT_LIMIT));
   EXPECT_TRUE(g.host().output_limit_exceeded());

@@ -1,8 +1,8 @@
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include <sandbox/wasi.h>
-
-#include <fstream>
 
 #include "wasi_test_util.h"
 
@@ -73,8 +73,8 @@ TEST(StdlibTree, RejectsAFileWhereADirectoryIsNeeded) {
 }
 
 TEST(StdlibTree, LoadsADirectoryInNameOrder) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("stdlib_tree_test_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("stdlib_tree_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "pkg" / "sub");
   std::ofstream(dir / "b.py") << "b";

@@ -96,9 +96,9 @@ TEST_F(WasiGuest, FileOperationsLandInTheWorkspace) {
   EXPECT_FALSE(ws_.exists("/workspace/out/a.txt"));
   EXPECT_FALSE(ws_.exists("/workspace/out/relative.txt"));
   EXPECT_EQ(ws_.stat("/workspace/out/b.txt").updated_at, 1'700'000'000'000);
-  EXPECT_EQ(out(), (std::vector<std::string>{"read 20: first line", "appended", "entry .",
-                                             "entry ..", "entry b.txt", "entry relative.txt",
-                                             "size 20"}));
+  EXPECT_EQ(out(),
+            (std::vector<std::string>{"read 20: first line", "appended", "entry .", "entry ..",
+                                      "entry b.txt", "entry relative.txt", "size 20"}));
 }
 
 TEST_F(WasiGuest, TheStdlibIsReadableButNotWritable) {
@@ -106,9 +106,9 @@ TEST_F(WasiGuest, TheStdlibIsReadableButNotWritable) {
              testing_wasi::make_stored_zip({{"lib/hello.txt", "hi from the archive\n"}})),
          .workspace = &ws_});
   ASSERT_EQ(call("stdlib"), 0);
-  EXPECT_EQ(out(), (std::vector<std::string>{"stdlib says hi from the archive",
-                                             "write open errno 63", "mkdir errno 63",
-                                             "dev null opened"}));
+  EXPECT_EQ(out(),
+            (std::vector<std::string>{"stdlib says hi from the archive", "write open errno 63",
+                                      "mkdir errno 63", "dev null opened"}));
 }
 
 TEST_F(WasiGuest, ADisabledWorkspaceAnswersEacces) {

@@ -7,9 +7,9 @@
 namespace sandbox {
 namespace {
 
+using testing_wasi::Ctx;
 using testing_wasi::FakeGuest;
 using testing_wasi::trap_of;
-using testing_wasi::Ctx;
 
 std::vector<std::string> read_strings(FakeGuest& g, bool environ) {
   const std::uint32_t count = g.alloc(4);
@@ -136,8 +136,7 @@ TEST(WasiProcess, PreopensAreStdlibDevWorkspaceInOrder) {
 
   FakeGuest stateless(WasiOptions{});
   EXPECT_EQ(stateless.host().fd_base(), 5u);
-  EXPECT_EQ(Z_wasi_snapshot_preview1Z_fd_prestat_get(stateless.ctx(), 5, g.alloc(8)),
-            wasi::kEBadf);
+  EXPECT_EQ(Z_wasi_snapshot_preview1Z_fd_prestat_get(stateless.ctx(), 5, g.alloc(8)), wasi::kEBadf);
 }
 
 TEST(WasiProcess, StdioLooksLikePipesNotTerminals) {
@@ -206,8 +205,7 @@ TEST(WasiProcess, BadPointersAreEfaultNeverACrash) {
     EXPECT_EQ(Z_wasi_snapshot_preview1Z_path_unlink_file(c, 5, bad, 5), wasi::kEFault);
     EXPECT_EQ(Z_wasi_snapshot_preview1Z_path_remove_directory(c, 5, bad, 5), wasi::kEFault);
     EXPECT_EQ(Z_wasi_snapshot_preview1Z_path_rename(c, 5, bad, 5, 5, good, 1), wasi::kEFault);
-    EXPECT_EQ(Z_wasi_snapshot_preview1Z_path_readlink(c, 5, good, 1, bad, 8, good),
-              wasi::kEFault);
+    EXPECT_EQ(Z_wasi_snapshot_preview1Z_path_readlink(c, 5, good, 1, bad, 8, good), wasi::kEFault);
   }
   // A valid iovec array naming an out-of-range buffer.
   const std::uint32_t iov = g.alloc(8);

@@ -1,8 +1,8 @@
 // Random arguments for every import, many times over: whatever the guest passes, the host
 // answers with a WASI errno (or a trap it chose), never a crash. Deterministic (fixed seed).
-#include <gtest/gtest.h>
-
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "wasi_test_util.h"
 #include "wasm/host_call.h"
@@ -24,46 +24,69 @@ std::uint32_t call_import(Ctx* c, std::uint32_t which, const Args& x) {
   const std::uint32_t* a = x.a;
   const std::uint64_t* w = x.w;
   switch (which % 30) {
-    case 0: return Z_wasi_snapshot_preview1Z_args_get(c, a[0], a[1]);
-    case 1: return Z_wasi_snapshot_preview1Z_environ_sizes_get(c, a[0], a[1]);
-    case 2: return Z_wasi_snapshot_preview1Z_clock_time_get(c, a[0] % 5, w[0], a[1]);
-    case 3: return Z_wasi_snapshot_preview1Z_random_get(c, a[0], a[1] % 4096);
-    case 4: return Z_wasi_snapshot_preview1Z_fd_close(c, a[0] % 12);
-    case 5: return Z_wasi_snapshot_preview1Z_fd_fdstat_get(c, a[0] % 12, a[1]);
-    case 6: return Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(c, a[0] % 12, a[1] % 64);
-    case 7: return Z_wasi_snapshot_preview1Z_fd_fdstat_set_rights(c, a[0] % 12, w[0], w[1]);
-    case 8: return Z_wasi_snapshot_preview1Z_fd_filestat_get(c, a[0] % 12, a[1]);
-    case 9: return Z_wasi_snapshot_preview1Z_fd_pread(c, a[0] % 12, a[1], a[2] % 8, w[0], a[3]);
-    case 10: return Z_wasi_snapshot_preview1Z_fd_prestat_get(c, a[0] % 12, a[1]);
-    case 11: return Z_wasi_snapshot_preview1Z_fd_prestat_dir_name(c, a[0] % 12, a[1], a[2] % 64);
-    case 12: return Z_wasi_snapshot_preview1Z_fd_read(c, a[0] % 12, a[1], a[2] % 8, a[3]);
+    case 0:
+      return Z_wasi_snapshot_preview1Z_args_get(c, a[0], a[1]);
+    case 1:
+      return Z_wasi_snapshot_preview1Z_environ_sizes_get(c, a[0], a[1]);
+    case 2:
+      return Z_wasi_snapshot_preview1Z_clock_time_get(c, a[0] % 5, w[0], a[1]);
+    case 3:
+      return Z_wasi_snapshot_preview1Z_random_get(c, a[0], a[1] % 4096);
+    case 4:
+      return Z_wasi_snapshot_preview1Z_fd_close(c, a[0] % 12);
+    case 5:
+      return Z_wasi_snapshot_preview1Z_fd_fdstat_get(c, a[0] % 12, a[1]);
+    case 6:
+      return Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(c, a[0] % 12, a[1] % 64);
+    case 7:
+      return Z_wasi_snapshot_preview1Z_fd_fdstat_set_rights(c, a[0] % 12, w[0], w[1]);
+    case 8:
+      return Z_wasi_snapshot_preview1Z_fd_filestat_get(c, a[0] % 12, a[1]);
+    case 9:
+      return Z_wasi_snapshot_preview1Z_fd_pread(c, a[0] % 12, a[1], a[2] % 8, w[0], a[3]);
+    case 10:
+      return Z_wasi_snapshot_preview1Z_fd_prestat_get(c, a[0] % 12, a[1]);
+    case 11:
+      return Z_wasi_snapshot_preview1Z_fd_prestat_dir_name(c, a[0] % 12, a[1], a[2] % 64);
+    case 12:
+      return Z_wasi_snapshot_preview1Z_fd_read(c, a[0] % 12, a[1], a[2] % 8, a[3]);
     case 13:
       return Z_wasi_snapshot_preview1Z_fd_readdir(c, a[0] % 12, a[1], a[2] % 4096, w[0] % 8, a[3]);
-    case 14: return Z_wasi_snapshot_preview1Z_fd_renumber(c, a[0] % 12, a[1] % 12);
-    case 15: return Z_wasi_snapshot_preview1Z_fd_seek(c, a[0] % 12, w[0], a[1] % 4, a[2]);
-    case 16: return Z_wasi_snapshot_preview1Z_fd_tell(c, a[0] % 12, a[1]);
-    case 17: return Z_wasi_snapshot_preview1Z_fd_write(c, a[0] % 12, a[1], a[2] % 8, a[3]);
-    case 18: return Z_wasi_snapshot_preview1Z_path_create_directory(c, a[0] % 12, a[1], a[2] % 64);
+    case 14:
+      return Z_wasi_snapshot_preview1Z_fd_renumber(c, a[0] % 12, a[1] % 12);
+    case 15:
+      return Z_wasi_snapshot_preview1Z_fd_seek(c, a[0] % 12, w[0], a[1] % 4, a[2]);
+    case 16:
+      return Z_wasi_snapshot_preview1Z_fd_tell(c, a[0] % 12, a[1]);
+    case 17:
+      return Z_wasi_snapshot_preview1Z_fd_write(c, a[0] % 12, a[1], a[2] % 8, a[3]);
+    case 18:
+      return Z_wasi_snapshot_preview1Z_path_create_directory(c, a[0] % 12, a[1], a[2] % 64);
     case 19:
-      return Z_wasi_snapshot_preview1Z_path_filestat_get(c, a[0] % 12, a[1], a[2], a[3] % 64,
-                                                         a[4]);
+      return Z_wasi_snapshot_preview1Z_path_filestat_get(c, a[0] % 12, a[1], a[2], a[3] % 64, a[4]);
     case 20:
       return Z_wasi_snapshot_preview1Z_path_open(c, a[0] % 12, a[1], a[2], a[3] % 64, a[4] % 16,
                                                  w[0], w[1], a[5] % 32, a[6]);
     case 21:
-      return Z_wasi_snapshot_preview1Z_path_readlink(c, a[0] % 12, a[1], a[2] % 64, a[3],
-                                                     a[4] % 64, a[5]);
+      return Z_wasi_snapshot_preview1Z_path_readlink(c, a[0] % 12, a[1], a[2] % 64, a[3], a[4] % 64,
+                                                     a[5]);
     case 22:
       return Z_wasi_snapshot_preview1Z_path_remove_directory(c, a[0] % 12, a[1], a[2] % 64);
     case 23:
-      return Z_wasi_snapshot_preview1Z_path_rename(c, a[0] % 12, a[1], a[2] % 64, a[3] % 12,
-                                                   a[4], a[5] % 64);
-    case 24: return Z_wasi_snapshot_preview1Z_path_unlink_file(c, a[0] % 12, a[1], a[2] % 64);
-    case 25: return Z_wasi_snapshot_preview1Z_fd_advise(c, a[0] % 12, w[0], w[1], a[1]);
-    case 26: return Z_wasi_snapshot_preview1Z_fd_sync(c, a[0] % 12);
-    case 27: return Z_wasi_snapshot_preview1Z_clock_res_get(c, a[0] % 5, a[1]);
-    case 28: return Z_wasi_snapshot_preview1Z_args_sizes_get(c, a[0], a[1]);
-    default: return Z_wasi_snapshot_preview1Z_environ_get(c, a[0], a[1]);
+      return Z_wasi_snapshot_preview1Z_path_rename(c, a[0] % 12, a[1], a[2] % 64, a[3] % 12, a[4],
+                                                   a[5] % 64);
+    case 24:
+      return Z_wasi_snapshot_preview1Z_path_unlink_file(c, a[0] % 12, a[1], a[2] % 64);
+    case 25:
+      return Z_wasi_snapshot_preview1Z_fd_advise(c, a[0] % 12, w[0], w[1], a[1]);
+    case 26:
+      return Z_wasi_snapshot_preview1Z_fd_sync(c, a[0] % 12);
+    case 27:
+      return Z_wasi_snapshot_preview1Z_clock_res_get(c, a[0] % 5, a[1]);
+    case 28:
+      return Z_wasi_snapshot_preview1Z_args_sizes_get(c, a[0], a[1]);
+    default:
+      return Z_wasi_snapshot_preview1Z_environ_get(c, a[0], a[1]);
   }
 }
 
@@ -91,9 +114,15 @@ TEST(WasiRandomCalls, NeverCrashTheHost) {
       Args x;
       for (auto& v : x.a) {
         switch (rng() % 4) {
-          case 0: v = static_cast<std::uint32_t>(rng()); break;                  // anywhere
-          case 1: v = size() - static_cast<std::uint32_t>(rng() % 64); break;  // the edge
-          default: v = static_cast<std::uint32_t>(rng() % (size() / 16)) * 16; break;
+          case 0:
+            v = static_cast<std::uint32_t>(rng());
+            break;  // anywhere
+          case 1:
+            v = size() - static_cast<std::uint32_t>(rng() % 64);
+            break;  // the edge
+          default:
+            v = static_cast<std::uint32_t>(rng() % (size() / 16)) * 16;
+            break;
         }
       }
       for (auto& v : x.w) v = rng() % 3 == 0 ? rng() : rng() % 1024;

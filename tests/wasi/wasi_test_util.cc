@@ -1,6 +1,5 @@
 #include "wasi_test_util.h"
 
-
 namespace sandbox::testing_wasi {
 namespace {
 

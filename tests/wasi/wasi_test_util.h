@@ -2,8 +2,6 @@
 // bump allocator for guest-side buffers, and a trap catcher.
 #pragma once
 
-#include <sandbox/wasi.h>
-
 #include <csetjmp>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +10,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <sandbox/wasi.h>
 
 #include "wasi/abi.h"
 #include "wasi/imports.h"
@@ -123,8 +123,8 @@ class FakeGuest {
   }
   std::uint32_t rmdir(std::uint32_t dirfd, std::string_view path) {
     const std::uint32_t p = put(path);
-    return Z_wasi_snapshot_preview1Z_path_remove_directory(
-        ctx(), dirfd, p, static_cast<std::uint32_t>(path.size()));
+    return Z_wasi_snapshot_preview1Z_path_remove_directory(ctx(), dirfd, p,
+                                                           static_cast<std::uint32_t>(path.size()));
   }
   std::uint32_t rename(std::uint32_t fd1, std::string_view from, std::uint32_t fd2,
                        std::string_view to) {

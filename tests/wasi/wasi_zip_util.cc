@@ -22,8 +22,8 @@ std::vector<std::uint8_t> make_stored_zip(
   std::vector<std::uint8_t> central;
   for (const auto& [name, data] : entries) {
     const std::uint32_t offset = static_cast<std::uint32_t>(out.size());
-    const std::uint32_t crc = wasi::crc32(
-        {reinterpret_cast<const std::uint8_t*>(data.data()), data.size()});
+    const std::uint32_t crc =
+        wasi::crc32({reinterpret_cast<const std::uint8_t*>(data.data()), data.size()});
     const auto size = static_cast<std::uint32_t>(data.size());
     put32(out, 0x04034b50);
     put16(out, 20);

@@ -1,9 +1,9 @@
 #include "c_splitter.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <iterator>
+
+#include <gtest/gtest.h>
 
 #include "wasm2c_header.h"
 
@@ -93,8 +93,9 @@ TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   EXPECT_NE(common.find("/* wrappers */"), std::string::npos);
   EXPECT_NE(common.find("#define data_segment_data_w2c_d0 (t_data_blob + 0u)"), std::string::npos);
   EXPECT_NE(common.find("#define data_segment_data_w2c_d1 (t_data_blob + 5u)"), std::string::npos);
-  EXPECT_NE(common.find("__attribute__((visibility(\"hidden\"))) u32 w2c_f0(Z_t_instance_t*, u32);"),
-            std::string::npos);
+  EXPECT_NE(
+      common.find("__attribute__((visibility(\"hidden\"))) u32 w2c_f0(Z_t_instance_t*, u32);"),
+      std::string::npos);
   EXPECT_NE(common.find("u32 w2c_f1(Z_t_instance_t*, u32,\n    u32);"), std::string::npos);
   EXPECT_NE(common.find("extern u32 func_types[2];"), std::string::npos);
   EXPECT_NE(common.find("extern const wasm_elem_segment_expr_t elem_segment_exprs_w2c_e0[];"),
@@ -113,7 +114,8 @@ TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   EXPECT_NE(parts.find("__attribute__((visibility(\"hidden\"))) u32 w2c_f1("), std::string::npos);
   EXPECT_EQ(slurp(dir_ / "t_data.bin"), std::string("hello\x01\xff"));
   std::string s = slurp(dir_ / "t_data.S");
-  EXPECT_NE(s.find(".incbin \"" + fs::absolute(dir_ / "t_data.bin").string() + "\""), std::string::npos);
+  EXPECT_NE(s.find(".incbin \"" + fs::absolute(dir_ / "t_data.bin").string() + "\""),
+            std::string::npos);
   EXPECT_NE(s.find(".hidden t_data_blob"), std::string::npos);
 }
 

@@ -16,15 +16,15 @@ WasmModule with_import(ExternalKind kind) {
 }
 
 TEST(DescriptorWriter, ImportedMemoriesTablesGlobalsAreBuildErrors) {
-  for (ExternalKind kind : {ExternalKind::kMemory, ExternalKind::kTable, ExternalKind::kGlobal,
-                            ExternalKind::kTag}) {
+  for (ExternalKind kind :
+       {ExternalKind::kMemory, ExternalKind::kTable, ExternalKind::kGlobal, ExternalKind::kTag}) {
     try {
       check_supported(with_import(kind));
       ADD_FAILURE() << external_kind_name(kind) << " import accepted";
     } catch (const PlanError& e) {
-      EXPECT_NE(std::string(e.what()).find("imports a " + external_kind_name(kind) +
-                                           " ('env' 'thing')"),
-                std::string::npos)
+      EXPECT_NE(
+          std::string(e.what()).find("imports a " + external_kind_name(kind) + " ('env' 'thing')"),
+          std::string::npos)
           << e.what();
     }
   }

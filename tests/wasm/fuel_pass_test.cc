@@ -1,9 +1,9 @@
 #include "fuel_pass.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <iterator>
+
+#include <gtest/gtest.h>
 
 #include "wasm_binary.h"
 

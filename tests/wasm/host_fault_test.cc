@@ -1,28 +1,26 @@
 // A fault in host code is a host bug: the runtime's signal handler must not swallow it as a
 // guest trap; the process dies as it would without the runtime: by SIGSEGV, or (under
 // AddressSanitizer, whose handler we forward to) through the sanitizer's report.
-#include <gtest/gtest.h>
-
-#include <pthread.h>
-
 #include <csignal>
+
+#include <gtest/gtest.h>
+#include <pthread.h>
 
 #include "test_host.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define EXPECT_HOST_CRASH(statement) EXPECT_DEATH(statement, "")
 #else
-#define EXPECT_HOST_CRASH(statement) \
-  EXPECT_EXIT(statement, ::testing::KilledBySignal(SIGSEGV), "")
+#define EXPECT_HOST_CRASH(statement) EXPECT_EXIT(statement, ::testing::KilledBySignal(SIGSEGV), "")
 #endif
 
 namespace sandbox::wasm {
 namespace {
 
 using testing::CallbackMode;
-using testing::TestEnv;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 
 void crash_in_import() {
   TestEnv env;
@@ -79,9 +77,7 @@ class HostFaultDeathTest : public ::testing::Test {
   void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
 };
 
-TEST_F(HostFaultDeathTest, FaultInAnImportCrashes) {
-  EXPECT_HOST_CRASH(crash_in_import());
-}
+TEST_F(HostFaultDeathTest, FaultInAnImportCrashes) { EXPECT_HOST_CRASH(crash_in_import()); }
 
 TEST_F(HostFaultDeathTest, FaultOutsideGuestCallsCrashes) {
   EXPECT_HOST_CRASH(crash_outside_guest_calls());

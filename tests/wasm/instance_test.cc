@@ -1,10 +1,10 @@
 // Instances of the core test guest: calls, signatures, traps as values, the state machine,
 // nesting (host -> guest -> import -> guest), address-space hygiene.
-#include <gtest/gtest.h>
-
 #include <climits>
 #include <cstring>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 #include "wasm/host_call.h"
@@ -13,10 +13,10 @@ namespace sandbox::wasm {
 namespace {
 
 using testing::CallbackMode;
-using testing::TestEnv;
 using testing::fuel_module;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 
 TEST(Module, DescribesItself) {
   Module m = fuel_module();
@@ -51,7 +51,8 @@ TEST(Instance, CallsExportsWithCheckedSignatures) {
   EXPECT_EQ((inst->call<std::int32_t(std::int32_t, std::int32_t)>("add", -7, 2).value), -5);
   EXPECT_EQ((inst->call<std::uint64_t(std::uint64_t, std::uint64_t)>("add64", 1ull << 40, 1).value),
             (1ull << 40) + 1);
-  EXPECT_DOUBLE_EQ((inst->call<double(double, float, std::int64_t)>("mix", 1.5, 2.0f, -1).value), 2.0);
+  EXPECT_DOUBLE_EQ((inst->call<double(double, float, std::int64_t)>("mix", 1.5, 2.0f, -1).value),
+                   2.0);
 
   EXPECT_THROW((inst->call<std::uint32_t(std::uint32_t)>("add", 1)), WasmError);
   EXPECT_THROW((inst->call<std::uint64_t(std::uint32_t, std::uint32_t)>("add", 1, 2)), WasmError);
@@ -113,33 +114,48 @@ INSTANTIATE_TEST_SUITE_P(
     Guest, Traps,
     ::testing::Values(
         TrapCase{"OutOfBoundsLoad",
-                 [](Instance& i) { return i.call<std::uint32_t(std::uint32_t)>("load", 0xfffffff0u).trap; },
+                 [](Instance& i) {
+                   return i.call<std::uint32_t(std::uint32_t)>("load", 0xfffffff0u).trap;
+                 },
                  TrapKind::kOutOfBounds},
         TrapCase{"OutOfBoundsStorePastMemorySize",
                  [](Instance& i) {
-                   return i.call<void(std::uint32_t, std::uint32_t)>("store", i.memory_pages() * 65536u, 1).trap;
+                   return i
+                       .call<void(std::uint32_t, std::uint32_t)>("store", i.memory_pages() * 65536u,
+                                                                 1)
+                       .trap;
                  },
                  TrapKind::kOutOfBounds},
         TrapCase{"Unreachable", [](Instance& i) { return i.call<void()>("trap_unreachable").trap; },
                  TrapKind::kUnreachable},
         TrapCase{"DivideByZero",
-                 [](Instance& i) { return i.call<std::int32_t(std::int32_t, std::int32_t)>("divide", 1, 0).trap; },
+                 [](Instance& i) {
+                   return i.call<std::int32_t(std::int32_t, std::int32_t)>("divide", 1, 0).trap;
+                 },
                  TrapKind::kDivideByZero},
-        TrapCase{"IntegerOverflow",
-                 [](Instance& i) {
-                   return i.call<std::int32_t(std::int32_t, std::int32_t)>("divide", INT_MIN, -1).trap;
-                 },
-                 TrapKind::kIntegerOverflow},
+        TrapCase{
+            "IntegerOverflow",
+            [](Instance& i) {
+              return i.call<std::int32_t(std::int32_t, std::int32_t)>("divide", INT_MIN, -1).trap;
+            },
+            TrapKind::kIntegerOverflow},
         TrapCase{"NullIndirectCall",
-                 [](Instance& i) { return i.call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 0, 1).trap; },
-                 TrapKind::kIndirectCallMismatch},
-        TrapCase{"IndirectCallOutOfTable",
                  [](Instance& i) {
-                   return i.call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 100000, 1).trap;
+                   return i.call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 0, 1)
+                       .trap;
                  },
                  TrapKind::kIndirectCallMismatch},
+        TrapCase{
+            "IndirectCallOutOfTable",
+            [](Instance& i) {
+              return i.call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 100000, 1)
+                  .trap;
+            },
+            TrapKind::kIndirectCallMismatch},
         TrapCase{"ShadowStackOverflowWrapsAndTraps",
-                 [](Instance& i) { return i.call<std::uint32_t(std::uint32_t)>("shadow_recurse", 1u << 20).trap; },
+                 [](Instance& i) {
+                   return i.call<std::uint32_t(std::uint32_t)>("shadow_recurse", 1u << 20).trap;
+                 },
                  TrapKind::kOutOfBounds}),
     [](const ::testing::TestParamInfo<TrapCase>& info) { return std::string(info.param.name); });
 
@@ -167,7 +183,8 @@ TEST(Instance, SignalTrapsDoNotReuseAnEarlierTrapsMessage) {
 TEST(Instance, IndirectCallToAValidEntryWorks) {
   TestEnv env;
   auto inst = make_instance(plain_module(), env);
-  EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 1, 21).value), 42u);
+  EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t, std::uint32_t)>("call_indirect", 1, 21).value),
+            42u);
 }
 
 TEST(Instance, NativeStackExhaustionTrapsAndTheThreadStaysUsable) {
@@ -263,13 +280,13 @@ TEST(ImportTraps, CarryTheHostsMessageAndKind) {
     TrapKind kind;
     std::string expected;
   };
-  for (const Case& c : {Case{SANDBOX_TRAP_HOST_ERROR, "WASI host out of memory", TrapKind::kHostError,
-                             "WASI host out of memory"},
-                        Case{SANDBOX_TRAP_OUTPUT_LIMIT, nullptr, TrapKind::kOutputLimit,
-                             "Output limit exceeded"},
-                        Case{SANDBOX_TRAP_UNSUPPORTED, nullptr, TrapKind::kUnsupportedImport,
-                             "Unsupported import called"},
-                        Case{77, nullptr, TrapKind::kUnknown, "Unknown trap (code 77)"}}) {
+  for (const Case& c :
+       {Case{SANDBOX_TRAP_HOST_ERROR, "WASI host out of memory", TrapKind::kHostError,
+             "WASI host out of memory"},
+        Case{SANDBOX_TRAP_OUTPUT_LIMIT, nullptr, TrapKind::kOutputLimit, "Output limit exceeded"},
+        Case{SANDBOX_TRAP_UNSUPPORTED, nullptr, TrapKind::kUnsupportedImport,
+             "Unsupported import called"},
+        Case{77, nullptr, TrapKind::kUnknown, "Unknown trap (code 77)"}}) {
     TestEnv env;
     env.mode = CallbackMode::kTrap;
     env.trap_code = c.code;
@@ -333,7 +350,8 @@ TEST(AddressSpace, PooledMemoriesAreReusedZeroedAndUnmappedWithThePool) {
       auto inst = make_instance(m, env, {.pool = &pool});
       first_base = inst->memory().data();
       inst->call<std::uint32_t(std::uint32_t)>("grow", 2);
-      inst->call<void(std::uint32_t, std::uint32_t)>("store", inst->memory_pages() * 65536u - 4, 77);
+      inst->call<void(std::uint32_t, std::uint32_t)>("store", inst->memory_pages() * 65536u - 4,
+                                                     77);
     }
     EXPECT_EQ(pool.cached(), 1u);
     auto inst = make_instance(m, env, {.pool = &pool});
@@ -341,11 +359,13 @@ TEST(AddressSpace, PooledMemoriesAreReusedZeroedAndUnmappedWithThePool) {
     EXPECT_EQ(pool.cached(), 0u);
     // Fresh contents: the grown pages are gone and reading past the initial size traps.
     std::uint32_t pages = inst->memory_pages();
-    EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", pages * 65536u + 65536u * 2 - 4).trap.kind),
+    EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", pages * 65536u + 65536u * 2 - 4)
+                   .trap.kind),
               TrapKind::kOutOfBounds);
     auto again = make_instance(m, env, {.pool = &pool});
     EXPECT_EQ((again->call<std::uint32_t(std::uint32_t)>("grow", 2).value), pages);
-    EXPECT_EQ((again->call<std::uint32_t(std::uint32_t)>("load", (pages + 2) * 65536u - 4).value), 0u);
+    EXPECT_EQ((again->call<std::uint32_t(std::uint32_t)>("load", (pages + 2) * 65536u - 4).value),
+              0u);
     // A memory over 1 MiB goes back through MADV_DONTNEED and re-protection instead of memset.
     again->call<std::uint32_t(std::uint32_t)>("grow", 40);
     std::uint32_t last = again->memory_pages() * 65536u - 4;

@@ -1,10 +1,6 @@
 // A deadline that arrives while the runtime changes state on the guest's behalf (memory.grow, a
 // write-tracking fault, a fuel refill) takes effect only once that state is consistent; and a
 // pooled reservation never hands writable pages beyond its size to the next tenant.
-#include <gtest/gtest.h>
-
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -14,6 +10,9 @@
 #include <string>
 #include <thread>
 
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
 #include "race_hook.h"
 #include "test_host.h"
 #include "wasm/runtime.h"
@@ -22,10 +21,10 @@ namespace sandbox::wasm {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::TestEnv;
 using testing::fuel_module;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 
 constexpr std::uint32_t kPage = SANDBOX_WASM_PAGE_SIZE;
 

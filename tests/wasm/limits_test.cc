@@ -1,8 +1,8 @@
 // Limits: fuel (deterministic, refillable), memory caps (runtime and build time), deadlines
 // (also while an import runs), each turned into an outcome.
-#include <gtest/gtest.h>
-
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 
@@ -11,11 +11,11 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::CallbackMode;
-using testing::TestEnv;
 using testing::capped_module;
 using testing::fuel_module;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 using Clock = std::chrono::steady_clock;
 
 std::uint64_t consumed_by_work(std::uint32_t n) {
@@ -86,9 +86,7 @@ TEST(Fuel, RefillHandlerExtendsTheBudget) {
   TestEnv env;
   auto inst = make_instance(fuel_module(), env);
   int refills = 0;
-  inst->set_fuel_exhausted_handler([&]() -> std::uint64_t {
-    return ++refills <= 3 ? 1000 : 0;
-  });
+  inst->set_fuel_exhausted_handler([&]() -> std::uint64_t { return ++refills <= 3 ? 1000 : 0; });
   inst->set_fuel(5000);
   auto r = inst->call<void()>("loop_forever");
   EXPECT_EQ(r.trap.kind, TrapKind::kOutOfFuel);

@@ -1,18 +1,18 @@
 // Snapshot/restore: state survives into a fresh instance that never ran its initialisation;
 // mutable globals are checked (or saved explicitly); restore only into fresh instances.
-#include <gtest/gtest.h>
-
 #include <cstring>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 
 namespace sandbox::wasm {
 namespace {
 
-using testing::TestEnv;
 using testing::fuel_module;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 
 struct Observed {
   std::uint64_t counter;

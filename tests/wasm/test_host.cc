@@ -85,7 +85,8 @@ extern "C" std::uint32_t Z_envZ_host_callback(Z_env_instance_t* ctx, std::uint32
   std::uint32_t result = callback(env, x);
   if (env.mode == CallbackMode::kTrap) {
     if (env.trap_code == SANDBOX_TRAP_EXIT) sandbox_wasm_set_exit_code(env.exit_code);
-    if (env.trap_message != nullptr) sandbox_wasm_trap_with_message(env.trap_code, env.trap_message);
+    if (env.trap_message != nullptr)
+      sandbox_wasm_trap_with_message(env.trap_code, env.trap_message);
     sandbox_wasm_trap(env.trap_code);
   }
   return result;

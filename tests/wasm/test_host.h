@@ -3,13 +3,13 @@
 // instances of the three builds of that guest.
 #pragma once
 
-#include <sandbox/wasm.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+
+#include <sandbox/wasm.h>
 
 #include "guest_limits_capped.h"
 #include "guest_limits_fuel.h"
@@ -19,17 +19,17 @@ namespace sandbox::wasm::testing {
 
 // What env.host_callback(x) does.
 enum class CallbackMode {
-  kIdentity,        // returns x
-  kAddOneSame,      // calls add_one(x) on the calling instance (nested, same instance)
-  kAddOneOther,     // calls add_one(x) on `other`
-  kRecurse,         // x > 0: returns call_host(x - 1) on the calling instance (0 and
-                    // `inner_trap` set if it trapped); 0: returns 0
-  kTrapInside,      // calls trap_unreachable on the calling instance; returns 7
+  kIdentity,           // returns x
+  kAddOneSame,         // calls add_one(x) on the calling instance (nested, same instance)
+  kAddOneOther,        // calls add_one(x) on `other`
+  kRecurse,            // x > 0: returns call_host(x - 1) on the calling instance (0 and
+                       // `inner_trap` set if it trapped); 0: returns 0
+  kTrapInside,         // calls trap_unreachable on the calling instance; returns 7
   kOutOfBoundsInside,  // calls load(0xfffffff0) on the calling instance; returns 7
-  kSleep,           // sleeps `sleep` in host code, then returns x
-  kRendezvous,      // increments `arrived` and waits (up to 10 s) until it reaches `expected`
-  kTrap,            // traps with `trap_code` (after `exit_code`, or with `trap_message`)
-  kOverflowStack,   // a host bug: recurses in host code until the thread's stack overflows
+  kSleep,              // sleeps `sleep` in host code, then returns x
+  kRendezvous,         // increments `arrived` and waits (up to 10 s) until it reaches `expected`
+  kTrap,               // traps with `trap_code` (after `exit_code`, or with `trap_message`)
+  kOverflowStack,      // a host bug: recurses in host code until the thread's stack overflows
 };
 
 struct TestEnv {

@@ -1,8 +1,8 @@
 // Guests on several threads at once: true parallelism, and traps on several threads at once
 // each land in their own thread's call.
-#include <gtest/gtest.h>
-
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 
@@ -11,10 +11,10 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::CallbackMode;
-using testing::TestEnv;
 using testing::fuel_module;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 
 TEST(Threads, TwoGuestsRunAtTheSameTime) {
   // Each guest calls an import that waits until the other guest is inside its import too:

@@ -1,8 +1,8 @@
 #include "try_exits.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "wasm2c_header.h"
 

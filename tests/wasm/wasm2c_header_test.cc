@@ -50,8 +50,9 @@ TEST(Wasm2cHeader, ParsesTheInstanceAndDeclarations) {
   EXPECT_EQ(h.init_module, "Z_t_init_module");
   EXPECT_EQ(h.instantiate, "Z_t_instantiate");
   EXPECT_EQ(h.free_instance, "Z_t_free");
-  EXPECT_EQ(h.context_types, (std::vector<std::string>{"struct Z_env_instance_t*",
-                                                       "struct Z_wasi_snapshot_preview1_instance_t*"}));
+  EXPECT_EQ(h.context_types,
+            (std::vector<std::string>{"struct Z_env_instance_t*",
+                                      "struct Z_wasi_snapshot_preview1_instance_t*"}));
   ASSERT_EQ(h.fields.size(), 8u);
   auto globals = h.global_fields();
   ASSERT_EQ(globals.size(), 3u);

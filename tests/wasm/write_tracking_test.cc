@@ -1,17 +1,17 @@
 // Write tracking: the pages guest code or host code writes are reported once, growth is
 // tracked, reads cost nothing, and out-of-bounds accesses still trap.
-#include <gtest/gtest.h>
-
 #include <algorithm>
+
+#include <gtest/gtest.h>
 
 #include "test_host.h"
 
 namespace sandbox::wasm {
 namespace {
 
-using testing::TestEnv;
 using testing::make_instance;
 using testing::plain_module;
+using testing::TestEnv;
 
 constexpr std::uint32_t kPage = 65536;
 

@@ -1,9 +1,9 @@
 // The path limits (kMaxPathSegmentBytes, kMaxPathBytes, kMaxPathDepth) at every way into the
 // tree, and trees of any depth costing linear time and no stack (issue 12).
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <functional>
+
+#include <gtest/gtest.h>
 
 #include "workspace_test_util.h"
 
@@ -72,8 +72,7 @@ TEST_F(WorkspaceLimits, PathDepthLengthAndSegmentsAreBounded) {
   EXPECT_EQ(ws_.stats().entries, kMaxPathDepth);
   EXPECT_EQ(errno_of([&] { ws_.mkdir(chain(kMaxPathDepth + 1, "a"), true); }),
             Errno::kENAMETOOLONG);
-  EXPECT_EQ(errno_of([&] { ws_.write(chain(kMaxPathDepth + 1, "a"), "x"); }),
-            Errno::kENAMETOOLONG);
+  EXPECT_EQ(errno_of([&] { ws_.write(chain(kMaxPathDepth + 1, "a"), "x"); }), Errno::kENAMETOOLONG);
   const std::string name(kMaxPathSegmentBytes, 'n');
   const std::string file_name(kMaxPathSegmentBytes, 'f');
   ws_.write(file_name, "x");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <optional>
@@ -63,7 +64,8 @@ bool is_static_object(std::string_view line) {
   if (!starts_with(line, "static ")) return false;
   std::size_t eq = line.find(" = ");
   std::string_view head = eq == std::string_view::npos ? line : line.substr(0, eq);
-  return head.find('(') == std::string_view::npos && line != "static bool s_module_initialized = false;";
+  return head.find('(') == std::string_view::npos &&
+         line != "static bool s_module_initialized = false;";
 }
 
 class Renamer {
@@ -84,7 +86,7 @@ class Renamer {
         while (j < line.size() && is_ident(line[j])) ++j;
         std::string_view token = line.substr(i, j - i);
         auto it = token.size() > 2 && token[0] == 'Z' ? renames_.find(std::string(token))
-                                                        : renames_.end();
+                                                      : renames_.end();
         if (it != renames_.end()) {
           out.append(it->second);
         } else {
@@ -115,7 +117,8 @@ void parse_hex_bytes(std::string_view line, std::vector<std::uint8_t>& blob) {
     if (i + 3 >= line.size() + 1) break;
     int hi = i + 2 < line.size() ? hex_value(line[i + 2]) : -1;
     int lo = i + 3 < line.size() ? hex_value(line[i + 3]) : -1;
-    if (hi < 0 || lo < 0) throw Wasm2cOutputError("unexpected data segment byte: " + std::string(line));
+    if (hi < 0 || lo < 0)
+      throw Wasm2cOutputError("unexpected data segment byte: " + std::string(line));
     blob.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
     i += 4;
   }
@@ -209,7 +212,8 @@ std::string base_pointer_accessors(const std::vector<std::string_view>& prelude,
   std::string out =
       "/* sandbox-wasmc: linear-memory accesses through a base address read once per function "
       "*/\n#undef FUNC_PROLOGUE\n#define FUNC_PROLOGUE u8* const sandbox_wasmc_base = "
-      "instance->" + memory_field + ".data\n";
+      "instance->" +
+      memory_field + ".data\n";
   std::match_results<std::string_view::const_iterator> m;
   for (std::string_view line : prelude) {
     if (std::regex_match(line.begin(), line.end(), m, kLoad)) {
@@ -217,7 +221,8 @@ std::string base_pointer_accessors(const std::vector<std::string_view>& prelude,
       out += "static inline " + t3 + " sandbox_wasmc_" + name + "(u8* base, u64 addr) { " + t1 +
              " result; wasm_rt_memcpy(&result, base + addr, sizeof(" + t1 + ")); return (" + t3 +
              ")(" + t2 + ")result; }\n";
-      out += "#define " + name + "(mem, addr) sandbox_wasmc_" + name + "(sandbox_wasmc_base, addr)\n";
+      out +=
+          "#define " + name + "(mem, addr) sandbox_wasmc_" + name + "(sandbox_wasmc_base, addr)\n";
     } else if (std::regex_match(line.begin(), line.end(), m, kStore)) {
       std::string name = m[1].str(), t1 = m[2].str(), t2 = m[3].str();
       out += "static inline void sandbox_wasmc_" + name + "(u8* base, u64 addr, " + t2 +
@@ -303,13 +308,14 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
     return starts_with(l, "static bool s_module_initialized");
   });
   if (init == lines.end()) {
-    throw Wasm2cOutputError("no 's_module_initialized' in the wasm2c output (wabt 1.0.32 expected)");
+    throw Wasm2cOutputError(
+        "no 's_module_initialized' in the wasm2c output (wabt 1.0.32 expected)");
   }
   std::size_t prelude_end = static_cast<std::size_t>(init - lines.begin());
 
-  std::string decls;       // hidden declarations for the common header
-  std::string main_body;   // <mod>_main.c after its #include
-  std::string inline_defs; // static inline functions for the common header
+  std::string decls;        // hidden declarations for the common header
+  std::string main_body;    // <mod>_main.c after its #include
+  std::string inline_defs;  // static inline functions for the common header
   std::vector<std::pair<std::size_t, std::size_t>> functions;  // [begin, end) line ranges
   std::vector<std::uint8_t> blob;
   std::unordered_map<std::string, std::size_t> segment_offsets;  // in the blob
@@ -367,8 +373,8 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
         std::size_t offset = blob.size();
         for (std::size_t j = i + 1; j < end; ++j) parse_hex_bytes(lines[j], blob);
         segment_offsets[match[1].str()] = offset;
-        decls += "#define " + match[1].str() + " (" + blob_symbol + " + " +
-                 std::to_string(offset) + "u)\n";
+        decls += "#define " + match[1].str() + " (" + blob_symbol + " + " + std::to_string(offset) +
+                 "u)\n";
         ++result.data_segments;
       } else {
         // A shared object (func_types, element segments): defined hidden in main, declared in
@@ -389,7 +395,8 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
       i = end + 1;
       continue;
     }
-    if (std::size_t run = load_data_run(lines, i, segment_offsets, blob_symbol, main_body); run > 0) {
+    if (std::size_t run = load_data_run(lines, i, segment_offsets, blob_symbol, main_body);
+        run > 0) {
       i += run;
       continue;
     }
@@ -401,15 +408,16 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
   result.data_bytes = blob.size();
 
   std::string common = "/* Generated by sandbox-wasmc from wasm2c output: do not edit. */\n";
-  common += "#ifndef SANDBOX_WASMC_" + mod + "_COMMON_H_\n#define SANDBOX_WASMC_" + mod +
-            "_COMMON_H_\n";
+  common +=
+      "#ifndef SANDBOX_WASMC_" + mod + "_COMMON_H_\n#define SANDBOX_WASMC_" + mod + "_COMMON_H_\n";
   for (std::size_t j = 0; j < prelude_end; ++j) {
     renamer.append(common, lines[j]);
     common.push_back('\n');
   }
   common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
   if (!options.memory_field.empty()) {
-    std::vector<std::string_view> prelude(lines.begin(), lines.begin() + prelude_end);
+    std::vector<std::string_view> prelude(lines.begin(),
+                                          lines.begin() + static_cast<std::ptrdiff_t>(prelude_end));
     common += base_pointer_accessors(prelude, options.memory_field);
   }
   const bool fuel_local = !options.fuel_field.empty();
@@ -445,7 +453,9 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
   std::size_t done = 0;
   for (std::size_t f = 0; f < functions.size(); ++f) {
     while (part + 1 < options.parts &&
-           done >= static_cast<std::size_t>((static_cast<double>(total) * (part + 1)) / options.parts)) {
+           done >= static_cast<std::size_t>(
+                       (static_cast<double>(total) * static_cast<double>(part + 1)) /
+                       static_cast<double>(options.parts))) {
       ++part;
     }
     auto [b, e] = functions[f];

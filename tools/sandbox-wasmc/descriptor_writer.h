@@ -39,7 +39,7 @@ struct ModulePlan {
 };
 
 struct GeneratedGlue {
-  std::string common_extra;  // import wrappers, for the common header
+  std::string common_extra;                              // import wrappers, for the common header
   std::unordered_map<std::string, std::string> renames;  // import symbol -> wrapper
   std::string descriptor_c;
   std::string stubs_c;

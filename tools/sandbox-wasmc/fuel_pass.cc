@@ -1,10 +1,10 @@
 #include "fuel_pass.h"
 
-#include <binaryen-c.h>
-
 #include <cstdlib>
 #include <memory>
 #include <string>
+
+#include <binaryen-c.h>
 
 namespace sandbox::wasmc {
 namespace {
@@ -58,14 +58,15 @@ FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_n
   BinaryenModuleRef m = module.get();
   // Modules without a target_features section read as MVP; the code we compile uses these
   // (exception handling: modules built for sandbox-wasmc --exceptions).
-  BinaryenModuleSetFeatures(
-      m, BinaryenModuleGetFeatures(m) | BinaryenFeatureMutableGlobals() |
-             BinaryenFeatureSignExt() | BinaryenFeatureBulkMemory() |
-             BinaryenFeatureNontrappingFPToInt() | BinaryenFeatureMultivalue() |
-             BinaryenFeatureReferenceTypes() | BinaryenFeatureExceptionHandling());
+  BinaryenModuleSetFeatures(m, BinaryenModuleGetFeatures(m) | BinaryenFeatureMutableGlobals() |
+                                   BinaryenFeatureSignExt() | BinaryenFeatureBulkMemory() |
+                                   BinaryenFeatureNontrappingFPToInt() |
+                                   BinaryenFeatureMultivalue() | BinaryenFeatureReferenceTypes() |
+                                   BinaryenFeatureExceptionHandling());
 
   if (BinaryenGetFunction(m, kLogger) != nullptr || BinaryenGetExport(m, kFuelGlobal) != nullptr ||
-      BinaryenGetGlobal(m, kFuelGlobal) != nullptr || BinaryenGetFunction(m, kFuelImport) != nullptr) {
+      BinaryenGetGlobal(m, kFuelGlobal) != nullptr ||
+      BinaryenGetFunction(m, kFuelImport) != nullptr) {
     throw FuelPassError(
         "module already has a 'fuel' global/export or a 'log_execution' function (already "
         "metered?)");
@@ -82,8 +83,8 @@ FuelPassResult add_fuel_metering(std::span<const std::uint8_t> wasm, bool keep_n
   BinaryenAddGlobal(m, kFuelGlobal, BinaryenTypeInt64(), true,
                     BinaryenConst(m, BinaryenLiteralInt64(INT64_MAX)));
   BinaryenAddGlobalExport(m, kFuelGlobal, kFuelGlobal);
-  BinaryenAddFunctionImport(m, kFuelImport, kFuelImportModule, kFuelImportName,
-                            BinaryenTypeNone(), BinaryenTypeNone());
+  BinaryenAddFunctionImport(m, kFuelImport, kFuelImportModule, kFuelImportName, BinaryenTypeNone(),
+                            BinaryenTypeNone());
 
   // (func $log_execution (param i32)
   //   (global.set $fuel (i64.sub (global.get $fuel) (i64.const 1)))

@@ -12,17 +12,11 @@
 // of try blocks repaired (try_exits.h); the runtime's exceptions.c implements what that code
 // calls.
 // Exit status 0 on success, 1 with a message on stderr otherwise.
-#include <openssl/evp.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <CLI/CLI.hpp>
 #include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,10 +24,16 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+#include <openssl/evp.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "c_splitter.h"
 #include "descriptor_writer.h"
-#include "try_exits.h"
 #include "fuel_pass.h"
+#include "try_exits.h"
 #include "wasm2c_header.h"
 #include "wasm_binary.h"
 
@@ -80,6 +80,7 @@ std::string sha256_hex(const std::vector<std::uint8_t>& bytes) {
 
 void run(const std::vector<std::string>& argv) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid;
@@ -162,8 +163,8 @@ int main_impl(int argc, char** argv) {
   fs::path final_wasm = dir / (name + ".wasm");
   write_file(final_wasm, wasm.data(), wasm.size());
   fs::path c_file = dir / (name + "_w2c.c");
-  std::vector<std::string> wasm2c_command = {wasm2c, final_wasm.string(), "-n", name, "-o",
-                                             c_file.string()};
+  std::vector<std::string> wasm2c_command = {wasm2c, final_wasm.string(), "-n", name,
+                                             "-o",   c_file.string()};
   if (exceptions) wasm2c_command.push_back("--enable-exceptions");
   run(wasm2c_command);
   Wasm2cHeader header = parse_wasm2c_header(read_text(dir / (name + "_w2c.h")));
@@ -200,8 +201,7 @@ int main_impl(int argc, char** argv) {
   write_file(dir / (name + "_stubs.c"), glue.stubs_c.data(), glue.stubs_c.size());
   write_file(dir / (name + ".h"), glue.public_header.data(), glue.public_header.size());
 
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "sandbox-wasmc: %s: %zu bytes%s, %zu functions in %u parts, %zu data bytes, %u provided "
       "and %u stubbed imports, %.1f s\n",

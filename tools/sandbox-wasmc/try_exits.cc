@@ -125,8 +125,8 @@ TryExitRepair repair_try_exits(std::string_view source) {
   for (const auto& [position, what] : repairs) {
     const auto& [label, left] = what;
     result.source.append(source.substr(copied, position - copied));
-    result.source += "{ wasm_rt_set_unwind_target(" + left->name + "_outer_target); goto " +
-                     label + "; }";
+    result.source +=
+        "{ wasm_rt_set_unwind_target(" + left->name + "_outer_target); goto " + label + "; }";
     copied = position + kGoto.size() + label.size() + 1;
   }
   result.source.append(source.substr(copied));

@@ -97,8 +97,8 @@ const CDeclaration& Wasm2cHeader::find_import(std::string_view module,
   for (const CommentedDeclaration& d : imports) {
     if (d.comment == comment) return d.declaration;
   }
-  throw Wasm2cOutputError("the wasm2c header has no declaration for import " +
-                          std::string(module) + "." + std::string(name));
+  throw Wasm2cOutputError("the wasm2c header has no declaration for import " + std::string(module) +
+                          "." + std::string(name));
 }
 
 const CDeclaration& Wasm2cHeader::find_export(std::string_view name) const {
@@ -154,15 +154,18 @@ Wasm2cHeader parse_wasm2c_header(std::string_view text) {
       bool import = line[3] == 'i';
       std::size_t j = i + 1;
       while (j < lines.size() && trim(lines[j]).empty()) ++j;
-      if (j == lines.size()) throw Wasm2cOutputError("declaration missing after " + std::string(line));
+      if (j == lines.size())
+        throw Wasm2cOutputError("declaration missing after " + std::string(line));
       (import ? h.imports : h.exports)
           .push_back(CommentedDeclaration{std::string(line), parse_c_declaration(lines[j])});
       i = j;
       continue;
     }
-    if (starts_with(line, "void Z_") && line.find("_init_module(void);") != std::string_view::npos) {
+    if (starts_with(line, "void Z_") &&
+        line.find("_init_module(void);") != std::string_view::npos) {
       h.init_module = parse_c_declaration(line).symbol;
-    } else if (starts_with(line, "void Z_") && line.find("_instantiate(") != std::string_view::npos) {
+    } else if (starts_with(line, "void Z_") &&
+               line.find("_instantiate(") != std::string_view::npos) {
       CDeclaration d = parse_c_declaration(line);
       h.instantiate = d.symbol;
       if (d.param_types.empty()) throw Wasm2cOutputError("instantiate without an instance");

@@ -1,6 +1,7 @@
 #include "wasm_binary.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
 #include <string_view>
 
@@ -62,10 +63,17 @@ class Reader {
   ValueType value_type() {
     std::uint8_t b = byte();
     switch (b) {
-      case 0x7f: case 0x7e: case 0x7d: case 0x7c: case 0x7b: case 0x70: case 0x6f:
+      case 0x7f:
+      case 0x7e:
+      case 0x7d:
+      case 0x7c:
+      case 0x7b:
+      case 0x70:
+      case 0x6f:
         return static_cast<ValueType>(b);
+      default:
+        fail("unknown value type 0x" + hex(b));
     }
-    fail("unknown value type 0x" + hex(b));
   }
 
   Limits limits() {
@@ -85,17 +93,36 @@ class Reader {
     while (true) {
       std::uint8_t op = byte();
       switch (op) {
-        case 0x0b: return;                 // end
-        case 0x41: case 0x42: sleb(); break;   // i32.const, i64.const
-        case 0x43: skip(4); break;         // f32.const
-        case 0x44: skip(8); break;         // f64.const
-        case 0x23: u32(); break;           // global.get
-        case 0xd0: byte(); break;          // ref.null t
-        case 0xd2: u32(); break;           // ref.func
-        case 0x6a: case 0x6b: case 0x6c:   // i32.add/sub/mul (extended const)
-        case 0x7c: case 0x7d: case 0x7e:   // i64.add/sub/mul
+        case 0x0b:
+          return;  // end
+        case 0x41:
+        case 0x42:
+          sleb();
+          break;  // i32.const, i64.const
+        case 0x43:
+          skip(4);
+          break;  // f32.const
+        case 0x44:
+          skip(8);
+          break;  // f64.const
+        case 0x23:
+          u32();
+          break;  // global.get
+        case 0xd0:
+          byte();
+          break;  // ref.null t
+        case 0xd2:
+          u32();
+          break;  // ref.func
+        case 0x6a:
+        case 0x6b:
+        case 0x6c:  // i32.add/sub/mul (extended const)
+        case 0x7c:
+        case 0x7d:
+        case 0x7e:  // i64.add/sub/mul
           break;
-        default: fail("unsupported opcode 0x" + hex(op) + " in a constant expression");
+        default:
+          fail("unsupported opcode 0x" + hex(op) + " in a constant expression");
       }
     }
   }
@@ -131,24 +158,36 @@ void encode_uleb(std::vector<std::uint8_t>& out, std::uint64_t v) {
 
 std::string value_type_name(ValueType type) {
   switch (type) {
-    case ValueType::kI32: return "i32";
-    case ValueType::kI64: return "i64";
-    case ValueType::kF32: return "f32";
-    case ValueType::kF64: return "f64";
-    case ValueType::kV128: return "v128";
-    case ValueType::kFuncRef: return "funcref";
-    case ValueType::kExternRef: return "externref";
+    case ValueType::kI32:
+      return "i32";
+    case ValueType::kI64:
+      return "i64";
+    case ValueType::kF32:
+      return "f32";
+    case ValueType::kF64:
+      return "f64";
+    case ValueType::kV128:
+      return "v128";
+    case ValueType::kFuncRef:
+      return "funcref";
+    case ValueType::kExternRef:
+      return "externref";
   }
   return "?";
 }
 
 std::string external_kind_name(ExternalKind kind) {
   switch (kind) {
-    case ExternalKind::kFunction: return "function";
-    case ExternalKind::kTable: return "table";
-    case ExternalKind::kMemory: return "memory";
-    case ExternalKind::kGlobal: return "global";
-    case ExternalKind::kTag: return "tag";
+    case ExternalKind::kFunction:
+      return "function";
+    case ExternalKind::kTable:
+      return "table";
+    case ExternalKind::kMemory:
+      return "memory";
+    case ExternalKind::kGlobal:
+      return "global";
+    case ExternalKind::kTag:
+      return "tag";
   }
   return "?";
 }
@@ -183,7 +222,8 @@ WasmModule read_wasm_module(std::span<const std::uint8_t> bytes) {
     if (id != 0) {
       const int rank = section_rank(id);
       if (rank == 0) r.fail("unknown section id " + std::to_string(id));
-      if (rank <= last_rank) r.fail("section " + std::to_string(id) + " is repeated or out of order");
+      if (rank <= last_rank)
+        r.fail("section " + std::to_string(id) + " is repeated or out of order");
       last_rank = rank;
     }
     std::uint32_t size = r.u32();
@@ -247,7 +287,8 @@ WasmModule read_wasm_module(std::span<const std::uint8_t> bytes) {
               s.byte();
               s.u32();
               break;
-            default: s.fail("unknown import kind");
+            default:
+              s.fail("unknown import kind");
           }
           m.imports.push_back(std::move(im));
         }
@@ -343,11 +384,13 @@ std::vector<std::uint8_t> cap_memory_maximum(std::span<const std::uint8_t> bytes
   body.push_back(static_cast<std::uint8_t>(1 | (l.shared ? 2 : 0) | (l.is64 ? 4 : 0)));
   encode_uleb(body, l.initial);
   encode_uleb(body, max);
-  std::vector<std::uint8_t> out(bytes.begin(), bytes.begin() + m.memory_section_begin);
+  std::vector<std::uint8_t> out(
+      bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(m.memory_section_begin));
   out.push_back(5);
   encode_uleb(out, body.size());
   out.insert(out.end(), body.begin(), body.end());
-  out.insert(out.end(), bytes.begin() + m.memory_section_end, bytes.end());
+  out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(m.memory_section_end),
+             bytes.end());
   return out;
 }
 

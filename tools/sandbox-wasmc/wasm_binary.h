@@ -33,7 +33,13 @@ enum class ValueType : std::uint8_t {
 // "i32", "i64", ...
 std::string value_type_name(ValueType type);
 
-enum class ExternalKind : std::uint8_t { kFunction = 0, kTable = 1, kMemory = 2, kGlobal = 3, kTag = 4 };
+enum class ExternalKind : std::uint8_t {
+  kFunction = 0,
+  kTable = 1,
+  kMemory = 2,
+  kGlobal = 3,
+  kTag = 4
+};
 std::string external_kind_name(ExternalKind kind);
 
 struct FuncType {

@@ -15,10 +15,6 @@
 // --api-key (default $SANDBOXD_API_KEY). Exit status: 0 on success, 1 when the guest raised an
 // error (or hit a limit), 2 when the request failed (bad input, server unreachable, an error
 // response).
-#include <sandbox/client.h>
-
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -28,6 +24,9 @@
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <sandbox/client.h>
 
 #include "output.h"
 #include "repl.h"
@@ -67,7 +66,8 @@ std::string code_from(const std::string& code, const std::string& file) {
   }
   if (!file.empty()) return read_file(file);
   if (code == "-") return read_all(std::cin);
-  if (code.empty()) throw UsageError("no code given (pass CODE, --file PATH, or - for standard input)");
+  if (code.empty())
+    throw UsageError("no code given (pass CODE, --file PATH, or - for standard input)");
   return code;
 }
 
@@ -80,8 +80,8 @@ std::string binding_for_language(const Globals& g, const std::string& language) 
     if (l.id == wanted || l.binding == language || l.language == wanted) return l.binding;
     available += (available.empty() ? "" : ", ") + l.id;
   }
-  throw UsageError("no binding runs '" + language + "' on " + g.server + " (available: " +
-                   available + ")");
+  throw UsageError("no binding runs '" + language + "' on " + g.server +
+                   " (available: " + available + ")");
 }
 
 std::map<std::string, std::optional<std::string>> env_from(const std::vector<std::string>& set,
@@ -119,7 +119,8 @@ void print_info(const sandbox::SandboxInfo& info) {
     std::cout << "  " << c.id << "  " << c.binding << " (" << c.language << ", " << c.engine
               << ")  cwd " << c.cwd << "  " << c.executions << " executions";
     if (c.snapshot) {
-      std::cout << "  snapshot " << c.snapshot->pages << " pages" << (c.snapshot->stale ? " (stale)" : "");
+      std::cout << "  snapshot " << c.snapshot->pages << " pages"
+                << (c.snapshot->stale ? " (stale)" : "");
     }
     std::cout << "\n";
   }
@@ -141,8 +142,9 @@ int run_init(const std::string& custom, const std::string& wasm,
   } else {
     if (!wasm.empty()) throw UsageError("--wasm goes with --custom NAME");
     if (args.size() != 2) {
-      throw UsageError("usage: sandbox init LANGUAGE DIR, or sandbox init --custom NAME "
-                       "[--wasm PATH] [DIR]");
+      throw UsageError(
+          "usage: sandbox init LANGUAGE DIR, or sandbox init --custom NAME "
+          "[--wasm PATH] [DIR]");
     }
     project = scaffold::language_project(args[0], args[1], kit);
     dir = args[1];
@@ -169,7 +171,8 @@ int main(int argc, char** argv) {
   std::string url, sandbox_id, binding, language, context, file, code, cwd;
   std::vector<std::string> env, unset;
 
-  auto* run = app.add_subcommand("run", "Run code on a runtime (--url) or in a sandbox (--sandbox)");
+  auto* run =
+      app.add_subcommand("run", "Run code on a runtime (--url) or in a sandbox (--sandbox)");
   run->add_option("--url", url, "Runtime URL for a stateless run, e.g. http://127.0.0.1:8080");
   run->add_option("--sandbox", sandbox_id, "Sandbox id");
   run->add_option("--binding", binding, "Binding whose default context runs the code");
@@ -255,9 +258,12 @@ int main(int argc, char** argv) {
   }
 
   try {
-    const auto open_sandbox = [&] { return sandbox::get_sandbox(g.server, sandbox_id, g.client()); };
+    const auto open_sandbox = [&] {
+      return sandbox::get_sandbox(g.server, sandbox_id, g.client());
+    };
     const auto resolved_binding = [&]() -> std::string {
-      if (!binding.empty() && !language.empty()) throw UsageError("pass --binding or --language, not both");
+      if (!binding.empty() && !language.empty())
+        throw UsageError("pass --binding or --language, not both");
       if (!language.empty()) return binding_for_language(g, language);
       return binding;
     };
@@ -309,8 +315,8 @@ int main(int argc, char** argv) {
     if (*files) {
       auto sb = open_sandbox();
       if (*ls) {
-        const auto listing =
-            sb.list_files(path.empty() ? "/workspace" : path, {.recursive = recursive, .include_hidden = all});
+        const auto listing = sb.list_files(path.empty() ? "/workspace" : path,
+                                           {.recursive = recursive, .include_hidden = all});
         for (const auto& f : listing.files) {
           std::cout << f.mode << " " << size_text(f.size) << " " << f.modified_at << " "
                     << f.relative_path << (f.is_directory() ? "/" : "") << "\n";
@@ -321,7 +327,8 @@ int main(int argc, char** argv) {
                         static_cast<std::streamsize>(bytes.size()));
       } else if (*put) {
         std::string data;
-        if (!content.empty() && !local.empty()) throw UsageError("pass LOCAL or --content, not both");
+        if (!content.empty() && !local.empty())
+          throw UsageError("pass LOCAL or --content, not both");
         if (!content.empty()) {
           data = content;
         } else if (local == "-" || local.empty()) {
@@ -354,7 +361,9 @@ int main(int argc, char** argv) {
         options.binding = resolved_binding();
         if (options.binding.empty()) throw UsageError("pass --binding or --language");
         if (!cwd.empty()) options.cwd = cwd;
-        for (const auto& [k, v] : env_from(env, {})) options.env_vars[k] = *v;
+        for (const auto& [k, v] : env_from(env, {})) {
+          if (v) options.env_vars[k] = *v;  // always set: no names to unset here
+        }
         const auto c = sb.create_code_context(options);
         std::cout << c.id << "\n";
       } else if (*contexts_rm) {

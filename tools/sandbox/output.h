@@ -1,9 +1,9 @@
 // How the CLI prints executions and failures (shared by `run` and `repl`).
 #pragma once
 
-#include <sandbox/client.h>
-
 #include <ostream>
+
+#include <sandbox/client.h>
 
 namespace sandbox::cli {
 

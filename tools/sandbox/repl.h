@@ -9,12 +9,12 @@
 //   >>> .exit           (or end of input, Ctrl-D)
 #pragma once
 
-#include <sandbox/client.h>
-
 #include <istream>
 #include <optional>
 #include <ostream>
 #include <string>
+
+#include <sandbox/client.h>
 
 namespace sandbox::cli {
 

@@ -155,22 +155,21 @@ int main(int argc, char** argv) {
 
       sandbox::SandboxService service(
           storage->sandboxes(), clock, binding_set,
-          sandbox::SandboxServiceOptions{
-              .sandbox = {.idle_ttl_ms = config.idle_ttl_ms,
-                          .file_api = config.file_api,
-                          .max_sandboxes = config.max_sandboxes},
-              .background_expiry = true});
+          sandbox::SandboxServiceOptions{.sandbox = {.idle_ttl_ms = config.idle_ttl_ms,
+                                                     .file_api = config.file_api,
+                                                     .max_sandboxes = config.max_sandboxes},
+                                         .background_expiry = true});
       std::mutex log_mu;
       sandbox::SandboxdHandler handler(
           service, clock,
-          sandbox::SandboxdOptions{
-              .api_keys = config.api_keys,
-              .max_executions_per_key = max_executions_per_key,
-              .log = [&](const sandbox::RequestLogEntry& entry) {
-                const std::string line = sandbox::format_request_log(entry, clock.now_ms());
-                std::lock_guard lock(log_mu);
-                std::cerr << line << std::endl;
-              }});
+          sandbox::SandboxdOptions{.api_keys = config.api_keys,
+                                   .max_executions_per_key = max_executions_per_key,
+                                   .log = [&](const sandbox::RequestLogEntry& entry) {
+                                     const std::string line =
+                                         sandbox::format_request_log(entry, clock.now_ms());
+                                     std::lock_guard lock(log_mu);
+                                     std::cerr << line << std::endl;
+                                   }});
       serve.listen = config.listen;
       serve.worker_threads = config.worker_threads;
       sandbox::HttpServer server(handler, serve);

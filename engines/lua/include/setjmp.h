@@ -16,8 +16,8 @@
 #endif
 
 typedef struct sandbox_lua_jmp_buf {
-  void* invocation;      /* the setjmp caller's invocation, 0 until setjmp ran */
-  uint32_t label;        /* which setjmp call site in that invocation */
+  void* invocation; /* the setjmp caller's invocation, 0 until setjmp ran */
+  uint32_t label;   /* which setjmp call site in that invocation */
   /* The __c_longjmp payload: a pointer to these two. */
   void* thrown_env;
   int thrown_value;

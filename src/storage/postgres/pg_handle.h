@@ -59,6 +59,9 @@ class PgParams {
   // its elements where they are, so moves are safe.
   PgParams(const PgParams&) = delete;
   PgParams& operator=(const PgParams&) = delete;
+  // std::deque's move constructor allocates (libstdc++), so it may throw; noexcept would turn
+  // that bad_alloc into terminate.
+  // NOLINTNEXTLINE(performance-noexcept-move-constructor)
   PgParams(PgParams&&) = default;
   PgParams& operator=(PgParams&&) = default;
 

@@ -312,7 +312,7 @@ void PostgresDatabase::release_lease(std::string_view scope, std::string_view ke
       "UPDATE leases SET expires_at = 0 WHERE scope = $1 AND key = $2 AND owner = $3 "
       "AND token = $4",
       PgParams().text(scope).text(key).text(options_.lease.node_id).int64(*token));
-  held.forget(key, *token);
+  held.forget(key, token);
 }
 
 void PostgresDatabase::check_fence(Session& session, std::string_view scope, std::string_view key,
@@ -326,7 +326,7 @@ void PostgresDatabase::check_fence(Session& session, std::string_view scope, std
   const bool mine = row && owner == options_.lease.node_id;
   if (token) {
     if (mine && r.int64(0, 1) == *token) return;
-    held.forget(key, *token);
+    held.forget(key, token);
     throw FencedWriteError("write to " + std::string(scope) + " '" + std::string(key) +
                            "' refused: this node's lease (token " + std::to_string(*token) +
                            ") was taken over" + (row ? " by node '" + owner + "'" : ""));

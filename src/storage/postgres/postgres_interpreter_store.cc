@@ -1,5 +1,5 @@
-#include "storage/postgres/postgres_stores.h"
 #include "storage/json_row.h"
+#include "storage/postgres/postgres_stores.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {
@@ -51,6 +51,7 @@ std::vector<StoredRow> PostgresInterpreterStore::list_contexts(std::string_view 
   const PgResult r =
       s.query("SELECT id, value FROM contexts WHERE key = $1 ORDER BY seq", PgParams().text(key));
   std::vector<StoredRow> rows;
+  rows.reserve(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
     rows.push_back({r.text(i, 0), parse_json_row(r.text(i, 1), "context row")});
   }
@@ -161,6 +162,7 @@ std::vector<std::string> PostgresInterpreterStore::list_keys() {
       "SELECT key FROM (SELECT key FROM meta UNION SELECT key FROM contexts "
       "UNION SELECT key FROM chunks UNION SELECT key FROM alarms) AS k ORDER BY key COLLATE \"C\"");
   std::vector<std::string> keys;
+  keys.reserve(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) keys.push_back(r.text(i, 0));
   return keys;
 }
@@ -203,6 +205,7 @@ std::vector<std::pair<std::string, std::int64_t>> PostgresInterpreterStore::list
   const PgResult r =
       s.query("SELECT key, deadline FROM alarms ORDER BY deadline, key COLLATE \"C\"");
   std::vector<std::pair<std::string, std::int64_t>> out;
+  out.reserve(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), r.int64(i, 1));
   return out;
 }

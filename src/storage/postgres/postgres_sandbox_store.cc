@@ -1,5 +1,5 @@
-#include "storage/postgres/postgres_stores.h"
 #include "storage/json_row.h"
+#include "storage/postgres/postgres_stores.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {
@@ -93,6 +93,7 @@ std::vector<StoredRow> PostgresSandboxStore::list_contexts(std::string_view sand
       s.query("SELECT id, value FROM sandbox_contexts WHERE sandbox_id = $1 ORDER BY seq",
               PgParams().text(sandbox_id));
   std::vector<StoredRow> rows;
+  rows.reserve(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
     rows.push_back({r.text(i, 0), parse_json_row(r.text(i, 1), "context row")});
   }
@@ -155,6 +156,7 @@ std::vector<std::string> PostgresSandboxStore::list_sandbox_ids() {
       "UNION SELECT sandbox_id FROM sandbox_contexts UNION SELECT sandbox_id FROM files "
       "UNION SELECT sandbox_id FROM sandbox_alarms) AS s ORDER BY sandbox_id COLLATE \"C\"");
   std::vector<std::string> ids;
+  ids.reserve(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) ids.push_back(r.text(i, 0));
   return ids;
 }
@@ -199,6 +201,7 @@ std::vector<std::pair<std::string, std::int64_t>> PostgresSandboxStore::list_ala
       "SELECT sandbox_id, deadline FROM sandbox_alarms ORDER BY deadline, sandbox_id COLLATE "
       "\"C\"");
   std::vector<std::pair<std::string, std::int64_t>> out;
+  out.reserve(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), r.int64(i, 1));
   return out;
 }

@@ -72,7 +72,7 @@ std::optional<double> json_format(const std::string& text) {
 }  // namespace
 
 SqliteDatabase::SqliteDatabase(const std::string& path, SqliteOptions options)
-    : options_(options), connection_(path) {
+    : options_(std::move(options)), connection_(path) {
   configure();
   check_schema();
 }
@@ -285,7 +285,7 @@ void SqliteDatabase::release_lease(std::string_view scope, std::string_view key,
   st->bind(3, options_.lease.node_id);
   st->bind(4, *token);
   write(*st);
-  held.forget(key, *token);
+  held.forget(key, token);
 }
 
 void SqliteDatabase::check_fence(std::string_view scope, std::string_view key, HeldLeases& held) {
@@ -299,7 +299,7 @@ void SqliteDatabase::check_fence(std::string_view scope, std::string_view key, H
   const bool mine = row && owner == options_.lease.node_id;
   if (token) {
     if (mine && st->column_int(1) == *token) return;
-    held.forget(key, *token);
+    held.forget(key, token);
     throw FencedWriteError("write to " + std::string(scope) + " '" + std::string(key) +
                            "' refused: this node's lease (token " + std::to_string(*token) +
                            ") was taken over" + (row ? " by node '" + owner + "'" : ""));

@@ -1,5 +1,5 @@
-#include "storage/sqlite/sqlite_stores.h"
 #include "storage/json_row.h"
+#include "storage/sqlite/sqlite_stores.h"
 #include "storage/storage_error.h"
 
 namespace sandbox {

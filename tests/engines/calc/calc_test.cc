@@ -1,6 +1,6 @@
-#include <sandbox/testing.h>
-
 #include <gtest/gtest.h>
+
+#include <sandbox/testing.h>
 
 #include "calc_engine.h"
 #include "calc_eval.h"
@@ -57,9 +57,9 @@ TEST(CalcLanguage, FormatsNumbersLikeJavaScript) {
 
 TEST(CalcConformance, PassesTheStatelessSuite) {
   const sandbox::Engine engine = sandbox::engines::make_calc_engine();
-  sandbox::testing::run_engine_conformance(engine, {.programs = {
-      .simple = {.code = "1 + 1", .expect_result_text = "2"},
-      .error = {.code = "1 / 0"}}});
+  sandbox::testing::run_engine_conformance(
+      engine, {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
+                            .error = {.code = "1 / 0"}}});
 }
 
 TEST(CalcConformance, TheSuiteCatchesABrokenEngine) {

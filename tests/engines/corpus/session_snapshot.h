@@ -2,16 +2,17 @@
 // and restores from copies of its memory, as the interpreter server stores them.
 #pragma once
 
-#include <gtest/gtest.h>
-#include <sandbox/clock.h>
-#include <sandbox/engine.h>
-#include <sandbox/workspace.h>
-
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/clock.h>
+#include <sandbox/engine.h>
+#include <sandbox/workspace.h>
 
 namespace sandbox::testing_corpus {
 
@@ -33,7 +34,7 @@ struct SnapshotCopy {
         .memory_pages = static_cast<std::uint32_t>(memory.size() / kWasmPageBytes),
         .read_page = [this](std::uint32_t p) -> std::optional<std::span<const std::uint8_t>> {
           return std::span<const std::uint8_t>(memory).subspan(std::size_t{p} * kWasmPageBytes,
-                                                                kWasmPageBytes);
+                                                               kWasmPageBytes);
         }};
   }
 };

@@ -1,10 +1,11 @@
 // The JavaScript engine: conformance, the program corpus (corpus.json) and snapshot/restore.
 #include "javascript_engine.h"
 
-#include <gtest/gtest.h>
-#include <sandbox/testing.h>
-
 #include <iostream>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/testing.h>
 
 #include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
@@ -30,11 +31,11 @@ TEST(JavaScriptEngine, Identity) {
 TEST(JavaScriptEngine, Conformance) {
   testing::run_engine_conformance(
       javascript(),
-      {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
-                    .error = {.code = "throw new Error('boom')"},
-                    .stateful = testing::StatefulProgram{.define = "let counter = 1",
-                                                         .use = "counter + 1",
-                                                         .expect_result_text = "2"}}});
+      {.programs = {
+           .simple = {.code = "1 + 1", .expect_result_text = "2"},
+           .error = {.code = "throw new Error('boom')"},
+           .stateful = testing::StatefulProgram{
+               .define = "let counter = 1", .use = "counter + 1", .expect_result_text = "2"}}});
 }
 
 TEST(JavaScriptEngine, StateSurvivesSnapshotAndRestore) {

@@ -2,12 +2,12 @@
 // restore, fuel, memory, output, descriptors and the workspace.
 #include "kv_engine.h"
 
+#include <map>
+#include <span>
+
 #include <gtest/gtest.h>
 
 #include <sandbox/testing.h>
-
-#include <map>
-#include <span>
 
 #include "engines/corpus/corpus_runner.h"
 
@@ -136,14 +136,14 @@ TEST(KvEngine, LimitsStopRuns) {
 
 TEST(KvEngine, PassesTheConformanceSuite) {
   EXPECT_NO_THROW(testing::run_engine_conformance(
-      make_kv_engine(), {.programs = {.simple = {.code = "incr x", .expect_result_text = "1"},
-                                      .error = {.code = "fail nope"},
-                                      .stateful = testing::StatefulProgram{
-                                          // `use` runs twice on the same snapshot:
-                                          // it must not change the state.
-                                          .define = "set counter 1\nincr counter",
-                                          .use = "get counter",
-                                          .expect_result_text = "2"}}}));
+      make_kv_engine(),
+      {.programs = {.simple = {.code = "incr x", .expect_result_text = "1"},
+                    .error = {.code = "fail nope"},
+                    .stateful = testing::StatefulProgram{// `use` runs twice on the same snapshot:
+                                                         // it must not change the state.
+                                                         .define = "set counter 1\nincr counter",
+                                                         .use = "get counter",
+                                                         .expect_result_text = "2"}}}));
 }
 
 // kv's stateless runs start from the post-initialisation image of the embedded host: the kit's
@@ -171,9 +171,7 @@ TEST(KvEngine, AContextSurvivesARestartOfTheRuntime) {
 
 class KvSessions : public ::testing::Test {
  protected:
-  std::unique_ptr<SessionInstance> boot() {
-    return engine_.sessions->boot({.workspace = &ws_});
-  }
+  std::unique_ptr<SessionInstance> boot() { return engine_.sessions->boot({.workspace = &ws_}); }
   ManualClock clock_{1'700'000'000'000};
   Workspace ws_{clock_};
   Engine engine_ = make_kv_engine();
@@ -245,8 +243,8 @@ TEST_F(KvSessions, ADisabledWorkspaceAnswersPermissionDenied) {
   ws_.write("/workspace/data.txt", "d");
   auto s = boot();
   ws_.set_disabled(true);
-  for (const char* code : {"read /workspace/data.txt", "write /workspace/x.txt no",
-                           "open /workspace/data.txt"}) {
+  for (const char* code :
+       {"read /workspace/data.txt", "write /workspace/x.txt no", "open /workspace/data.txt"}) {
     const SessionOutcome o = s->execute(req(code));
     ASSERT_TRUE(o.error) << code;
     EXPECT_EQ(o.error->name, "OSError");

@@ -1,9 +1,9 @@
 // The kv engine behind the runtime server, over loopback HTTP: hostile programs get their
 // limit or guest errors, and the server stays up and keeps answering through all of them.
-#include <sandbox/runtime.h>
-
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/runtime.h>
 
 #include "client/http_client.h"
 #include "kv_engine.h"

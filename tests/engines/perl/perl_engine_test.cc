@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
 #include <sandbox/runtime.h>
 #include <sandbox/testing.h>
 

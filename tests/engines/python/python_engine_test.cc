@@ -1,10 +1,11 @@
 // The Python engine: conformance, the program corpus (corpus.json) and snapshot/restore.
 #include "python_engine.h"
 
-#include <gtest/gtest.h>
-#include <sandbox/testing.h>
-
 #include <iostream>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/testing.h>
 
 #include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"

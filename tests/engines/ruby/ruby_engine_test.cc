@@ -9,6 +9,7 @@
 
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
+
 #include <sandbox/runtime.h>
 #include <sandbox/testing.h>
 

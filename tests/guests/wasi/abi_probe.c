@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
 #include <wasi/api.h>
 
 #include "sandbox_guest.h"
@@ -69,11 +68,11 @@ static size_t block_count;
 static int initialized;
 
 typedef struct {
-  sbx_buf result;     /* the one result entry (JSON), empty for none */
-  sbx_buf error;      /* the error object (JSON), empty for none */
-  const char* raw;    /* `reply`: the whole envelope */
+  sbx_buf result;  /* the one result entry (JSON), empty for none */
+  sbx_buf error;   /* the error object (JSON), empty for none */
+  const char* raw; /* `reply`: the whole envelope */
   size_t raw_len;
-  int status;         /* `status`: a non-standard status */
+  int status; /* `status`: a non-standard status */
   char* report_cwd;
 } outcome;
 
@@ -100,11 +99,16 @@ static void set_text(outcome* o, const char* s, size_t n) {
 /* Runs one command; returns 0 to go on, 1 to stop. */
 static int run_line(outcome* o, char* line) {
   char* arg = strchr(line, ' ');
-  if (arg) *arg++ = 0;
-  else arg = line + strlen(line);
+  if (arg)
+    *arg++ = 0;
+  else
+    arg = line + strlen(line);
   if (!strcmp(line, "set")) {
     char* value = strchr(arg, ' ');
-    if (!value) { set_error(o, "UsageError", "set NAME VALUE"); return 1; }
+    if (!value) {
+      set_error(o, "UsageError", "set NAME VALUE");
+      return 1;
+    }
     *value++ = 0;
     for (int i = 0; i < kMaxVars; i++) {
       if (!vars[i].name || !strcmp(vars[i].name, arg)) {
@@ -119,14 +123,26 @@ static int run_line(outcome* o, char* line) {
   }
   if (!strcmp(line, "get")) {
     for (int i = 0; i < kMaxVars && vars[i].name; i++) {
-      if (!strcmp(vars[i].name, arg)) { set_text(o, vars[i].value, strlen(vars[i].value)); return 0; }
+      if (!strcmp(vars[i].name, arg)) {
+        set_text(o, vars[i].value, strlen(vars[i].value));
+        return 0;
+      }
     }
     set_error(o, "KeyError", arg);
     return 1;
   }
-  if (!strcmp(line, "print")) { printf("%s\n", arg); return 0; }
-  if (!strcmp(line, "eprint")) { fprintf(stderr, "%s\n", arg); return 0; }
-  if (!strcmp(line, "text")) { set_text(o, arg, strlen(arg)); return 0; }
+  if (!strcmp(line, "print")) {
+    printf("%s\n", arg);
+    return 0;
+  }
+  if (!strcmp(line, "eprint")) {
+    fprintf(stderr, "%s\n", arg);
+    return 0;
+  }
+  if (!strcmp(line, "text")) {
+    set_text(o, arg, strlen(arg));
+    return 0;
+  }
   if (!strcmp(line, "json")) {
     sbx_buf_clear(&o->result);
     sbx_buf_puts(&o->result, "{\"json\":");
@@ -137,13 +153,20 @@ static int run_line(outcome* o, char* line) {
   if (!strcmp(line, "big")) {
     size_t n = (size_t)atol(arg);
     char* s = malloc(n + 1);
-    if (!s) { set_error(o, "MemoryError", "out of memory"); return 1; }
+    if (!s) {
+      set_error(o, "MemoryError", "out of memory");
+      return 1;
+    }
     memset(s, 'x', n);
     set_text(o, s, n);
     free(s);
     return 0;
   }
-  if (!strcmp(line, "reply")) { o->raw = arg; o->raw_len = strlen(arg); return 1; }
+  if (!strcmp(line, "reply")) {
+    o->raw = arg;
+    o->raw_len = strlen(arg);
+    return 1;
+  }
   if (!strcmp(line, "status")) {
     o->status = atoi(arg);
     char* msg = strchr(arg, ' ');
@@ -158,10 +181,17 @@ static int run_line(outcome* o, char* line) {
     return 1;
   }
   if (!strcmp(line, "cd")) {
-    if (chdir(arg) != 0) { set_error(o, "OSError", strerror(errno)); return 1; }
+    if (chdir(arg) != 0) {
+      set_error(o, "OSError", strerror(errno));
+      return 1;
+    }
     return 0;
   }
-  if (!strcmp(line, "reportcwd")) { free(o->report_cwd); o->report_cwd = strdup(arg); return 0; }
+  if (!strcmp(line, "reportcwd")) {
+    free(o->report_cwd);
+    o->report_cwd = strdup(arg);
+    return 0;
+  }
   if (!strcmp(line, "env")) {
     const char* v = getenv(arg);
     if (!v) v = "<unset>";
@@ -170,7 +200,10 @@ static int run_line(outcome* o, char* line) {
   }
   if (!strcmp(line, "open")) {
     int fd = open(arg, O_RDONLY);
-    if (fd < 0) { set_error(o, "OSError", strerror(errno)); return 1; }
+    if (fd < 0) {
+      set_error(o, "OSError", strerror(errno));
+      return 1;
+    }
     if (open_count < kMaxOpen) open_fds[open_count++] = fd;
     return 0;
   }
@@ -179,14 +212,23 @@ static int run_line(outcome* o, char* line) {
     return 0;
   }
   if (!strcmp(line, "closefd")) {
-    if (close(atoi(arg)) != 0) { set_error(o, "OSError", strerror(errno)); return 1; }
+    if (close(atoi(arg)) != 0) {
+      set_error(o, "OSError", strerror(errno));
+      return 1;
+    }
     return 0;
   }
   if (!strcmp(line, "renumber")) {
     char* to = strchr(arg, ' ');
-    if (!to) { set_error(o, "UsageError", "renumber A B"); return 1; }
+    if (!to) {
+      set_error(o, "UsageError", "renumber A B");
+      return 1;
+    }
     __wasi_errno_t err = __wasi_fd_renumber((__wasi_fd_t)atoi(arg), (__wasi_fd_t)atoi(to + 1));
-    if (err != 0) { set_error(o, "OSError", strerror(err)); return 1; }
+    if (err != 0) {
+      set_error(o, "OSError", strerror(err));
+      return 1;
+    }
     return 0;
   }
   if (!strcmp(line, "spin")) {
@@ -194,14 +236,20 @@ static int run_line(outcome* o, char* line) {
     }
   }
   if (!strcmp(line, "trap")) __builtin_trap();
-  if (!strcmp(line, "exit")) { fflush(stdout); exit(atoi(arg)); }
+  if (!strcmp(line, "exit")) {
+    fflush(stdout);
+    exit(atoi(arg));
+  }
   if (!strcmp(line, "alloc")) {
     size_t mb = (size_t)atol(arg);
     for (size_t i = 0; i < mb; i++) {
       char** grown = realloc(blocks, (block_count + 1) * sizeof *blocks);
       char* p = grown ? malloc(1 << 20) : NULL;
       if (grown) blocks = grown;
-      if (!p) { set_error(o, "MemoryError", "out of memory"); return 1; }
+      if (!p) {
+        set_error(o, "MemoryError", "out of memory");
+        return 1;
+      }
       memset(p, 1, 1 << 20);
       blocks[block_count++] = p;
     }
@@ -258,7 +306,10 @@ SANDBOX_EXPORT("after_restore") void after_restore(void) {
 }
 
 SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
-  if (!initialized) { sbx_result_message("eval before session_init"); return SANDBOX_INTERNAL_ERROR; }
+  if (!initialized) {
+    sbx_result_message("eval before session_init");
+    return SANDBOX_INTERNAL_ERROR;
+  }
   sbx_request req;
   if (sbx_parse_request(data, len, &req) != 0) {
     sbx_result_message("malformed request");
@@ -266,7 +317,8 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
   }
   if (req.cwd && req.cwd_len) {
     char* cwd = dup_n(req.cwd, req.cwd_len);
-    if (chdir(cwd) != 0) { /* stays where it was */ }
+    if (chdir(cwd) != 0) { /* stays where it was */
+    }
     free(cwd);
   }
   {
@@ -274,7 +326,10 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
     for (size_t i = 0; i < req.env_count; i++) {
       char* kv = dup_n(req.env[i], req.env_len[i]);
       char* eq = strchr(kv, '=');
-      if (eq) { *eq = 0; setenv(kv, eq + 1, 1); }
+      if (eq) {
+        *eq = 0;
+        setenv(kv, eq + 1, 1);
+      }
       free(kv);
     }
   }

@@ -47,10 +47,14 @@ EXPORT("flood") int flood(int kib) {
 
 /* Tries paths that leave the preopens; prints one errno per path, returns how many opened. */
 EXPORT("escapes") int escapes(void) {
-  static const char* paths[] = {"../../etc/passwd",         "/etc/passwd",
-                                "/workspace/../etc/passwd", "/workspace/../../etc/passwd",
-                                "/stdlib/../../etc/passwd", "/dev/../etc/passwd",
-                                "/tmp/x",                   "/",
+  static const char* paths[] = {"../../etc/passwd",
+                                "/etc/passwd",
+                                "/workspace/../etc/passwd",
+                                "/workspace/../../etc/passwd",
+                                "/stdlib/../../etc/passwd",
+                                "/dev/../etc/passwd",
+                                "/tmp/x",
+                                "/",
                                 "etc/passwd"};
   int opened = 0;
   for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {

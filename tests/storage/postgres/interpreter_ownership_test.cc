@@ -2,12 +2,12 @@
 // two servers over two store instances with different node ids play two nodes sharing one
 // database. A key moves between them only when its owner's lease is released or has run out,
 // and a node that gets a key back drops what it had cached and continues from storage.
-#include <sandbox/interpreter.h>
+#include <chrono>
+#include <thread>
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <thread>
+#include <sandbox/interpreter.h>
 
 #include "storage/storage_backends.h"
 #include "support/fake_session_engine.h"
@@ -19,8 +19,7 @@ using namespace std::chrono_literals;
 
 class Node {
  public:
-  Node(testing_storage::TestDatabase& db, const char* id, std::int64_t ttl_ms,
-       const Clock& clock)
+  Node(testing_storage::TestDatabase& db, const char* id, std::int64_t ttl_ms, const Clock& clock)
       : storage_(db.open(nullptr, {id, ttl_ms})),
         engine_(test::make_fake_session_engine(stats_)),
         server_(std::make_unique<InterpreterServer>(engine_, storage_->interpreters(), clock)) {}
@@ -35,8 +34,7 @@ class Node {
       return "status " + std::to_string(e->status) + ": " + e->body.message;
     }
     const auto& ok = std::get<InterpreterExecuteResponse>(r);
-    return ok.result.outcome.results.empty() ? ""
-                                             : ok.result.outcome.results[0].text.value_or("");
+    return ok.result.outcome.results.empty() ? "" : ok.result.outcome.results[0].text.value_or("");
   }
   InterpreterServer& server() { return *server_; }
   Storage& storage() { return *storage_; }

@@ -2,14 +2,13 @@
 // code context created and run through one node continues through another after the first is
 // stopped (its leases released) or killed (its leases run out), and a node refuses (503) a
 // sandbox another live node owns.
-#include <gtest/gtest.h>
-#include <signal.h>
-
 #include <chrono>
 #include <thread>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
+#include <signal.h>
 
 #include "client/http_client.h"
 #include "server/sandboxd_process.h"
@@ -55,9 +54,8 @@ class PostgresSandboxd : public ::testing::Test {
   // A sandboxd node on the shared database.
   std::unique_ptr<SandboxdProcess> start(const std::string& node, const std::string& ttl_ms) {
     auto d = std::make_unique<SandboxdProcess>(
-        dir_.file(node), std::vector<std::string>{"--engines", "lua", "--database",
-                                                  db_->conninfo(), "--node-id", node,
-                                                  "--lease-ttl-ms", ttl_ms});
+        dir_.file(node), std::vector<std::string>{"--engines", "lua", "--database", db_->conninfo(),
+                                                  "--node-id", node, "--lease-ttl-ms", ttl_ms});
     EXPECT_TRUE(d->started()) << d->process().stderr_text();
     return d;
   }
@@ -73,18 +71,21 @@ TEST_F(PostgresSandboxd, AContextContinuesOnAnotherNodeAfterTheFirstStops) {
   EXPECT_NE(first->process().stdout_text().find("data: postgresql"), std::string::npos)
       << first->process().stdout_text();
 
-  HttpResponse r = post(first->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"binding", "LUA"}});
+  HttpResponse r =
+      post(first->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"binding", "LUA"}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(result_text(r), "1");
   const std::string context_id(boost::json::parse(r.body).at("context").at("id").as_string());
-  r = post(first->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"contextId", context_id}});
+  r = post(first->url(), "/sandboxes/demo/execute",
+           {{"code", kCounter}, {"contextId", context_id}});
   EXPECT_EQ(result_text(r), "2");
   r = post(first->url(), "/sandboxes/demo/files",
            {{"op", "write"}, {"path", "/workspace/note.txt"}, {"content", "from node-a"}});
   ASSERT_EQ(r.status, 200) << r.body;
 
   // While node-a owns the sandbox, node-b refuses it and changes nothing.
-  r = post(second->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"contextId", context_id}});
+  r = post(second->url(), "/sandboxes/demo/execute",
+           {{"code", kCounter}, {"contextId", context_id}});
   EXPECT_EQ(r.status, 503) << r.body;
   EXPECT_NE(r.body.find("node-a"), std::string::npos) << r.body;
   // Another sandbox is free to land on node-b.
@@ -94,7 +95,8 @@ TEST_F(PostgresSandboxd, AContextContinuesOnAnotherNodeAfterTheFirstStops) {
   // node-a stops (SIGTERM): it releases its leases, so node-b takes over at once and the context
   // continues from node-a's snapshot, with node-a's files.
   EXPECT_EQ(first->stop(), 0) << first->process().stderr_text();
-  r = post(second->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"contextId", context_id}});
+  r = post(second->url(), "/sandboxes/demo/execute",
+           {{"code", kCounter}, {"contextId", context_id}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(result_text(r), "3");
   r = post(second->url(), "/sandboxes/demo/files", {{"op", "read"}, {"path", "note.txt"}});
@@ -106,7 +108,8 @@ TEST_F(PostgresSandboxd, AKilledNodesSandboxesMoveWhenItsLeasesRunOut) {
   constexpr auto kTtl = 3000ms;
   auto first = start("node-a", std::to_string(kTtl.count()));
   ASSERT_TRUE(first->started());
-  HttpResponse r = post(first->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"binding", "LUA"}});
+  HttpResponse r =
+      post(first->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"binding", "LUA"}});
   ASSERT_EQ(r.status, 200) << r.body;
   const std::string context_id(boost::json::parse(r.body).at("context").at("id").as_string());
   EXPECT_EQ(result_text(r), "1");
@@ -123,7 +126,8 @@ TEST_F(PostgresSandboxd, AKilledNodesSandboxesMoveWhenItsLeasesRunOut) {
   const auto deadline = killed + 30s;
   for (int attempt = 0;; ++attempt) {
     const auto asked = std::chrono::steady_clock::now();
-    r = post(second->url(), "/sandboxes/demo/execute", {{"code", kCounter}, {"contextId", context_id}});
+    r = post(second->url(), "/sandboxes/demo/execute",
+             {{"code", kCounter}, {"contextId", context_id}});
     if (attempt == 0 && asked - killed < kTtl - 1s) {
       // Certainly within node-a's lease (node-b started quickly enough to tell).
       EXPECT_EQ(r.status, 503) << "node-b took a live lease: " << r.body;
@@ -138,8 +142,7 @@ TEST_F(PostgresSandboxd, AKilledNodesSandboxesMoveWhenItsLeasesRunOut) {
 
 TEST(SandboxdDatabaseOption, BadValuesAreRefusedAtStart) {
   testing_storage::TempDir dir;
-  for (const auto& [args, message] :
-       std::vector<std::pair<std::vector<std::string>, std::string>>{
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--database", "mysql://db/x"}, "--database expects a PostgreSQL URL"},
            {{"--lease-ttl-ms", "5"}, "--lease-ttl-ms must be at least 100"}}) {
     std::vector<std::string> argv = {SANDBOXD_PATH, "--data", dir.file("data")};

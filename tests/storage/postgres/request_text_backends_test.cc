@@ -2,12 +2,12 @@
 // PostgreSQL alike. A NUL byte (JSON "\u0000", URL %00) or invalid UTF-8 in an env var value,
 // a context id or a path segment is a 400 or a 404 on both backends, never PostgreSQL's 500
 // ("invalid byte sequence"); the sandbox and interpreter-key bounds count the same on both.
-#include <sandbox/protocol.h>
-#include <sandbox/runtime.h>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
+
+#include <sandbox/protocol.h>
+#include <sandbox/runtime.h>
 
 #include "kv_engine.h"
 #include "sandbox/local_binding.h"
@@ -24,10 +24,9 @@ class RequestTextBackends : public BackendTest {
     if (IsSkipped()) return;
     storage_ = db().open();
     bindings_.add(make_local_binding(
-        "KV", define_interpreter_runtime(engines::make_kv_engine(), storage_->interpreters(),
-                                         RuntimeOptions{.clock = &clock_,
-                                                        .idle_ttl_ms = 0,
-                                                        .background_expiry = false})));
+        "KV", define_interpreter_runtime(
+                  engines::make_kv_engine(), storage_->interpreters(),
+                  RuntimeOptions{.clock = &clock_, .idle_ttl_ms = 0, .background_expiry = false})));
     service_ = std::make_unique<SandboxService>(
         storage_->sandboxes(), clock_, bindings_,
         SandboxServiceOptions{.sandbox = {.max_sandboxes = 2}, .background_expiry = false});
