@@ -87,21 +87,11 @@ static inline void sbx_buf_json_string(sbx_buf* b, const char* s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     switch (c) {
-      case '"':
-        sbx_buf_append(b, "\\\"", 2);
-        break;
-      case '\\':
-        sbx_buf_append(b, "\\\\", 2);
-        break;
-      case '\n':
-        sbx_buf_append(b, "\\n", 2);
-        break;
-      case '\r':
-        sbx_buf_append(b, "\\r", 2);
-        break;
-      case '\t':
-        sbx_buf_append(b, "\\t", 2);
-        break;
+      case '"': sbx_buf_append(b, "\\\"", 2); break;
+      case '\\': sbx_buf_append(b, "\\\\", 2); break;
+      case '\n': sbx_buf_append(b, "\\n", 2); break;
+      case '\r': sbx_buf_append(b, "\\r", 2); break;
+      case '\t': sbx_buf_append(b, "\\t", 2); break;
       default:
         if (c < 0x20) {
           char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
@@ -137,30 +127,21 @@ static inline int sbx_parse_request(const char* p, size_t n, sbx_request* r) {
     if (n - i < 5) return -1;
     char tag = p[i];
     uint32_t len = (uint32_t)(unsigned char)p[i + 1] | (uint32_t)(unsigned char)p[i + 2] << 8 |
-                   (uint32_t)(unsigned char)p[i + 3] << 16 |
-                   (uint32_t)(unsigned char)p[i + 4] << 24;
+                   (uint32_t)(unsigned char)p[i + 3] << 16 | (uint32_t)(unsigned char)p[i + 4] << 24;
     i += 5;
     if (len > n - i) return -1;
     const char* v = p + i;
     i += len;
     switch (tag) {
-      case 'c':
-        r->code = v;
-        r->code_len = len;
-        have_code = 1;
-        break;
-      case 'w':
-        r->cwd = v;
-        r->cwd_len = len;
-        break;
+      case 'c': r->code = v; r->code_len = len; have_code = 1; break;
+      case 'w': r->cwd = v; r->cwd_len = len; break;
       case 'e':
         if (r->env_count == 256) return -1;
         r->env[r->env_count] = v;
         r->env_len[r->env_count] = len;
         r->env_count++;
         break;
-      default:
-        return -1;
+      default: return -1;
     }
   }
   return have_code ? 0 : -1;

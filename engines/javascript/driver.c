@@ -35,8 +35,8 @@
 #include "sandbox_guest.h"
 
 enum {
-  kHeapLimit = 48 << 20,     /* of the 64 MiB module cap; the rest is stack, data, headroom */
-  kMaxStackSize = 256 << 10, /* of the 1 MiB shadow stack */
+  kHeapLimit = 48 << 20,      /* of the 64 MiB module cap; the rest is stack, data, headroom */
+  kMaxStackSize = 256 << 10,  /* of the 1 MiB shadow stack */
   kResultReserve = 1 << 16,
 };
 
@@ -155,9 +155,8 @@ static void append_exception(JSContext* ctx, sbx_buf* b) {
   } else {
     /* Formatting the error failed too (typically: no memory left for it). */
     JS_FreeValue(ctx, JS_GetException(ctx));
-    sbx_buf_puts(b,
-                 "{\"name\":\"InternalError\",\"message\":\"the error could not be formatted "
-                 "(out of memory?)\",\"traceback\":[]}");
+    sbx_buf_puts(b, "{\"name\":\"InternalError\",\"message\":\"the error could not be formatted "
+                    "(out of memory?)\",\"traceback\":[]}");
   }
   JS_FreeValue(ctx, json);
 }
@@ -281,8 +280,7 @@ static int set_environment(JSContext* ctx, const sbx_request* r) {
     if (!eq) continue;
     size_t name_len = (size_t)(eq - r->env[i]);
     JS_SetPropertyUint32(ctx, pairs, n++, JS_NewStringLen(ctx, r->env[i], name_len));
-    JS_SetPropertyUint32(ctx, pairs, n++,
-                         JS_NewStringLen(ctx, eq + 1, r->env_len[i] - name_len - 1));
+    JS_SetPropertyUint32(ctx, pairs, n++, JS_NewStringLen(ctx, eq + 1, r->env_len[i] - name_len - 1));
   }
   JSValue rv = JS_Call(ctx, g_set_env, JS_UNDEFINED, 1, (JSValueConst*)&pairs);
   JS_FreeValue(ctx, pairs);

@@ -185,14 +185,10 @@ static const char* type_name(mode_t mode) {
 
 static const char* dirent_type_name(unsigned char type) {
   switch (type) {
-    case DT_DIR:
-      return "directory";
-    case DT_REG:
-      return "file";
-    case DT_LNK:
-      return "symlink";
-    default:
-      return "other";
+    case DT_DIR: return "directory";
+    case DT_REG: return "file";
+    case DT_LNK: return "symlink";
+    default: return "other";
   }
 }
 
@@ -282,8 +278,7 @@ static JSValue fs_remove(JSContext* ctx, JSValueConst this_val, int argc, JSValu
   if (!path) return JS_EXCEPTION;
   int is_dir = JS_ToBool(ctx, argv[1]);
   int rc = is_dir ? rmdir(path) : unlink(path);
-  JSValue result =
-      rc == 0 ? JS_UNDEFINED : throw_errno(ctx, errno, is_dir ? "rmdir" : "unlink", path);
+  JSValue result = rc == 0 ? JS_UNDEFINED : throw_errno(ctx, errno, is_dir ? "rmdir" : "unlink", path);
   JS_FreeCString(ctx, path);
   return result;
 }

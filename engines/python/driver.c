@@ -70,11 +70,11 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
 
   PyConfig config;
   PyConfig_InitIsolatedConfig(&config);
-  config.site_import = 0;    /* no site-packages in the sandbox; saves start-up time */
-  config.write_bytecode = 0; /* the stdlib is read-only and precompiled */
+  config.site_import = 0;        /* no site-packages in the sandbox; saves start-up time */
+  config.write_bytecode = 0;     /* the stdlib is read-only and precompiled */
   config.install_signal_handlers = 0;
   config.pathconfig_warnings = 0;
-  config.buffered_stdio = 1; /* flushed after every request */
+  config.buffered_stdio = 1;     /* flushed after every request */
   status = PyConfig_SetString(&config, &config.program_name, L"python3.11");
   if (PyStatus_Exception(status)) return init_failed(&config, status);
   status = PyConfig_SetString(&config, &config.home, L"/stdlib");
@@ -138,8 +138,7 @@ SANDBOX_EXPORT("eval") int eval(const char* data, size_t len) {
   PyObject* cwd = request.cwd ? decode(request.cwd, request.cwd_len) : Py_NewRef(Py_None);
   PyObject* env = env_pairs(&request);
   PyObject* outcome = NULL;
-  if (source && cwd && env)
-    outcome = PyObject_CallFunctionObjArgs(g_execute, source, cwd, env, NULL);
+  if (source && cwd && env) outcome = PyObject_CallFunctionObjArgs(g_execute, source, cwd, env, NULL);
   Py_XDECREF(source);
   Py_XDECREF(cwd);
   Py_XDECREF(env);
