@@ -18,6 +18,7 @@
 #define SANDBOX_WASM_HOST_CALL_H_
 
 #include <stdint.h>
+
 #include <wasm-rt.h>
 
 #ifdef __cplusplus
@@ -25,12 +26,12 @@ extern "C" {
 #endif
 
 enum {
-  SANDBOX_TRAP_EXIT = 100,         /* proc_exit; the exit code is in sandbox_wasm_exit_code() */
-  SANDBOX_TRAP_OUT_OF_FUEL = 101,  /* fuel exhausted */
-  SANDBOX_TRAP_INTERRUPTED = 102,  /* wall-clock deadline (asynchronous interrupt) */
-  SANDBOX_TRAP_OUTPUT_LIMIT = 103, /* stdout/stderr capture over the output limit */
-  SANDBOX_TRAP_UNSUPPORTED = 104,  /* an import the host does not provide was called */
-  SANDBOX_TRAP_HOST_ERROR = 105,   /* a host import failed in a way the guest cannot handle */
+  SANDBOX_TRAP_EXIT = 100,          /* proc_exit; the exit code is in sandbox_wasm_exit_code() */
+  SANDBOX_TRAP_OUT_OF_FUEL = 101,   /* fuel exhausted */
+  SANDBOX_TRAP_INTERRUPTED = 102,   /* wall-clock deadline (asynchronous interrupt) */
+  SANDBOX_TRAP_OUTPUT_LIMIT = 103,  /* stdout/stderr capture over the output limit */
+  SANDBOX_TRAP_UNSUPPORTED = 104,   /* an import the host does not provide was called */
+  SANDBOX_TRAP_HOST_ERROR = 105,    /* a host import failed in a way the guest cannot handle */
 };
 
 /* Never returns: unwinds to the innermost guest call with `code`. */
