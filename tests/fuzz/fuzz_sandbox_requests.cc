@@ -1,6 +1,6 @@
 // Fuzz target: the request bodies of sandboxd's sandbox routes (docs/sandbox-api.md#routes),
 // through SandboxService::handle (what SandboxdHandler calls for /sandboxes/{id}/...), so the
-// files API (parse_files_request and the ops), env (parse_env_patch), context creation and
+// files API (decode_files_request and the ops), env (parse_env_patch), context creation and
 // execute decoders run as they do for a client. Bindings: CALC (stateless) and FUZZ, a session
 // engine (fuzz_engine.h) with contexts and snapshots, over an in-memory SQLite store.
 //
@@ -9,8 +9,9 @@
 //   x  POST /execute     c  POST /contexts    e  POST /env    f  POST /files
 //   d  DELETE /contexts/<body>    g  GET /    l  GET /contexts
 //   i  GET / and DELETE / of the sandbox whose id is the body
-//   D  the body through each request decoder directly (src/protocol): a refusal must be an
-//      ApiError of a 4xx kind (docs/errors.md), never another exception
+//   D  the body through each request decoder and the ContextRecord row decoder directly
+//      (src/protocol): a refusal must be an ApiError of a 4xx kind (docs/errors.md), never
+//      another exception
 // Every input ends with DELETE / so inputs do not depend on each other.
 #include <cstddef>
 #include <cstdint>
@@ -24,8 +25,11 @@
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
+#include "protocol/context_record.h"
 #include "protocol/context_request.h"
 #include "protocol/env_patch.h"
+#include "protocol/execute_request.h"
+#include "protocol/files_request.h"
 #include "protocol/sandbox_execute_request.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
@@ -113,6 +117,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         decode_only([&] { (void)decode_sandbox_execute_request(body); });
         decode_only([&] { (void)decode_context_request(body); });
         decode_only([&] { (void)decode_env_request(body); });
+        decode_only([&] { (void)decode_files_request(body); });
+        // A stored registry row never throws, whatever it holds.
+        decode_only([&] { (void)ContextRecord::from_json(parse_json_object(body)); });
         break;
       case 'i': {
         const std::string other(body);
