@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cmath>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -23,11 +22,6 @@ using namespace client_detail;
 
 namespace {
 
-std::string str(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 // The decoders of protocol/sandbox_responses.h refuse an answer with ApiError; the client
 // reports it as a transport error with the same message.
 template <typename F>
@@ -41,10 +35,6 @@ auto decoded(F&& decode) -> decltype(decode()) {
 
 std::uint64_t unsigned_of(const boost::json::object& o, std::string_view key) {
   return decoded([&] { return response_count(o, key); });
-}
-
-std::optional<std::int64_t> optional_ms(const boost::json::object& o, std::string_view key) {
-  return decoded([&] { return response_epoch_ms(o, key); });
 }
 
 const boost::json::object& as_object(const boost::json::value& v) {
@@ -177,16 +167,7 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
   if (const auto* n = o.if_contains("executionCount"); n && n->is_number()) {
     result.execution_count = unsigned_of(o, "executionCount");
   }
-  if (const auto* c = o.if_contains("context"); c && c->is_object()) {
-    const auto& co = c->get_object();
-    ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), unsigned_of(co, "executions"),
-                              std::nullopt, optional_ms(co, "expiresAt")};
-    if (const auto* ms = co.if_contains("snapshotMs");
-        ms && ms->is_number() && std::isfinite(ms->to_number<double>())) {
-      info.snapshot_ms = ms->to_number<double>();
-    }
-    result.context = std::move(info);
-  }
+  result.context = decoded([&] { return decode_execution_context_info(o); });
   const auto& outcome = result.outcome;
   if (options.on_stdout) {
     for (const auto& line : outcome.logs.stdout_lines) options.on_stdout(line);
@@ -292,33 +273,8 @@ std::vector<LanguageInfo> list_languages(const std::string& server_url,
   }
   const auto answer =
       checked_json(send_or_throw(*http, "GET", "/languages", "", auth_headers(options.api_key)));
-  std::vector<LanguageInfo> out;
   const auto& o = as_object(answer);
-  const auto* list = o.if_contains("languages");
-  if (!list || !list->is_array()) return out;
-  for (const auto& l : list->get_array()) {
-    if (!l.is_object()) continue;
-    const auto& lo = l.get_object();
-    LanguageInfo info;
-    info.id = str(lo, "id");
-    info.binding = str(lo, "binding");
-    info.language = str(lo, "language");
-    info.engine = str(lo, "engine");
-    const auto flag = [&](std::string_view key, bool fallback) {
-      const auto* v = lo.if_contains(key);
-      return v && v->is_bool() ? v->get_bool() : fallback;
-    };
-    info.contexts = flag("contexts", false);
-    info.remote = flag("remote", false);
-    info.available = flag("available", true);
-    if (const auto* lim = lo.if_contains("limits"); lim && lim->is_object()) {
-      const auto& li = lim->get_object();
-      info.limits = EngineLimits{unsigned_of(li, "fuel"), unsigned_of(li, "memoryBytes"),
-                                 unsigned_of(li, "codeBytes"), unsigned_of(li, "requestBytes")};
-    }
-    out.push_back(std::move(info));
-  }
-  return out;
+  return decoded([&] { return decode_language_list(o); });
 }
 
 }  // namespace sandbox

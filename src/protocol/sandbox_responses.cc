@@ -1,5 +1,6 @@
 #include "protocol/sandbox_responses.h"
 
+#include <cmath>
 #include <string>
 
 #include "protocol/json_number.h"
@@ -140,6 +141,64 @@ SandboxInfo decode_sandbox_info(const boost::json::object& o) {
   info.file_api = !file_api || !file_api->is_bool() || file_api->get_bool();
   info.expires_at = response_epoch_ms(o, "expiresAt");
   return info;
+}
+
+std::optional<ExecutionContextInfo> decode_execution_context_info(const boost::json::object& o) {
+  const auto* c = o.if_contains("context");
+  if (!c || !c->is_object()) return std::nullopt;
+  const auto& co = c->get_object();
+  ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), response_count(co, "executions"),
+                            std::nullopt, response_epoch_ms(co, "expiresAt")};
+  if (const auto* ms = co.if_contains("snapshotMs");
+      ms && ms->is_number() && std::isfinite(ms->to_number<double>())) {
+    info.snapshot_ms = ms->to_number<double>();
+  }
+  return info;
+}
+
+std::vector<LanguageInfo> decode_language_list(const boost::json::object& o) {
+  std::vector<LanguageInfo> out;
+  const auto* list = o.if_contains("languages");
+  if (!list || !list->is_array()) return out;
+  for (const auto& l : list->get_array()) {
+    if (!l.is_object()) continue;
+    const auto& lo = l.get_object();
+    LanguageInfo info;
+    info.id = str(lo, "id");
+    info.binding = str(lo, "binding");
+    info.language = str(lo, "language");
+    info.engine = str(lo, "engine");
+    const auto boolean = [&](std::string_view key, bool fallback) {
+      const auto* v = lo.if_contains(key);
+      return v && v->is_bool() ? v->get_bool() : fallback;
+    };
+    info.contexts = boolean("contexts", false);
+    info.remote = boolean("remote", false);
+    info.available = boolean("available", true);
+    if (const auto* lim = lo.if_contains("limits"); lim && lim->is_object()) {
+      const auto& li = lim->get_object();
+      info.limits =
+          EngineLimits{response_count(li, "fuel"), response_count(li, "memoryBytes"),
+                       response_count(li, "codeBytes"), response_count(li, "requestBytes")};
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::optional<InterpreterInfo> decode_interpreter_info(const boost::json::object& o) {
+  const auto* language = o.if_contains("language");
+  const auto* engine = o.if_contains("engine");
+  const auto* contexts = o.if_contains("contexts");
+  const auto* protocol = o.if_contains("protocol");
+  // A protocol number no int holds (1e300, 1.5) is not a runtime's answer, not a cast.
+  const auto protocol_number = protocol ? checked_integer<int>(*protocol) : std::optional<int>(1);
+  if (!language || !language->is_string() || !engine || !engine->is_string() || !contexts ||
+      !contexts->is_bool() || !protocol_number) {
+    return std::nullopt;
+  }
+  return InterpreterInfo{std::string(language->get_string()), std::string(engine->get_string()),
+                         contexts->get_bool(), *protocol_number};
 }
 
 }  // namespace sandbox

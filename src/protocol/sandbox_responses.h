@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include <boost/json/object.hpp>
 
@@ -51,5 +52,17 @@ bool decode_exists_result(const boost::json::object& o);
 // GET /sandboxes/{id}: {id, createdAt, lastUsed, envVars, contexts, workspace: {files, bytes},
 // fileApi, expiresAt}; a context's snapshot that is not an object reads as none.
 SandboxInfo decode_sandbox_info(const boost::json::object& o);
+// POST /sandboxes/{id}/execute, besides its ExecutionResult (execution_result_from_json): the
+// `context` object {id, cwd, executions, snapshotMs, expiresAt}, none when absent or not an
+// object; snapshotMs is read only when a finite number.
+std::optional<ExecutionContextInfo> decode_execution_context_info(const boost::json::object& o);
+// GET /languages: {languages: [{id, binding, language, engine, contexts, remote, available,
+// limits?: {fuel, memoryBytes, codeBytes, requestBytes}}]}; contexts and remote default to false,
+// available to true (each only read when a boolean); limits only when an object.
+std::vector<LanguageInfo> decode_language_list(const boost::json::object& o);
+// GET /interpreter of a runtime (docs/sandbox-api.md#binding-probe): {language, engine,
+// contexts, protocol?}. None when language or engine is not a string, contexts not a boolean, or
+// protocol (1 when absent) not an integer an int holds; the protocol version is not checked here.
+std::optional<InterpreterInfo> decode_interpreter_info(const boost::json::object& o);
 
 }  // namespace sandbox

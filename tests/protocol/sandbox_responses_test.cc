@@ -128,5 +128,76 @@ TEST(SandboxResponses, DecodesSandboxInfoTolerantly) {
                  ErrorKind::kInternal, "Invalid sandbox response: files is not an integer");
 }
 
+TEST(SandboxResponses, DecodesTheExecutionContext) {
+  EXPECT_FALSE(decode_execution_context_info(parsed("{}")));
+  EXPECT_FALSE(decode_execution_context_info(parsed(R"({"context":"c"})")));
+  const auto info = decode_execution_context_info(
+      parsed(R"({"context":{"id":"c","cwd":"/workspace","executions":3,"snapshotMs":1.5,)"
+             R"("expiresAt":1700000000000}})"));
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->id, "c");
+  EXPECT_EQ(info->executions, 3u);
+  EXPECT_EQ(info->snapshot_ms, 1.5);
+  EXPECT_EQ(info->expires_at, 1700000000000);
+  // A snapshotMs that is not a finite number is left out (1e400 parses as infinity).
+  for (const std::string v : {"1e400", "-1e400", "\"NaN\"", "null"}) {
+    const auto c = decode_execution_context_info(parsed(R"({"context":{"snapshotMs":)" + v + "}}"));
+    ASSERT_TRUE(c) << v;
+    EXPECT_FALSE(c->snapshot_ms) << v;
+  }
+  expect_refused(
+      [&] { decode_execution_context_info(parsed(R"({"context":{"executions":1e300}})")); },
+      ErrorKind::kInternal, "Invalid sandbox response: executions is not an integer");
+  expect_refused(
+      [&] { decode_execution_context_info(parsed(R"({"context":{"expiresAt":1e300}})")); },
+      ErrorKind::kInternal, "Invalid sandbox response: expiresAt is not an integer");
+}
+
+TEST(SandboxResponses, DecodesTheLanguageList) {
+  EXPECT_TRUE(decode_language_list(parsed(R"({"languages":{}})")).empty());
+  const auto list = decode_language_list(
+      parsed(R"({"languages":[1,{"id":"lua","binding":"LUA","contexts":1,"available":"no",)"
+             R"("limits":{"fuel":10,"memoryBytes":-1}},{"id":"js","remote":true,"available":false,)"
+             R"("limits":[1]}]})"));
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].binding, "LUA");
+  EXPECT_FALSE(list[0].contexts);
+  EXPECT_TRUE(list[0].available);
+  ASSERT_TRUE(list[0].limits);
+  EXPECT_EQ(list[0].limits->fuel, 10u);
+  EXPECT_EQ(list[0].limits->memory_bytes, 0u);
+  EXPECT_TRUE(list[1].remote);
+  EXPECT_FALSE(list[1].available);
+  EXPECT_FALSE(list[1].limits);
+  for (const auto& v : kHostileCounts) {
+    expect_refused(
+        [&] { decode_language_list(parsed(R"({"languages":[{"limits":{"fuel":)" + v + "}}]}")); },
+        ErrorKind::kInternal, "Invalid sandbox response: fuel is not an integer");
+  }
+}
+
+TEST(SandboxResponses, DecodesTheInterpreterProbe) {
+  const auto info =
+      decode_interpreter_info(parsed(R"({"language":"lua","engine":"lua-5.4","contexts":true})"));
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->language, "lua");
+  EXPECT_TRUE(info->contexts);
+  EXPECT_EQ(info->protocol, 1);
+  EXPECT_EQ(decode_interpreter_info(
+                parsed(R"({"language":"l","engine":"e","contexts":false,"protocol":7})"))
+                ->protocol,
+            7);
+  for (const std::string bad :
+       {R"({"engine":"e","contexts":true})", R"({"language":1,"engine":"e","contexts":true})",
+        R"({"language":"l","contexts":true})", R"({"language":"l","engine":"e"})",
+        R"({"language":"l","engine":"e","contexts":1})",
+        R"({"language":"l","engine":"e","contexts":true,"protocol":1e300})",
+        R"({"language":"l","engine":"e","contexts":true,"protocol":1.5})",
+        R"({"language":"l","engine":"e","contexts":true,"protocol":4294967296})",
+        R"({"language":"l","engine":"e","contexts":true,"protocol":"1"})"}) {
+    EXPECT_FALSE(decode_interpreter_info(parsed(bad))) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace sandbox
