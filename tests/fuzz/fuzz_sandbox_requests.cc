@@ -11,11 +11,14 @@
 //   i  GET / and DELETE / of the sandbox whose id is the body
 //   D  the body through each request decoder and the ContextRecord row decoder directly
 //      (src/protocol): a refusal must be an ApiError of a 4xx kind (docs/errors.md), never
-//      another exception
+//      another exception; and through the client's answer decoders (sandbox_responses.h),
+//      whose only refusal is ApiError kInternal
 // Every input ends with DELETE / so inputs do not depend on each other.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include <boost/json/parse.hpp>
 
 #include <sandbox/clock.h>
 #include <sandbox/runtime.h>
@@ -31,6 +34,7 @@
 #include "protocol/execute_request.h"
 #include "protocol/files_request.h"
 #include "protocol/sandbox_execute_request.h"
+#include "protocol/sandbox_responses.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -73,6 +77,19 @@ void decode_only(F&& decode) {
     decode();
   } catch (const ApiError& e) {
     FUZZ_CHECK(e.status() >= 400 && e.status() < 500);
+  }
+}
+
+// Runs `decode` on the body when it is a JSON object; a refusal must be ApiError kInternal.
+template <typename F>
+void decode_answer(F&& decode, std::string_view body) {
+  boost::system::error_code ec;
+  const boost::json::value v = boost::json::parse(body, ec);
+  if (ec || !v.is_object()) return;
+  try {
+    decode(v.get_object());
+  } catch (const ApiError& e) {
+    FUZZ_CHECK(e.kind() == ErrorKind::kInternal);
   }
 }
 
@@ -120,6 +137,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         decode_only([&] { (void)decode_files_request(body); });
         // A stored registry row never throws, whatever it holds.
         decode_only([&] { (void)ContextRecord::from_json(parse_json_object(body)); });
+        // The client's decoders of sandboxd answers (protocol/sandbox_responses.h) refuse with
+        // ApiError kInternal "Invalid sandbox response: ..." only.
+        decode_answer(
+            [&](const boost::json::object& o) {
+              (void)decode_sandbox_info(o);
+              (void)decode_list_files_result(o);
+              (void)decode_read_file_result(o);
+              (void)decode_execution_context_info(o);
+              (void)decode_language_list(o);
+              (void)decode_interpreter_info(o);
+            },
+            body);
         break;
       case 'i': {
         const std::string other(body);
