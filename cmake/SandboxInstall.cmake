@@ -75,7 +75,7 @@ function(_sandbox_linked_targets target out_var)
 endfunction()
 
 # --- the kit: core libraries, headers, sandbox-wasmc --------------------------------------------
-set(_sandbox_core_areas base protocol http workspace storage snapshot wasm wasi embedded
+set(_sandbox_core_areas base protocol http workspace storage snapshot stored_rows wasm wasi embedded
                         interpreter testing client)
 set(_sandbox_core "")
 foreach(area IN LISTS _sandbox_core_areas)

@@ -6,7 +6,7 @@
 
 #include "client/client_support.h"
 #include "client/http_client.h"
-#include "protocol/json_number.h"
+#include "protocol/sandbox_responses.h"
 
 namespace sandbox {
 namespace client_detail {
@@ -142,18 +142,9 @@ InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string&
   const auto v = boost::json::parse(response.body, ec);
   if (ec || !v.is_object()) throw_not_runtime(runtime_url);
   const auto& o = v.get_object();
-  const auto* language = o.if_contains("language");
-  const auto* engine = o.if_contains("engine");
-  const auto* contexts = o.if_contains("contexts");
-  const auto* protocol = o.if_contains("protocol");
-  // A protocol number no int holds (1e300, 1.5) is not a runtime's answer, not a cast.
-  const auto protocol_number = protocol ? checked_integer<int>(*protocol) : std::optional<int>(1);
-  if (!language || !language->is_string() || !engine || !engine->is_string() || !contexts ||
-      !contexts->is_bool() || !protocol_number) {
-    throw_not_runtime(runtime_url);
-  }
-  InterpreterInfo info{std::string(language->get_string()), std::string(engine->get_string()),
-                       contexts->get_bool(), *protocol_number};
+  const std::optional<InterpreterInfo> decoded = decode_interpreter_info(o);
+  if (!decoded) throw_not_runtime(runtime_url);
+  const InterpreterInfo& info = *decoded;
   if (info.protocol != kInterpreterProtocolVersion) {
     throw_sandbox_error(ApiError(ErrorKind::kBadRequest,
                                  "'" + runtime_url + "' speaks interpreter protocol " +

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cmath>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -15,7 +14,7 @@
 #include "base/url_codec.h"
 #include "client/client_support.h"
 #include "client/http_client.h"
-#include "protocol/json_number.h"
+#include "protocol/sandbox_responses.h"
 
 namespace sandbox {
 
@@ -23,55 +22,24 @@ using namespace client_detail;
 
 namespace {
 
-std::string str(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+// The decoders of protocol/sandbox_responses.h refuse an answer with ApiError; the client
+// reports it as a transport error with the same message.
+template <typename F>
+auto decoded(F&& decode) -> decltype(decode()) {
+  try {
+    return decode();
+  } catch (const ApiError& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
 }
 
-[[noreturn]] void invalid_number(std::string_view key) {
-  throw_sandbox_error(
-      transport_error("Invalid sandbox response: " + std::string(key) + " is not an integer"));
-}
-
-// 0 when missing, not a number or negative (as before); a number no uint64 holds (1e300, 1.5)
-// is an invalid answer rather than a cast.
 std::uint64_t unsigned_of(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  if (!v || !v->is_number()) return 0;
-  if (const auto i = checked_int64(*v); i && *i < 0) return 0;
-  const auto u = checked_uint64(*v);
-  if (!u) invalid_number(key);
-  return *u;
-}
-
-std::optional<std::int64_t> optional_ms(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  if (!v || !v->is_number()) return std::nullopt;
-  const auto i = checked_int64(*v);
-  if (!i) invalid_number(key);
-  return i;
+  return decoded([&] { return response_count(o, key); });
 }
 
 const boost::json::object& as_object(const boost::json::value& v) {
   if (!v.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
   return v.get_object();
-}
-
-CodeContext code_context_from(const boost::json::object& o) {
-  return CodeContext{str(o, "id"),  str(o, "binding"),   str(o, "language"),
-                     str(o, "cwd"), str(o, "createdAt"), str(o, "lastUsed")};
-}
-
-FileOpResult file_op_from(const boost::json::object& o) {
-  FileOpResult r;
-  const auto* s = o.if_contains("success");
-  r.success = s && s->is_bool() && s->get_bool();
-  r.path = str(o, "path");
-  if (const auto* np = o.if_contains("newPath"); np && np->is_string()) {
-    r.new_path = std::string(np->get_string());
-  }
-  r.timestamp = str(o, "timestamp");
-  return r;
 }
 
 }  // namespace
@@ -151,20 +119,13 @@ CodeContext SandboxClient::create_code_context(const CreateContextOptions& optio
     for (const auto& [k, v] : options.env_vars) env[k] = v;
     body["envVars"] = std::move(env);
   }
-  return code_context_from(
+  return decode_code_context(
       as_object(impl_->call("POST", "/contexts", boost::json::serialize(body))));
 }
 
 std::vector<CodeContext> SandboxClient::list_code_contexts() {
   const boost::json::value answer = impl_->call("GET", "/contexts");
-  const auto& o = as_object(answer);
-  std::vector<CodeContext> out;
-  if (const auto* list = o.if_contains("contexts"); list && list->is_array()) {
-    for (const auto& c : list->get_array()) {
-      if (c.is_object()) out.push_back(code_context_from(c.get_object()));
-    }
-  }
-  return out;
+  return decode_code_context_list(as_object(answer));
 }
 
 void SandboxClient::delete_code_context(const std::string& context_id) {
@@ -206,16 +167,7 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
   if (const auto* n = o.if_contains("executionCount"); n && n->is_number()) {
     result.execution_count = unsigned_of(o, "executionCount");
   }
-  if (const auto* c = o.if_contains("context"); c && c->is_object()) {
-    const auto& co = c->get_object();
-    ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), unsigned_of(co, "executions"),
-                              std::nullopt, optional_ms(co, "expiresAt")};
-    if (const auto* ms = co.if_contains("snapshotMs");
-        ms && ms->is_number() && std::isfinite(ms->to_number<double>())) {
-      info.snapshot_ms = ms->to_number<double>();
-    }
-    result.context = std::move(info);
-  }
+  result.context = decoded([&] { return decode_execution_context_info(o); });
   const auto& outcome = result.outcome;
   if (options.on_stdout) {
     for (const auto& line : outcome.logs.stdout_lines) options.on_stdout(line);
@@ -246,7 +198,7 @@ void SandboxClient::set_env_vars(
 FileOpResult SandboxClient::write_file(const std::string& path, const std::string& content,
                                        const std::string& encoding) {
   const std::string enc = encoding == "utf8" ? "utf-8" : encoding;
-  return file_op_from(
+  return decode_file_op_result(
       impl_->files({{"op", "write"}, {"path", path}, {"content", content}, {"encoding", enc}}));
 }
 
@@ -258,16 +210,7 @@ FileOpResult SandboxClient::write_file_bytes(const std::string& path,
 ReadFileResult SandboxClient::read_file(const std::string& path, const std::string& encoding) {
   const std::string enc = encoding == "utf8" ? "utf-8" : encoding;
   const auto o = impl_->files({{"op", "read"}, {"path", path}, {"encoding", enc}});
-  ReadFileResult r;
-  r.path = str(o, "path");
-  r.content = str(o, "content");
-  r.encoding = str(o, "encoding");
-  const auto* bin = o.if_contains("isBinary");
-  r.is_binary = bin && bin->is_bool() && bin->get_bool();
-  r.mime_type = str(o, "mimeType");
-  r.size = unsigned_of(o, "size");
-  r.timestamp = str(o, "timestamp");
-  return r;
+  return decoded([&] { return decode_read_file_result(o); });
 }
 
 std::vector<std::uint8_t> SandboxClient::read_file_bytes(const std::string& path) {
@@ -278,21 +221,23 @@ std::vector<std::uint8_t> SandboxClient::read_file_bytes(const std::string& path
 }
 
 FileOpResult SandboxClient::mkdir(const std::string& path, bool recursive) {
-  return file_op_from(impl_->files({{"op", "mkdir"}, {"path", path}, {"recursive", recursive}}));
+  return decode_file_op_result(
+      impl_->files({{"op", "mkdir"}, {"path", path}, {"recursive", recursive}}));
 }
 
 FileOpResult SandboxClient::delete_file(const std::string& path, bool recursive, bool force) {
-  return file_op_from(
+  return decode_file_op_result(
       impl_->files({{"op", "delete"}, {"path", path}, {"recursive", recursive}, {"force", force}}));
 }
 
 FileOpResult SandboxClient::rename_file(const std::string& old_path, const std::string& new_path) {
-  return file_op_from(impl_->files({{"op", "rename"}, {"path", old_path}, {"newPath", new_path}}));
+  return decode_file_op_result(
+      impl_->files({{"op", "rename"}, {"path", old_path}, {"newPath", new_path}}));
 }
 
 FileOpResult SandboxClient::move_file(const std::string& source_path,
                                       const std::string& destination_path) {
-  return file_op_from(
+  return decode_file_op_result(
       impl_->files({{"op", "move"}, {"path", source_path}, {"newPath", destination_path}}));
 }
 
@@ -302,68 +247,18 @@ ListFilesResult SandboxClient::list_files(const std::string& path,
                                {"path", path},
                                {"recursive", options.recursive},
                                {"includeHidden", options.include_hidden}});
-  ListFilesResult r;
-  r.path = str(o, "path");
-  r.timestamp = str(o, "timestamp");
-  if (const auto* files = o.if_contains("files"); files && files->is_array()) {
-    for (const auto& f : files->get_array()) {
-      if (!f.is_object()) continue;
-      const auto& fo = f.get_object();
-      r.files.push_back(FileInfo{str(fo, "name"), str(fo, "absolutePath"), str(fo, "relativePath"),
-                                 str(fo, "type"), unsigned_of(fo, "size"), str(fo, "modifiedAt"),
-                                 str(fo, "mode")});
-    }
-  }
-  return r;
+  return decoded([&] { return decode_list_files_result(o); });
 }
 
 bool SandboxClient::exists(const std::string& path) {
   const auto o = impl_->files({{"op", "exists"}, {"path", path}});
-  const auto* e = o.if_contains("exists");
-  return e && e->is_bool() && e->get_bool();
+  return decode_exists_result(o);
 }
 
 SandboxInfo SandboxClient::get_info() {
   const boost::json::value answer = impl_->call("GET", "");
   const auto& o = as_object(answer);
-  SandboxInfo info;
-  info.id = str(o, "id");
-  info.created_at = str(o, "createdAt");
-  info.last_used = str(o, "lastUsed");
-  if (const auto* env = o.if_contains("envVars"); env && env->is_object()) {
-    for (const auto& [k, v] : env->get_object()) {
-      if (v.is_string()) info.env_vars[std::string(k)] = std::string(v.get_string());
-    }
-  }
-  if (const auto* list = o.if_contains("contexts"); list && list->is_array()) {
-    for (const auto& c : list->get_array()) {
-      if (!c.is_object()) continue;
-      const auto& co = c.get_object();
-      SandboxContextInfo ctx;
-      static_cast<CodeContext&>(ctx) = code_context_from(co);
-      ctx.engine = str(co, "engine");
-      ctx.executions = unsigned_of(co, "executions");
-      if (const auto* s = co.if_contains("snapshot"); s && s->is_object()) {
-        const auto& so = s->get_object();
-        const auto* stale = so.if_contains("stale");
-        ctx.snapshot = ContextSnapshotInfo{str(so, "build"),
-                                           unsigned_of(so, "pages"),
-                                           unsigned_of(so, "bytes"),
-                                           unsigned_of(so, "storedBytes"),
-                                           optional_ms(so, "takenAt").value_or(0),
-                                           stale && stale->is_bool() && stale->get_bool()};
-      }
-      info.contexts.push_back(std::move(ctx));
-    }
-  }
-  if (const auto* w = o.if_contains("workspace"); w && w->is_object()) {
-    info.workspace_entries = unsigned_of(w->get_object(), "files");
-    info.workspace_bytes = unsigned_of(w->get_object(), "bytes");
-  }
-  const auto* file_api = o.if_contains("fileApi");
-  info.file_api = !file_api || !file_api->is_bool() || file_api->get_bool();
-  info.expires_at = optional_ms(o, "expiresAt");
-  return info;
+  return decoded([&] { return decode_sandbox_info(o); });
 }
 
 void SandboxClient::destroy() { impl_->call("DELETE", ""); }
@@ -378,33 +273,8 @@ std::vector<LanguageInfo> list_languages(const std::string& server_url,
   }
   const auto answer =
       checked_json(send_or_throw(*http, "GET", "/languages", "", auth_headers(options.api_key)));
-  std::vector<LanguageInfo> out;
   const auto& o = as_object(answer);
-  const auto* list = o.if_contains("languages");
-  if (!list || !list->is_array()) return out;
-  for (const auto& l : list->get_array()) {
-    if (!l.is_object()) continue;
-    const auto& lo = l.get_object();
-    LanguageInfo info;
-    info.id = str(lo, "id");
-    info.binding = str(lo, "binding");
-    info.language = str(lo, "language");
-    info.engine = str(lo, "engine");
-    const auto flag = [&](std::string_view key, bool fallback) {
-      const auto* v = lo.if_contains(key);
-      return v && v->is_bool() ? v->get_bool() : fallback;
-    };
-    info.contexts = flag("contexts", false);
-    info.remote = flag("remote", false);
-    info.available = flag("available", true);
-    if (const auto* lim = lo.if_contains("limits"); lim && lim->is_object()) {
-      const auto& li = lim->get_object();
-      info.limits = EngineLimits{unsigned_of(li, "fuel"), unsigned_of(li, "memoryBytes"),
-                                 unsigned_of(li, "codeBytes"), unsigned_of(li, "requestBytes")};
-    }
-    out.push_back(std::move(info));
-  }
-  return out;
+  return decoded([&] { return decode_language_list(o); });
 }
 
 }  // namespace sandbox

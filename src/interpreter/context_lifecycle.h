@@ -64,8 +64,8 @@
 #include <sandbox/engine.h>
 #include <sandbox/interpreter.h>
 
-#include "interpreter/context_row.h"
 #include "interpreter/session_state.h"
+#include "protocol/context_row.h"
 
 namespace sandbox {
 

@@ -14,8 +14,8 @@
 #include <sandbox/engine.h>
 #include <sandbox/workspace.h>
 
-#include "interpreter/context_row.h"
 #include "interpreter/fifo_lock.h"
+#include "protocol/context_row.h"
 #include "snapshot/page_hash.h"
 
 namespace sandbox {

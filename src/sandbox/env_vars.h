@@ -8,6 +8,7 @@
 #include <boost/json/value.hpp>
 
 #include "protocol/env_patch.h"
+#include "protocol/env_vars_json.h"  // to_json(EnvVars), env_from_json
 
 namespace sandbox {
 
@@ -17,9 +18,5 @@ void apply_env_patch(EnvVars& base, const EnvPatch& patch);
 // docs/sandbox-api.md#env-vars (EV3): the sandbox's vars, overlaid by the context's, overlaid by
 // the call's (null unsets).
 EnvVars merge_env(const EnvVars& sandbox, const EnvVars& context, const EnvPatch& call);
-
-boost::json::object to_json(const EnvVars& env);
-// Reads a stored {string: string} object; other values are skipped.
-EnvVars env_from_json(const boost::json::value* value);
 
 }  // namespace sandbox

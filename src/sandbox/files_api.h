@@ -1,6 +1,7 @@
-// The sandbox files API, POST /files (docs/sandbox-api.md#files-api): request validation, the eight
-// ops over the sandbox's Workspace, their response bodies, MIME types, FileInfo listings, and the
-// errno -> ErrorResponse mapping with {path, operation} context.
+// The sandbox files API, POST /files (docs/sandbox-api.md#files-api): the eight ops (the request
+// is decoded by decode_files_request, protocol/files_request.h) over the sandbox's Workspace, their
+// response bodies, MIME types, FileInfo listings, and the errno -> ErrorResponse mapping with
+// {path, operation} context.
 //
 // Not synchronized: the Sandbox actor calls it under its lock.
 #pragma once
@@ -12,23 +13,9 @@
 
 #include <sandbox/workspace.h>
 
+#include "protocol/files_request.h"
+
 namespace sandbox {
-
-struct FilesRequest {
-  std::string op;  // read write mkdir delete rename move list exists
-  std::string path;
-  std::optional<std::string> new_path;
-  std::string content;  // write only; "" when absent
-  std::optional<Encoding> encoding;
-  bool recursive = false;
-  bool force = false;
-  bool include_hidden = false;
-};
-
-// docs/sandbox-api.md#files-api (F2), in order: "Unknown op", "path is required", "newPath is
-// required for <op>", "encoding must be utf-8 or base64" (and "content must be a string"). Throws
-// ApiError 400.
-FilesRequest parse_files_request(const boost::json::object& body);
 
 // Whether `op` changes the workspace (write, mkdir, delete, rename, move).
 bool files_op_mutates(const std::string& op);

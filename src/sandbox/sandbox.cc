@@ -13,6 +13,7 @@
 #include "protocol/context_request.h"
 #include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
+#include "sandbox/env_vars.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/files_api.h"
 #include "sandbox/interpreter_key.h"
@@ -396,7 +397,7 @@ HttpResponse Sandbox::files(const std::string& body_text) {
                    "The File API is disabled for this sandbox (SANDBOX_FILE_API=disabled)",
                    {{"feature", "files"}});
   }
-  const FilesRequest request = parse_files_request(parse_json_object(body_text));
+  const FilesRequest request = decode_files_request(body_text);
   const boost::json::object& m = ensure_meta();
   const std::string created_at = m.contains("createdAt") && m.at("createdAt").is_string()
                                      ? std::string(m.at("createdAt").get_string())

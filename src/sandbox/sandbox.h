@@ -37,8 +37,8 @@
 #include <sandbox/http.h>
 #include <sandbox/protocol.h>
 
+#include "protocol/context_record.h"
 #include "sandbox/binding.h"
-#include "sandbox/context_record.h"
 #include "sandbox/persisted_workspace.h"
 #include "storage/sandbox_store.h"
 

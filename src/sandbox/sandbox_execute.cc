@@ -8,6 +8,7 @@
 #include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
 #include "protocol/sandbox_execute_request.h"
+#include "sandbox/env_vars.h"
 #include "sandbox/error_reply.h"
 #include "sandbox/sandbox.h"
 

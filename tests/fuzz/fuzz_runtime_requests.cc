@@ -26,7 +26,7 @@
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
-#include "interpreter/context_row.h"
+#include "protocol/context_row.h"
 #include "protocol/execute_request.h"
 #include "protocol/interpreter_execute_request.h"
 #include "storage/sqlite/sqlite_stores.h"

@@ -1,6 +1,6 @@
 // Fuzz target: the request bodies of sandboxd's sandbox routes (docs/sandbox-api.md#routes),
 // through SandboxService::handle (what SandboxdHandler calls for /sandboxes/{id}/...), so the
-// files API (parse_files_request and the ops), env (parse_env_patch), context creation and
+// files API (decode_files_request and the ops), env (parse_env_patch), context creation and
 // execute decoders run as they do for a client. Bindings: CALC (stateless) and FUZZ, a session
 // engine (fuzz_engine.h) with contexts and snapshots, over an in-memory SQLite store.
 //
@@ -9,12 +9,16 @@
 //   x  POST /execute     c  POST /contexts    e  POST /env    f  POST /files
 //   d  DELETE /contexts/<body>    g  GET /    l  GET /contexts
 //   i  GET / and DELETE / of the sandbox whose id is the body
-//   D  the body through each request decoder directly (src/protocol): a refusal must be an
-//      ApiError of a 4xx kind (docs/errors.md), never another exception
+//   D  the body through each request decoder and the ContextRecord row decoder directly
+//      (src/protocol): a refusal must be an ApiError of a 4xx kind (docs/errors.md), never
+//      another exception; and through the client's answer decoders (sandbox_responses.h),
+//      whose only refusal is ApiError kInternal
 // Every input ends with DELETE / so inputs do not depend on each other.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include <boost/json/parse.hpp>
 
 #include <sandbox/clock.h>
 #include <sandbox/runtime.h>
@@ -24,9 +28,13 @@
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
+#include "protocol/context_record.h"
 #include "protocol/context_request.h"
 #include "protocol/env_patch.h"
+#include "protocol/execute_request.h"
+#include "protocol/files_request.h"
 #include "protocol/sandbox_execute_request.h"
+#include "protocol/sandbox_responses.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
 #include "storage/sqlite/sqlite_stores.h"
@@ -72,6 +80,19 @@ void decode_only(F&& decode) {
   }
 }
 
+// Runs `decode` on the body when it is a JSON object; a refusal must be ApiError kInternal.
+template <typename F>
+void decode_answer(F&& decode, std::string_view body) {
+  boost::system::error_code ec;
+  const boost::json::value v = boost::json::parse(body, ec);
+  if (ec || !v.is_object()) return;
+  try {
+    decode(v.get_object());
+  } catch (const ApiError& e) {
+    FUZZ_CHECK(e.kind() == ErrorKind::kInternal);
+  }
+}
+
 World& world() {
   static World* w = new World();  // never destroyed: libFuzzer may exit from any point
   return *w;
@@ -113,6 +134,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         decode_only([&] { (void)decode_sandbox_execute_request(body); });
         decode_only([&] { (void)decode_context_request(body); });
         decode_only([&] { (void)decode_env_request(body); });
+        decode_only([&] { (void)decode_files_request(body); });
+        // A stored registry row never throws, whatever it holds.
+        decode_only([&] { (void)ContextRecord::from_json(parse_json_object(body)); });
+        // The client's decoders of sandboxd answers (protocol/sandbox_responses.h) refuse with
+        // ApiError kInternal "Invalid sandbox response: ..." only.
+        decode_answer(
+            [&](const boost::json::object& o) {
+              (void)decode_sandbox_info(o);
+              (void)decode_list_files_result(o);
+              (void)decode_read_file_result(o);
+              (void)decode_execution_context_info(o);
+              (void)decode_language_list(o);
+              (void)decode_interpreter_info(o);
+            },
+            body);
         break;
       case 'i': {
         const std::string other(body);

@@ -1,4 +1,4 @@
-#include "interpreter/context_row.h"
+#include "protocol/context_row.h"
 
 #include <stdexcept>
 

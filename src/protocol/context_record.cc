@@ -1,8 +1,9 @@
-#include "sandbox/context_record.h"
+#include "protocol/context_record.h"
 
 #include <sandbox/protocol.h>
 
 #include "protocol/json_number.h"
+#include "protocol/sandbox_responses.h"
 
 namespace sandbox {
 namespace {
@@ -33,8 +34,7 @@ boost::json::object ContextRecord::to_info_json() const {
 }
 
 boost::json::object ContextRecord::to_public_json() const {
-  return {{"id", id},   {"binding", binding},      {"language", language},
-          {"cwd", cwd}, {"createdAt", created_at}, {"lastUsed", last_used}};
+  return sandbox::to_json(CodeContext{id, binding, language, cwd, created_at, last_used});
 }
 
 ContextRecord ContextRecord::from_json(const boost::json::object& o) {
