@@ -26,7 +26,7 @@ bool all_zero(const std::uint8_t* p, std::size_t n) {
 }  // namespace
 
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
-                                           std::shared_ptr<const StdlibTree> stdlib,
+                                           const std::shared_ptr<const StdlibTree>& stdlib,
                                            std::uint64_t boot_fuel) {
   SystemClock clock;
   Workspace workspace(clock);
