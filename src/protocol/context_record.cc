@@ -2,19 +2,11 @@
 
 #include <sandbox/protocol.h>
 
+#include "protocol/json_fields.h"
 #include "protocol/json_number.h"
 #include "protocol/sandbox_responses.h"
 
 namespace sandbox {
-namespace {
-
-std::string str(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-}  // namespace
-
 boost::json::object ContextRecord::to_json() const {
   boost::json::object o = to_info_json();
   o["envVars"] = sandbox::to_json(env_vars);
@@ -39,15 +31,15 @@ boost::json::object ContextRecord::to_public_json() const {
 
 ContextRecord ContextRecord::from_json(const boost::json::object& o) {
   ContextRecord r;
-  r.id = str(o, "id");
-  r.binding = str(o, "binding");
-  r.language = str(o, "language");
-  r.engine = str(o, "engine");
-  r.cwd = str(o, "cwd");
+  r.id = string_field(o, "id");
+  r.binding = string_field(o, "binding");
+  r.language = string_field(o, "language");
+  r.engine = string_field(o, "engine");
+  r.cwd = string_field(o, "cwd");
   if (r.cwd.empty()) r.cwd = "/workspace";
   r.env_vars = env_from_json(o.if_contains("envVars"));
-  r.created_at = str(o, "createdAt");
-  r.last_used = str(o, "lastUsed");
+  r.created_at = string_field(o, "createdAt");
+  r.last_used = string_field(o, "lastUsed");
   if (const auto* e = o.if_contains("executions")) {
     // A stored row is hostile too: a count no uint64 holds reads as 0, like a missing one.
     r.executions = checked_uint64(*e).value_or(0);

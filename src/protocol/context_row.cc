@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "protocol/json_fields.h"
 #include "protocol/json_number.h"
 
 namespace sandbox {
@@ -26,13 +27,9 @@ ContextRow parse_context_row(const boost::json::object& o) {
   const auto* id = o.if_contains("id");
   if (!id || !id->is_string()) throw std::invalid_argument("context row without an id");
   row.id = std::string(id->get_string());
-  auto str = [&](std::string_view key, std::string fallback) {
-    const auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->get_string()) : std::move(fallback);
-  };
-  row.cwd = str("cwd", "/workspace");
-  row.created_at = str("createdAt", "");
-  row.last_used = str("lastUsed", row.created_at);
+  row.cwd = string_field(o, "cwd", "/workspace");
+  row.created_at = string_field(o, "createdAt");
+  row.last_used = string_field(o, "lastUsed", row.created_at);
   if (const auto* e = o.if_contains("executions")) {
     // A stored row is hostile too: a count no uint64 holds (1e300, -1) reads as 0, not a cast.
     row.executions = checked_uint64(*e).value_or(0);

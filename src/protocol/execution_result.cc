@@ -2,6 +2,7 @@
 
 #include <sandbox/protocol.h>
 
+#include "protocol/json_fields.h"
 #include "protocol/json_number.h"
 
 namespace sandbox {
@@ -127,13 +128,9 @@ ExecutionResult execution_result_from_json(const boost::json::object& o) {
     invalid_response();
   }
   ExecutionResult r;
-  auto str = [&](std::string_view key) {
-    const auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->get_string()) : std::string();
-  };
-  r.code = str("code");
-  r.language = str("language");
-  r.engine = str("engine");
+  r.code = string_field(o, "code");
+  r.language = string_field(o, "language");
+  r.engine = string_field(o, "engine");
   if (const auto* d = o.if_contains("durationMs"); d && d->is_number()) {
     // 1e400 parses as inf, which would serialize as the non-JSON "Infinity".
     r.duration_ms = d->to_number<double>();

@@ -3,20 +3,11 @@
 #include <cmath>
 #include <string>
 
+#include "protocol/json_fields.h"
 #include "protocol/json_number.h"
 
 namespace sandbox {
 namespace {
-
-std::string str(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-bool flag(const boost::json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_bool() && v->get_bool();
-}
 
 [[noreturn]] void invalid_number(std::string_view key) {
   throw ApiError(ErrorKind::kInternal,
@@ -48,8 +39,9 @@ boost::json::object to_json(const CodeContext& c) {
 }
 
 CodeContext decode_code_context(const boost::json::object& o) {
-  return CodeContext{str(o, "id"),  str(o, "binding"),   str(o, "language"),
-                     str(o, "cwd"), str(o, "createdAt"), str(o, "lastUsed")};
+  return CodeContext{string_field(o, "id"),        string_field(o, "binding"),
+                     string_field(o, "language"),  string_field(o, "cwd"),
+                     string_field(o, "createdAt"), string_field(o, "lastUsed")};
 }
 
 std::vector<CodeContext> decode_code_context_list(const boost::json::object& o) {
@@ -64,50 +56,51 @@ std::vector<CodeContext> decode_code_context_list(const boost::json::object& o) 
 
 FileOpResult decode_file_op_result(const boost::json::object& o) {
   FileOpResult r;
-  r.success = flag(o, "success");
-  r.path = str(o, "path");
+  r.success = bool_field(o, "success");
+  r.path = string_field(o, "path");
   if (const auto* np = o.if_contains("newPath"); np && np->is_string()) {
     r.new_path = std::string(np->get_string());
   }
-  r.timestamp = str(o, "timestamp");
+  r.timestamp = string_field(o, "timestamp");
   return r;
 }
 
 ReadFileResult decode_read_file_result(const boost::json::object& o) {
   ReadFileResult r;
-  r.path = str(o, "path");
-  r.content = str(o, "content");
-  r.encoding = str(o, "encoding");
-  r.is_binary = flag(o, "isBinary");
-  r.mime_type = str(o, "mimeType");
+  r.path = string_field(o, "path");
+  r.content = string_field(o, "content");
+  r.encoding = string_field(o, "encoding");
+  r.is_binary = bool_field(o, "isBinary");
+  r.mime_type = string_field(o, "mimeType");
   r.size = response_count(o, "size");
-  r.timestamp = str(o, "timestamp");
+  r.timestamp = string_field(o, "timestamp");
   return r;
 }
 
 ListFilesResult decode_list_files_result(const boost::json::object& o) {
   ListFilesResult r;
-  r.path = str(o, "path");
-  r.timestamp = str(o, "timestamp");
+  r.path = string_field(o, "path");
+  r.timestamp = string_field(o, "timestamp");
   if (const auto* files = o.if_contains("files"); files && files->is_array()) {
     for (const auto& f : files->get_array()) {
       if (!f.is_object()) continue;
       const auto& fo = f.get_object();
-      r.files.push_back(FileInfo{str(fo, "name"), str(fo, "absolutePath"), str(fo, "relativePath"),
-                                 str(fo, "type"), response_count(fo, "size"), str(fo, "modifiedAt"),
-                                 str(fo, "mode")});
+      r.files.push_back(FileInfo{string_field(fo, "name"), string_field(fo, "absolutePath"),
+                                 string_field(fo, "relativePath"), string_field(fo, "type"),
+                                 response_count(fo, "size"), string_field(fo, "modifiedAt"),
+                                 string_field(fo, "mode")});
     }
   }
   return r;
 }
 
-bool decode_exists_result(const boost::json::object& o) { return flag(o, "exists"); }
+bool decode_exists_result(const boost::json::object& o) { return bool_field(o, "exists"); }
 
 SandboxInfo decode_sandbox_info(const boost::json::object& o) {
   SandboxInfo info;
-  info.id = str(o, "id");
-  info.created_at = str(o, "createdAt");
-  info.last_used = str(o, "lastUsed");
+  info.id = string_field(o, "id");
+  info.created_at = string_field(o, "createdAt");
+  info.last_used = string_field(o, "lastUsed");
   if (const auto* env = o.if_contains("envVars"); env && env->is_object()) {
     for (const auto& [k, v] : env->get_object()) {
       if (v.is_string()) info.env_vars[std::string(k)] = std::string(v.get_string());
@@ -119,16 +112,16 @@ SandboxInfo decode_sandbox_info(const boost::json::object& o) {
       const auto& co = c.get_object();
       SandboxContextInfo ctx;
       static_cast<CodeContext&>(ctx) = decode_code_context(co);
-      ctx.engine = str(co, "engine");
+      ctx.engine = string_field(co, "engine");
       ctx.executions = response_count(co, "executions");
       if (const auto* s = co.if_contains("snapshot"); s && s->is_object()) {
         const auto& so = s->get_object();
-        ctx.snapshot = ContextSnapshotInfo{str(so, "build"),
+        ctx.snapshot = ContextSnapshotInfo{string_field(so, "build"),
                                            response_count(so, "pages"),
                                            response_count(so, "bytes"),
                                            response_count(so, "storedBytes"),
                                            response_epoch_ms(so, "takenAt").value_or(0),
-                                           flag(so, "stale")};
+                                           bool_field(so, "stale")};
       }
       info.contexts.push_back(std::move(ctx));
     }
@@ -147,8 +140,9 @@ std::optional<ExecutionContextInfo> decode_execution_context_info(const boost::j
   const auto* c = o.if_contains("context");
   if (!c || !c->is_object()) return std::nullopt;
   const auto& co = c->get_object();
-  ExecutionContextInfo info{str(co, "id"), str(co, "cwd"), response_count(co, "executions"),
-                            std::nullopt, response_epoch_ms(co, "expiresAt")};
+  ExecutionContextInfo info{string_field(co, "id"), string_field(co, "cwd"),
+                            response_count(co, "executions"), std::nullopt,
+                            response_epoch_ms(co, "expiresAt")};
   if (const auto* ms = co.if_contains("snapshotMs");
       ms && ms->is_number() && std::isfinite(ms->to_number<double>())) {
     info.snapshot_ms = ms->to_number<double>();
@@ -164,10 +158,10 @@ std::vector<LanguageInfo> decode_language_list(const boost::json::object& o) {
     if (!l.is_object()) continue;
     const auto& lo = l.get_object();
     LanguageInfo info;
-    info.id = str(lo, "id");
-    info.binding = str(lo, "binding");
-    info.language = str(lo, "language");
-    info.engine = str(lo, "engine");
+    info.id = string_field(lo, "id");
+    info.binding = string_field(lo, "binding");
+    info.language = string_field(lo, "language");
+    info.engine = string_field(lo, "engine");
     const auto boolean = [&](std::string_view key, bool fallback) {
       const auto* v = lo.if_contains(key);
       return v && v->is_bool() ? v->get_bool() : fallback;
