@@ -180,12 +180,31 @@ class SessionInstance {
   virtual void close() = 0;
 };
 
+// The memory every booted session of an engine starts from (its post-initialisation image). The
+// server stores a context's snapshot as the difference from it
+// (docs/snapshot-format.md#delta-encoding), so an engine offers a base only when another process
+// of the same build captures exactly the same bytes (the fingerprint is what a stored delta is
+// checked against).
+struct SnapshotBase {
+  std::string fingerprint;  // hex; equal fingerprints mean equal pages
+  std::uint32_t pages = 0;  // 64 KiB pages
+  // Per page, its 64 KiB; null when all zero. Kept alive by `owner`.
+  std::vector<const std::uint8_t*> page_bytes;
+  // Page index -> page hash (docs/snapshot-format.md#page-hash) of every non-zero page: the
+  // baseline of a booted session's first snapshot.
+  std::map<std::uint32_t, std::uint32_t> page_hashes;
+  std::shared_ptr<const void> owner;
+};
+
 // Boot a fresh session, or restore one from a snapshot taken of the same build.
 // Both throw on failure (a host problem, reported as an internal error).
 struct Sessions {
   std::function<std::unique_ptr<SessionInstance>(const SessionOptions&)> boot;
   std::function<std::unique_ptr<SessionInstance>(const SessionOptions&, const SnapshotSource&)>
       restore;
+  // Optional: the image boot() starts from, or null when the engine cannot vouch for it being
+  // the same in every process (snapshots are then stored whole). May throw (a failed capture).
+  std::function<std::shared_ptr<const SnapshotBase>()> base;
 };
 
 struct Engine {

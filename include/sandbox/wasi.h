@@ -130,6 +130,10 @@ struct WasiOptions {
   // Set: random_get returns a deterministic stream from this seed (tests only). Unset: the
   // operating system's CSPRNG (getrandom).
   std::optional<std::uint64_t> random_seed = std::nullopt;
+  // Set: inode numbers count up from 2 in the order the guest first sees each file (an
+  // engine's image capture, whose boot must see the same numbers in every process). Unset: they
+  // are a keyed hash of the node, which keeps host addresses private and needs no table.
+  bool sequential_inodes = false;
   // The capture limits (docs/guest-abi.md#output-capture), checked before each piece is stored.
   std::uint64_t output_limit_bytes = 32'768;
   std::size_t output_limit_chunks = 200;

@@ -79,6 +79,7 @@ Engine make_embedded_engine(const wasm::Module& module, EmbeddedLanguage languag
           [state](const SessionOptions& options, const SnapshotSource& source) {
             return embedded::EmbeddedSession::restore(state, options, source);
           },
+      .base = [state] { return state->snapshot_base(); },
   };
   return engine;
 }

@@ -1,6 +1,7 @@
 #include "embedded/engine_state.h"
 
 #include "embedded/sha256.h"
+#include "snapshot/page_hash.h"
 
 namespace sandbox::embedded {
 
@@ -45,6 +46,38 @@ std::shared_ptr<const Image> EngineState::image() {
     image_ = capture_image(config, language.stdlib, language.boot_fuel);
   }
   return image_;
+}
+
+std::shared_ptr<const SnapshotBase> EngineState::snapshot_base() {
+  const auto first = image();  // throws on a failed capture; retried next time
+  std::lock_guard<std::mutex> lock(base_mu_);
+  if (base_decided_) return base_;
+  GuestConfig config = run_config();
+  config.call_timeout = language.boot_timeout;
+  bool reproducible = false;
+  try {
+    reproducible = same_pages(*first, *capture_image(config, language.stdlib, language.boot_fuel));
+  } catch (const std::exception&) {
+    reproducible = false;  // a boot that fails once is no base to rely on
+  }
+  if (reproducible) {
+    auto base = std::make_shared<SnapshotBase>();
+    base->fingerprint = image_fingerprint(*first);
+    base->pages = first->pages;
+    base->page_bytes = first->page_bytes;
+    for (std::uint32_t page = 0; page < first->pages; ++page) {
+      if (const std::uint8_t* p = first->page_bytes[page]) {
+        if (const auto h = hash_page(
+                std::span<const std::uint8_t, kSnapshotPageBytes>(p, kSnapshotPageBytes))) {
+          base->page_hashes.emplace(page, *h);
+        }
+      }
+    }
+    base->owner = first;
+    base_ = std::move(base);
+  }
+  base_decided_ = true;
+  return base_;
 }
 
 std::unique_ptr<StatelessGuest> EngineState::take_guest(const Image& image) {

@@ -36,6 +36,12 @@ struct EngineState {
   GuestConfig run_config() const;
   // The image, captured on first use; a failed capture throws and is retried next time.
   std::shared_ptr<const Image> image();
+  // The image as the base of delta snapshots (docs/snapshot-format.md#delta-encoding), or null
+  // when it is not reproducible: a second capture under the same fixed boot environment must
+  // give the same pages (a boot that reads anything else from outside would differ in the next
+  // process, where deltas against it could not be restored). Decided once; costs one more
+  // boot, on the first use by a code context.
+  std::shared_ptr<const SnapshotBase> snapshot_base();
   // A guest in the image's state: a reset one from the idle list, or a new one.
   std::unique_ptr<StatelessGuest> take_guest(const Image& image);
   // Resets `guest` to the image and keeps it for a later run, or drops it (see reset_to_image;
@@ -52,6 +58,9 @@ struct EngineState {
  private:
   std::mutex image_mu_;
   std::shared_ptr<const Image> image_;
+  std::mutex base_mu_;
+  bool base_decided_ = false;
+  std::shared_ptr<const SnapshotBase> base_;
   std::mutex idle_mu_;
   std::vector<std::unique_ptr<StatelessGuest>> idle_;
 };

@@ -8,6 +8,8 @@
 #include <sandbox/clock.h>
 #include <sandbox/workspace.h>
 
+#include "embedded/sha256.h"
+
 namespace sandbox::embedded {
 namespace {
 
@@ -32,7 +34,15 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
   Workspace workspace(clock);
   auto image = std::make_shared<Image>();
   {
-    Guest guest(config, WasiOptions{.stdlib = stdlib, .workspace = &workspace});
+    // The fixed boot environment (see image.h): the same image in every process.
+    const ManualClock image_clock(kImageClockMs);
+    auto ticks = std::make_shared<std::uint64_t>(0);
+    WasiOptions boot_wasi{.stdlib = stdlib, .workspace = &workspace};
+    boot_wasi.clock = &image_clock;
+    boot_wasi.monotonic_ns = [ticks] { return *ticks += 1'000; };
+    boot_wasi.random_seed = kImageRandomSeed;
+    boot_wasi.sequential_inodes = true;
+    Guest guest(config, std::move(boot_wasi));
     guest.set_fuel(boot_fuel);
     const auto start = std::chrono::steady_clock::now();
     config.driver->boot(guest);
@@ -98,6 +108,29 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
   image->stats.copied_pages = static_cast<std::uint32_t>(image->data.size() / kWasmPageBytes);
   image->stats.cleared_pages = static_cast<std::uint32_t>(image->cleared.size());
   return image;
+}
+
+bool same_pages(const Image& a, const Image& b) {
+  if (a.pages != b.pages) return false;
+  for (std::uint32_t page = 0; page < a.pages; ++page) {
+    const std::uint8_t* pa = a.page_bytes[page];
+    const std::uint8_t* pb = b.page_bytes[page];
+    if ((pa == nullptr) != (pb == nullptr)) return false;
+    if (pa != nullptr && std::memcmp(pa, pb, kWasmPageBytes) != 0) return false;
+  }
+  return true;
+}
+
+std::string image_fingerprint(const Image& image) {
+  std::string digests = std::to_string(image.pages) + "\n";
+  digests.reserve(digests.size() + std::size_t{image.pages} * 65);
+  static const std::vector<std::uint8_t> kZeroPage(kWasmPageBytes, 0);
+  for (std::uint32_t page = 0; page < image.pages; ++page) {
+    const std::uint8_t* p = image.page_bytes[page] ? image.page_bytes[page] : kZeroPage.data();
+    digests += sha256_hex(std::string_view(reinterpret_cast<const char*>(p), kWasmPageBytes));
+    digests += '\n';
+  }
+  return sha256_hex(digests);
 }
 
 void apply_image(const Image& image, Guest& guest, bool track_writes) {

@@ -26,7 +26,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include <sandbox/clock.h>
 
 #include "embedded/guest.h"
 
@@ -66,9 +69,27 @@ struct Image {
 // empty, enabled /workspace; no environment), because the interpreter's C library records the
 // preopens during boot. Throws what boot throws, and std::runtime_error when boot leaves the
 // instance unusable or host-side state behind.
+//
+// The boot runs under a fixed environment (kImageClockMs for the realtime clock, a monotonic
+// clock that advances 1 µs per reading, random_get from kImageRandomSeed, inode numbers in order
+// of first use instead of from host addresses), so every process of
+// a build captures the same image and a snapshot stored as a delta from it
+// (docs/snapshot-format.md#delta-encoding) restores in the next process. What the guest uses
+// at run time is not affected: every copy of the image runs after_copy (re-seeding) and reads
+// the real clocks; only what the interpreter keeps from its boot (a string-hash seed, a start
+// time) is the same in every process of the build.
+inline constexpr std::int64_t kImageClockMs = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+inline constexpr std::uint64_t kImageRandomSeed = 0x5eed'1a6e'0b00'7eedULL;
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
                                            const std::shared_ptr<const StdlibTree>& stdlib,
                                            std::uint64_t boot_fuel);
+
+// True when `a` and `b` hold the same pages, byte for byte.
+bool same_pages(const Image& a, const Image& b);
+
+// The fingerprint of an image's pages: sha256 hex over the page count and every page's sha256
+// (zero pages included), so equal fingerprints mean equal memory.
+std::string image_fingerprint(const Image& image);
 
 // Copies `image` into `guest`, whose instance must be fresh (kFresh); it becomes ready to call.
 // With `track_writes`, write tracking starts afterwards (sessions report dirty pages with it).

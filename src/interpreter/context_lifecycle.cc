@@ -315,7 +315,8 @@ SessionOptions ContextLifecycle::session_options(KeyState& state, const ContextR
 
 Resident ContextLifecycle::restore_instance(const std::string& key, KeyState& state,
                                             const ContextRow& row) {
-  return restore_resident(store_, key, engine_, row, session_options(state, row));
+  const auto base = snapshot_base();
+  return restore_resident(store_, key, engine_, base.get(), row, session_options(state, row));
 }
 
 Resident ContextLifecycle::boot_instance(KeyState& state, const ContextRow& row) {
@@ -324,7 +325,13 @@ Resident ContextLifecycle::boot_instance(KeyState& state, const ContextRow& row)
   Resident fresh;
   fresh.context_id = row.id;
   fresh.instance = engine_.sessions->boot(session_options(state, row));
+  start_from_base(fresh, snapshot_base().get());
   return fresh;
+}
+
+std::shared_ptr<const SnapshotBase> ContextLifecycle::snapshot_base() const {
+  if (!engine_.sessions || !engine_.sessions->base) return nullptr;
+  return engine_.sessions->base();
 }
 
 void ContextLifecycle::discard_foreign_snapshot(const std::string& key, ContextRow& row) {
@@ -352,8 +359,10 @@ std::optional<double> ContextLifecycle::settle_snapshot(const std::string& key, 
   if (live && live->instance->can_snapshot()) {
     try {
       // CL9: chunks and row in one transaction.
+      const auto base = snapshot_base();
       snapshot_ms =
-          write_snapshot(store_, key, engine_.build, *live, row, clock_.now_ms()).elapsed_ms;
+          write_snapshot(store_, key, engine_.build, base.get(), *live, row, clock_.now_ms())
+              .elapsed_ms;
       row_written = true;
     } catch (const std::exception& e) {
       // CL6: memory is now ahead of a snapshot we could not write. Drop the instance so the

@@ -147,6 +147,9 @@ class ContextLifecycle {
   Resident restore_instance(const std::string& key, KeyState& state, const ContextRow& row);
   // [no instance] -> [resident] from nothing.
   Resident boot_instance(KeyState& state, const ContextRow& row);
+  // The engine's image as the base of delta snapshots (docs/snapshot-format.md#delta-encoding),
+  // or null when the engine offers none.
+  std::shared_ptr<const SnapshotBase> snapshot_base() const;
   // CL4: record of another build -> [null]; its chunks are deleted now, the row at round end.
   void discard_foreign_snapshot(const std::string& key, ContextRow& row);
   // CL6: drops the resident if it belongs to `row` and reports invalid(). Returns whether it did.

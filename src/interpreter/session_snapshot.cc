@@ -1,16 +1,42 @@
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
 #include "interpreter/session_state.h"
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"
+#include "snapshot/delta.h"
 #include "storage/interpreter_store.h"
 
 namespace sandbox {
+namespace {
+
+// Rehashes `pages` of `memory` into `hashes` (pages past the memory are skipped).
+void rehash_pages(std::span<const std::uint8_t> memory, const std::vector<std::uint32_t>& pages,
+                  PageHashes& hashes) {
+  const auto count = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  for (const std::uint32_t p : pages) {
+    if (p >= count) continue;
+    const auto page =
+        memory.subspan(std::size_t{p} * kSnapshotPageBytes).first<kSnapshotPageBytes>();
+    if (const auto h = hash_page(page)) {
+      hashes[p] = *h;
+    } else {
+      hashes.erase(p);
+    }
+  }
+}
+
+std::uint32_t chunks_spanning(std::span<const std::uint8_t> memory) {
+  const std::uint64_t pages = memory.size() / kSnapshotPageBytes;
+  return static_cast<std::uint32_t>((pages + kChunkPages - 1) / kChunkPages);
+}
+
+}  // namespace
 
 SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& key,
-                                   const std::string& build, Resident& resident, ContextRow& row,
-                                   std::int64_t now_ms) {
+                                   const std::string& build, const SnapshotBase* base,
+                                   Resident& resident, ContextRow& row, std::int64_t now_ms) {
   const auto start = std::chrono::steady_clock::now();
   const SessionSnapshot snap = resident.instance->snapshot();
   const std::span<const std::uint8_t> memory = snap.memory;
@@ -19,36 +45,72 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   if (snap.dirty_pages && resident.hashes_valid) {
     // Write tracking: only the dirty pages can differ from what was last stored.
     hashes = resident.prev_hashes;
-    const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
-    for (const std::uint32_t p : *snap.dirty_pages) {
-      if (p >= pages) continue;
-      const auto page =
-          memory.subspan(std::size_t{p} * kSnapshotPageBytes).first<kSnapshotPageBytes>();
-      if (const auto h = hash_page(page)) {
-        hashes[p] = *h;
-      } else {
-        hashes.erase(p);
-      }
-    }
+    rehash_pages(memory, *snap.dirty_pages, hashes);
   } else {
     hashes = hash_memory(memory);
   }
-  const ChunkPlan plan = plan_chunks(diff_pages(resident.prev_hashes, hashes), hashes);
-  std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
-  apply_chunk_plan(chunk_ids, plan);
+
+  // docs/snapshot-format.md#delta-encoding (I11): a delta from the image when the engine offers
+  // one; the memory itself otherwise.
+  const SnapshotBase* delta_base =
+      base != nullptr && memory.size() >= std::size_t{base->pages} * kSnapshotPageBytes ? base
+                                                                                        : nullptr;
+  const bool to_delta = delta_base != nullptr;
+  // I13: chunks stored in the other encoding (or in a delta from another image) are all
+  // rewritten once; otherwise only the chunks around pages that changed since the last write.
+  const bool rewrite_all =
+      to_delta != resident.delta || (to_delta && resident.base_fingerprint != base->fingerprint);
 
   // One codec per thread: its zstd context and buffers stay warm across snapshots.
   thread_local ChunkCodec codec(Codec::kZstd);
   SnapshotWrite write;
-  write.removed = plan.remove;
-  write.upserts.reserve(plan.upsert.size());
-  for (const std::uint32_t c : plan.upsert) {
-    const std::size_t start = std::size_t{c} * kChunkBytes;
-    // A whole chunk is compressed straight from memory; only a trailing partial one is copied
-    // and zero-filled first.
-    write.upserts.push_back(ChunkWrite{c, start + kChunkBytes <= memory.size()
-                                              ? codec.encode(memory.subspan(start, kChunkBytes))
-                                              : codec.encode(extract_chunk(memory, c))});
+  std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
+  if (to_delta) {
+    std::set<std::uint32_t> touched;
+    if (rewrite_all) {
+      for (std::uint32_t c = 0; c < chunks_spanning(memory); ++c) touched.insert(c);
+      touched.insert(resident.chunk_ids.begin(), resident.chunk_ids.end());
+    } else {
+      const PageDiff diff = diff_pages(resident.prev_hashes, hashes);
+      for (const auto p : diff.changed) touched.insert(chunk_of_page(p));
+      for (const auto p : diff.removed) touched.insert(chunk_of_page(p));
+    }
+    std::vector<std::uint8_t> chunk(kChunkBytes);
+    for (const std::uint32_t c : touched) {
+      if (delta_chunk(memory, *delta_base, c, chunk)) {
+        write.upserts.push_back(ChunkWrite{c, codec.encode(chunk)});
+        chunk_ids.insert(c);
+      } else if (chunk_ids.erase(c) > 0) {
+        write.removed.push_back(c);  // the chunk equals the image again
+      }
+    }
+  } else {
+    ChunkPlan plan;
+    if (rewrite_all) {
+      // Every chunk with a non-zero page; every other stored chunk goes.
+      for (const auto& [p, h] : hashes) {
+        const std::uint32_t c = chunk_of_page(p);
+        if (plan.upsert.empty() || plan.upsert.back() != c) plan.upsert.push_back(c);
+      }
+      for (const std::uint32_t c : resident.chunk_ids) {
+        if (!std::binary_search(plan.upsert.begin(), plan.upsert.end(), c)) {
+          plan.remove.push_back(c);
+        }
+      }
+    } else {
+      plan = plan_chunks(diff_pages(resident.prev_hashes, hashes), hashes);
+    }
+    apply_chunk_plan(chunk_ids, plan);
+    write.removed = plan.remove;
+    write.upserts.reserve(plan.upsert.size());
+    for (const std::uint32_t c : plan.upsert) {
+      const std::size_t at = std::size_t{c} * kChunkBytes;
+      // A whole chunk is compressed straight from memory; only a trailing partial one is copied
+      // and zero-filled first.
+      write.upserts.push_back(ChunkWrite{c, at + kChunkBytes <= memory.size()
+                                                ? codec.encode(memory.subspan(at, kChunkBytes))
+                                                : codec.encode(extract_chunk(memory, c))});
+    }
   }
 
   SnapshotRecord record;
@@ -62,6 +124,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   record.taken_at = now_ms;
   record.stale = false;
   record.codec = codec.codec();
+  if (to_delta) record.base = delta_base->fingerprint;
 
   ContextRow updated = row;
   updated.snapshot = record;
@@ -72,12 +135,15 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   resident.prev_hashes = std::move(hashes);
   resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
+  resident.delta = to_delta;
+  resident.base_fingerprint = to_delta ? delta_base->fingerprint : std::string();
   return {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
 }
 
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
-                          const ContextRow& row, const SessionOptions& options) {
+                          const SnapshotBase* base, const ContextRow& row,
+                          const SessionOptions& options) {
   // The caller checks (docs/contexts.md#cl4); a row without a record here is our own bug.
   if (!row.snapshot) throw std::logic_error("restore_resident: context row has no snapshot");
   const SnapshotRecord& record = *row.snapshot;
@@ -85,38 +151,51 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
   std::set<std::uint32_t> chunk_ids;
   for (const auto& entry : stored) chunk_ids.insert(entry.first);
 
-  // Chunks are decoded lazily into one reused buffer: engines read pages in order, and fresh
-  // memory for every chunk would cost a page fault per 4 KiB.
-  ChunkCodec codec(record.codec);
-  std::vector<std::uint8_t> buffer(kChunkBytes);
-  std::optional<std::uint32_t> decoded;
+  // Checks the record against the engine's image and serves pages of either encoding; chunks
+  // are decoded lazily into one reused buffer, as engines read pages in order.
+  SnapshotPageReader reader(record, stored, base);  // throws SnapshotError (I12)
   SnapshotSource source;
   source.handle = record.handle;
   source.extra = record.extra;
   source.memory_pages = record.memory_pages;
-  source.read_page = [&](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
-    const std::uint32_t chunk = chunk_of_page(page);
-    const auto it = stored.find(chunk);
-    if (it == stored.end()) return std::nullopt;
-    if (decoded != chunk) {
-      decoded.reset();
-      codec.decode_into(record.codec, it->second, buffer);
-      decoded = chunk;
-    }
-    return std::span<const std::uint8_t>(buffer).subspan(
-        std::size_t{page % kChunkPages} * kSnapshotPageBytes, kSnapshotPageBytes);
-  };
+  source.read_page = [&reader](std::uint32_t page) { return reader.page(page); };
 
   Resident resident;
   resident.context_id = row.id;
   if (!engine.sessions) throw std::logic_error("restore_resident: the engine has no sessions");
   resident.instance = engine.sessions->restore(options, source);
-  // Hash what was actually restored: the next snapshot diffs against it.
-  // (This snapshot() call is also the baseline of the instance's write tracking.)
-  resident.prev_hashes = hash_memory(resident.instance->snapshot().memory);
+  // The baseline of the next diff (I6). This snapshot() call is also the baseline of the
+  // instance's write tracking; what it reports dirty is what the engine wrote after the copy.
+  const SessionSnapshot after = resident.instance->snapshot();
+  if (record.base && after.dirty_pages) {
+    // I14: the image's hashes, with the pages of the stored delta and the pages written since
+    // the copy rehashed; no need to hash the whole memory again.
+    resident.prev_hashes = base->page_hashes;
+    rehash_pages(after.memory, reader.delta_pages(), resident.prev_hashes);
+    rehash_pages(after.memory, *after.dirty_pages, resident.prev_hashes);
+    for (auto it = resident.prev_hashes.lower_bound(record.memory_pages);
+         it != resident.prev_hashes.end();) {
+      it = resident.prev_hashes.erase(it);  // defensive: the memory is at least the image
+    }
+  } else {
+    resident.prev_hashes = hash_memory(after.memory);
+  }
   resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
+  resident.delta = record.base.has_value();
+  resident.base_fingerprint = record.base.value_or(std::string());
   return resident;
+}
+
+void start_from_base(Resident& resident, const SnapshotBase* base) {
+  if (base == nullptr) return;
+  // I14: a booted instance holds the image (plus what the engine wrote since, which its write
+  // tracking reports at the first snapshot), and nothing is stored yet.
+  resident.prev_hashes = base->page_hashes;
+  resident.hashes_valid = true;
+  resident.chunk_ids.clear();
+  resident.delta = true;
+  resident.base_fingerprint = base->fingerprint;
 }
 
 }  // namespace sandbox

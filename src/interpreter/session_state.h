@@ -32,6 +32,10 @@ struct Resident {
   // snapshot hashes everything even when the engine reports dirty pages.
   bool hashes_valid = false;
   std::set<std::uint32_t> chunk_ids;  // chunk rows stored for the context
+  // The stored chunks are deltas from the engine image with this fingerprint
+  // (docs/snapshot-format.md#delta-encoding); false: they hold the memory itself, or none yet.
+  bool delta = false;
+  std::string base_fingerprint;
 };
 
 struct KeyState {
@@ -57,17 +61,24 @@ struct SnapshotWriteResult {
 };
 
 // Takes a snapshot of `resident` (which must belong to `row`) and writes changed chunks, deleted
-// chunks and the row (with the new record) in one transaction (docs/contexts.md#cl9). On
-// success updates the resident's hashes and chunk set and `row.snapshot`; on failure throws and
-// changes nothing.
+// chunks and the row (with the new record) in one transaction (docs/contexts.md#cl9). With a
+// `base` (the engine's image, may be null) the chunks are deltas from it
+// (docs/snapshot-format.md#delta-encoding). On success updates the resident's hashes and chunk
+// set and `row.snapshot`; on failure throws and changes nothing.
 SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& key,
-                                   const std::string& build, Resident& resident, ContextRow& row,
-                                   std::int64_t now_ms);
+                                   const std::string& build, const SnapshotBase* base,
+                                   Resident& resident, ContextRow& row, std::int64_t now_ms);
 
-// Restores `row`'s instance from its stored snapshot (docs/protocol.md#resident-instance R4).
-// Requires row.snapshot with the engine's build (docs/contexts.md#cl4). Throws when the chunks
-// are unreadable or the engine's restore fails.
+// Restores `row`'s instance from its stored snapshot (docs/protocol.md#resident-instance R4),
+// of either encoding; `base` is the engine's image (may be null). Requires row.snapshot with the
+// engine's build (docs/contexts.md#cl4). Throws SnapshotError when the record or its chunks are
+// unreadable (a delta from another image included), and what the engine's restore throws.
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
-                          const ContextRow& row, const SessionOptions& options);
+                          const SnapshotBase* base, const ContextRow& row,
+                          const SessionOptions& options);
+
+// Makes a freshly booted resident's baseline the engine image's page hashes (nothing stored yet),
+// so its first snapshot hashes only what the engine reports written. No-op without a base.
+void start_from_base(Resident& resident, const SnapshotBase* base);
 
 }  // namespace sandbox

@@ -1,6 +1,8 @@
 // SnapshotError: stored snapshot data that cannot be used (a corrupt record, a chunk that does
-// not decompress or has the wrong size, an unknown codec). Thrown by the snapshot helpers; the
-// interpreter server treats it like a missing snapshot of a stale build (boot fresh).
+// not decompress or has the wrong size, an unknown codec, a delta from another engine image or
+// with a chunk or page past its memory: docs/snapshot-format.md#delta-encoding). Thrown by the
+// snapshot helpers. A restore that throws it fails the execute that needed the snapshot and
+// leaves the stored record as it was (docs/snapshot-format.md#delta-encoding).
 #pragma once
 
 #include <stdexcept>

@@ -71,6 +71,7 @@ boost::json::object to_json(const SnapshotRecord& record) {
   o["takenAt"] = record.taken_at;
   o["stale"] = record.stale;
   o["codec"] = codec_name(record.codec);
+  if (record.base) o["base"] = *record.base;
   return o;
 }
 
@@ -104,6 +105,13 @@ SnapshotRecord parse_snapshot_record(const boost::json::value& value) {
       throw SnapshotError("snapshot record codec is unknown: " + std::string(codec->get_string()));
     }
     r.codec = *parsed;
+  }
+  if (const auto* base = o->if_contains("base"); base && !base->is_null()) {
+    if (!base->is_string() || base->get_string().empty() ||
+        base->get_string().size() > kMaxBaseFingerprintChars) {
+      throw SnapshotError("snapshot record base is not an image fingerprint");
+    }
+    r.base = std::string(base->get_string());
   }
   return r;
 }

@@ -5,13 +5,15 @@
 // JSON form (field names as upstream):
 //   {"build": "...", "memoryPages": 600, "pageCount": 412, "bytes": 27000832, "chunkCount": 38,
 //    "handle": "1234567", "extra": {...}, "takenAt": 1700000000000, "stale": false,
-//    "codec": "zstd"}
+//    "codec": "zstd", "base": "<image fingerprint>"}
+// (`base` only for a delta from the engine's image, docs/snapshot-format.md#delta-encoding.)
 // `handle` is a decimal string because it is a 64-bit integer (JSON numbers lose precision).
 //
 // Thread-safety: value types and pure functions.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <boost/json/object.hpp>
@@ -22,6 +24,9 @@
 #include "snapshot/chunk_codec.h"
 
 namespace sandbox {
+
+// The longest image fingerprint a stored record may carry (ours are 64 hex digits).
+inline constexpr std::size_t kMaxBaseFingerprintChars = 128;
 
 struct SnapshotRecord {
   std::string build;
@@ -34,6 +39,9 @@ struct SnapshotRecord {
   std::int64_t taken_at = 0;  // epoch ms
   bool stale = false;
   Codec codec = Codec::kRaw;
+  // The fingerprint of the engine image the chunks are deltas from
+  // (docs/snapshot-format.md#delta-encoding); nullopt: the chunks hold the memory itself.
+  std::optional<std::string> base;
 
   bool operator==(const SnapshotRecord&) const = default;
 };
@@ -44,7 +52,8 @@ boost::json::object to_json(const SnapshotRecord& record);
 // raw, a missing `stale` false, a missing `extra` {}, missing counts 0; `handle` may also be a
 // JSON number, and a negative decimal (a signed 64-bit handle) is kept as its two's complement.
 // Throws SnapshotError when `value` is not an object, `build` or `handle` is missing or
-// malformed, a number does not fit its field, or the codec is unknown.
+// malformed, a number does not fit its field, the codec is unknown, or `base` is not a string of
+// 1 to kMaxBaseFingerprintChars characters.
 SnapshotRecord parse_snapshot_record(const boost::json::value& value);
 
 // The SnapshotInfo (include/sandbox/protocol.h) a client sees of a stored record.

@@ -117,6 +117,11 @@ std::int64_t HostState::now_ms() const {
 }
 
 std::uint64_t HostState::inode(const void* node) const {
+  if (options.sequential_inodes) {
+    // Addresses differ between processes (ASLR), first sightings do not. A node freed and
+    // another allocated at its address share a number, as they do with the hash.
+    return inode_numbers_.try_emplace(node, inode_numbers_.size() + 2).first->second;
+  }
   std::uint64_t state = reinterpret_cast<std::uintptr_t>(node) ^ inode_key_;
   const std::uint64_t ino = splitmix64(state);
   return ino == 0 ? 1 : ino;

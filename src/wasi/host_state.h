@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <sandbox/wasi.h>
@@ -122,6 +123,8 @@ class HostState {
 
   std::shared_ptr<WorkspaceNode> dev_root_;
   std::uint64_t inode_key_ = 0;
+  // WasiOptions::sequential_inodes: the number given to each node seen so far.
+  mutable std::unordered_map<const void*, std::uint64_t> inode_numbers_;
   std::uint64_t random_state_ = 0;
 };
 

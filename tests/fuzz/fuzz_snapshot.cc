@@ -9,6 +9,12 @@
 //   e  the rest encoded with zstd must decode to itself
 //   p  a chunk map (count, then per chunk: index byte, length u16 of filler), then page numbers
 //   h  two memories of up to 20 pages (page count, then per page: a byte, 0 = zero page), diffed
+//   d  a delta record against a small image (docs/snapshot-format.md#delta-encoding): image
+//      (memory as for h), memoryPages byte, flags (bit 0: a foreign fingerprint, bit 1: zstd),
+//      then chunks (count, per chunk: index byte, length u16, that many bytes); every page is
+//      read, and one past the memory: only SnapshotError may come out
+//   D  an image and a memory (as for h): the memory stored as a delta must read back exactly
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +27,7 @@
 #include "fuzz_input.h"
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"
+#include "snapshot/delta.h"
 #include "snapshot/page_hash.h"
 #include "snapshot/snapshot_error.h"
 #include "snapshot/snapshot_record.h"
@@ -124,6 +131,81 @@ void diff(fuzz::FuzzInput& in) {
   for (const auto c : plan.upsert) FUZZ_CHECK(extract_chunk(after, c).size() == kChunkBytes);
 }
 
+// A SnapshotBase over `image` (which must outlive it).
+SnapshotBase base_of(const std::vector<std::uint8_t>& image) {
+  SnapshotBase base;
+  base.fingerprint = "image";
+  base.pages = static_cast<std::uint32_t>(image.size() / kSnapshotPageBytes);
+  for (std::uint32_t p = 0; p < base.pages; ++p) {
+    const std::uint8_t* bytes = image.data() + std::size_t{p} * kSnapshotPageBytes;
+    const bool zero = std::all_of(bytes, bytes + kSnapshotPageBytes, [](auto b) { return b == 0; });
+    base.page_bytes.push_back(zero ? nullptr : bytes);
+  }
+  base.page_hashes = hash_memory(image);
+  return base;
+}
+
+void hostile_delta(fuzz::FuzzInput& in) {
+  const auto image = memory_of(in);
+  const SnapshotBase base = base_of(image);
+  SnapshotRecord record;
+  record.build = "b";
+  record.memory_pages = in.u8();
+  const std::uint8_t flags = in.u8();
+  record.base = flags & 1 ? "foreign" : base.fingerprint;
+  record.codec = flags & 2 ? Codec::kZstd : Codec::kRaw;
+  ChunkMap chunks;
+  for (int n = in.u8() % 4; n > 0; --n) {
+    const std::uint32_t index = in.u8();
+    const std::size_t length = std::size_t{in.u8()} | std::size_t{in.u8()} << 8;
+    std::vector<std::uint8_t> data;
+    for (std::size_t i = 0; i < length && !in.empty(); ++i) data.push_back(in.u8());
+    chunks[index] = std::move(data);
+  }
+  try {
+    SnapshotPageReader reader(record, chunks, &base);
+    FUZZ_CHECK(!(flags & 1));  // a foreign image is always refused
+    for (std::uint32_t p = 0; p <= record.memory_pages; ++p) {
+      try {
+        const auto view = reader.page(p);
+        FUZZ_CHECK(p < record.memory_pages);
+        if (view) FUZZ_CHECK(view->size() == kSnapshotPageBytes);
+      } catch (const SnapshotError&) {
+      }
+    }
+  } catch (const SnapshotError&) {
+  }
+}
+
+void delta_round_trip(fuzz::FuzzInput& in) {
+  const auto image = memory_of(in);
+  auto memory = memory_of(in);
+  if (memory.size() < image.size()) memory.resize(image.size());  // memory never shrinks
+  const SnapshotBase base = base_of(image);
+  ChunkMap chunks;
+  std::vector<std::uint8_t> chunk(kChunkBytes);
+  const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  for (std::uint32_t c = 0; c * kChunkPages < pages; ++c) {
+    if (delta_chunk(memory, base, c, chunk)) chunks[c] = encode_chunk(Codec::kZstd, chunk);
+  }
+  SnapshotRecord record;
+  record.build = "b";
+  record.memory_pages = pages;
+  record.base = base.fingerprint;
+  record.codec = Codec::kZstd;
+  SnapshotPageReader reader(record, chunks, &base);
+  for (std::uint32_t p = 0; p < pages; ++p) {
+    const auto view = reader.page(p);
+    const auto want = std::span<const std::uint8_t>(memory).subspan(
+        std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
+    if (view) {
+      FUZZ_CHECK(std::equal(view->begin(), view->end(), want.begin()));
+    } else {
+      FUZZ_CHECK(std::all_of(want.begin(), want.end(), [](auto b) { return b == 0; }));
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -146,6 +228,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     case 'h':
       diff(in);
+      break;
+    case 'd':
+      hostile_delta(in);
+      break;
+    case 'D':
+      delta_round_trip(in);
       break;
     default:
       break;

@@ -1,0 +1,143 @@
+#include "snapshot/delta.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "snapshot/snapshot_error.h"
+
+namespace sandbox {
+namespace {
+
+// XOR of `n` bytes of `src` into `dst`, word-wise.
+void xor_into(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
+    std::uint64_t a;
+    std::uint64_t b;
+    std::memcpy(&a, dst + i, sizeof a);
+    std::memcpy(&b, src + i, sizeof b);
+    a ^= b;
+    std::memcpy(dst + i, &a, sizeof a);
+  }
+  for (; i < n; ++i) dst[i] ^= src[i];
+}
+
+bool any_nonzero(const std::uint8_t* p, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, sizeof w);
+    if (w != 0) return true;
+  }
+  for (; i < n; ++i) {
+    if (p[i] != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::uint8_t* base_page(const SnapshotBase& base, std::uint32_t page) {
+  if (page >= base.pages || page >= base.page_bytes.size()) return nullptr;
+  return base.page_bytes[page];
+}
+
+bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
+                 std::uint32_t chunk, std::span<std::uint8_t> out) {
+  if (out.size() != kChunkBytes) throw std::invalid_argument("delta_chunk needs one chunk");
+  bool differs = false;
+  for (std::uint32_t i = 0; i < kChunkPages; ++i) {
+    const std::uint32_t page = chunk * kChunkPages + i;
+    std::uint8_t* dst = out.data() + std::size_t{i} * kSnapshotPageBytes;
+    const std::uint64_t at = std::uint64_t{page} * kSnapshotPageBytes;
+    const std::uint8_t* base_bytes = base_page(base, page);
+    if (at + kSnapshotPageBytes <= memory.size()) {
+      std::memcpy(dst, memory.data() + at, kSnapshotPageBytes);
+    } else {
+      std::memset(dst, 0, kSnapshotPageBytes);  // Wasm memories are whole pages
+    }
+    if (base_bytes) xor_into(dst, base_bytes, kSnapshotPageBytes);
+    if (!differs && any_nonzero(dst, kSnapshotPageBytes)) differs = true;
+  }
+  return differs;
+}
+
+void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data) {
+  if (data.size() != kChunkBytes) throw std::invalid_argument("undelta_chunk needs one chunk");
+  for (std::uint32_t i = 0; i < kChunkPages; ++i) {
+    if (const std::uint8_t* b = base_page(base, chunk * kChunkPages + i)) {
+      xor_into(data.data() + std::size_t{i} * kSnapshotPageBytes, b, kSnapshotPageBytes);
+    }
+  }
+}
+
+void check_record_against_base(const SnapshotRecord& record, const SnapshotBase* base) {
+  if (record.memory_pages > kMaxSnapshotMemoryPages) {
+    throw SnapshotError("snapshot record declares " + std::to_string(record.memory_pages) +
+                        " memory pages, more than " + std::to_string(kMaxSnapshotMemoryPages));
+  }
+  if (!record.base) return;
+  if (base == nullptr) {
+    throw SnapshotError("snapshot is a delta from an engine image this engine does not offer");
+  }
+  if (*record.base != base->fingerprint) {
+    throw SnapshotError("snapshot is a delta from image " + *record.base +
+                        ", the engine's image is " + base->fingerprint);
+  }
+  if (record.memory_pages < base->pages) {
+    throw SnapshotError("delta snapshot declares " + std::to_string(record.memory_pages) +
+                        " memory pages, fewer than its image's " + std::to_string(base->pages));
+  }
+}
+
+SnapshotPageReader::SnapshotPageReader(const SnapshotRecord& record, const ChunkMap& chunks,
+                                       const SnapshotBase* base)
+    : record_(record), chunks_(chunks), base_(record.base ? base : nullptr), codec_(record.codec) {
+  check_record_against_base(record, base);
+  if (base_ && !chunks.empty()) {
+    const std::uint64_t last_first_page = std::uint64_t{chunks.rbegin()->first} * kChunkPages;
+    if (last_first_page >= record.memory_pages) {
+      throw SnapshotError("delta snapshot has chunk " + std::to_string(chunks.rbegin()->first) +
+                          " past its " + std::to_string(record.memory_pages) + " memory pages");
+    }
+  }
+}
+
+std::optional<std::span<const std::uint8_t>> SnapshotPageReader::page(std::uint32_t page) {
+  if (page >= record_.memory_pages) {
+    throw SnapshotError("snapshot page " + std::to_string(page) + " is past its " +
+                        std::to_string(record_.memory_pages) + " memory pages");
+  }
+  const std::uint32_t chunk = chunk_of_page(page);
+  const auto it = chunks_.find(chunk);
+  if (it == chunks_.end()) {
+    if (!base_) return std::nullopt;                  // all zero
+    const std::uint8_t* b = base_page(*base_, page);  // equal to the image
+    if (!b) return std::nullopt;
+    return std::span<const std::uint8_t>(b, kSnapshotPageBytes);
+  }
+  if (decoded_ != chunk) {
+    decoded_.reset();
+    buffer_.resize(kChunkBytes);
+    codec_.decode_into(record_.codec, it->second, buffer_);  // exactly one chunk, or throws
+    if (base_) undelta_chunk(*base_, chunk, buffer_);
+    decoded_ = chunk;
+  }
+  return std::span<const std::uint8_t>(buffer_).subspan(
+      std::size_t{page % kChunkPages} * kSnapshotPageBytes, kSnapshotPageBytes);
+}
+
+std::vector<std::uint32_t> SnapshotPageReader::delta_pages() const {
+  std::vector<std::uint32_t> pages;
+  if (!base_) return pages;
+  for (const auto& entry : chunks_) {
+    for (std::uint32_t i = 0; i < kChunkPages; ++i) {
+      const std::uint64_t page = std::uint64_t{entry.first} * kChunkPages + i;
+      if (page < record_.memory_pages) pages.push_back(static_cast<std::uint32_t>(page));
+    }
+  }
+  return pages;
+}
+
+}  // namespace sandbox

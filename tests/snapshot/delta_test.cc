@@ -1,0 +1,159 @@
+// Deltas from the engine image (docs/snapshot-format.md#delta-encoding): the encoding round
+// trip, and every hostile stored row refused with a SnapshotError before anything is decoded.
+#include "snapshot/delta.h"
+
+#include <gtest/gtest.h>
+
+#include "snapshot/snapshot_error.h"
+
+namespace sandbox {
+namespace {
+
+// A 3-page image: page 0 = 0x11..., page 1 zero, page 2 = 0x33...
+struct TestImage {
+  TestImage() : bytes(3 * kSnapshotPageBytes, 0) {
+    std::fill_n(bytes.begin(), kSnapshotPageBytes, 0x11);
+    std::fill_n(bytes.begin() + 2 * kSnapshotPageBytes, kSnapshotPageBytes, 0x33);
+    base.fingerprint = "image-a";
+    base.pages = 3;
+    base.page_bytes = {bytes.data(), nullptr, bytes.data() + 2 * kSnapshotPageBytes};
+    base.page_hashes = hash_memory(bytes);
+  }
+  std::vector<std::uint8_t> bytes;
+  SnapshotBase base;
+};
+
+SnapshotRecord delta_record(std::uint32_t pages, const std::string& fingerprint = "image-a") {
+  SnapshotRecord r;
+  r.build = "b";
+  r.memory_pages = pages;
+  r.codec = Codec::kZstd;
+  r.base = fingerprint;
+  return r;
+}
+
+// Stores `memory` as a delta from the image, as write_snapshot does.
+ChunkMap store_delta(const std::vector<std::uint8_t>& memory, const SnapshotBase& base) {
+  ChunkMap chunks;
+  std::vector<std::uint8_t> chunk(kChunkBytes);
+  const std::uint32_t pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  for (std::uint32_t c = 0; c * kChunkPages < pages; ++c) {
+    if (delta_chunk(memory, base, c, chunk)) chunks[c] = encode_chunk(Codec::kZstd, chunk);
+  }
+  return chunks;
+}
+
+TEST(Delta, MemoryEqualToTheImageStoresNothing) {
+  TestImage image;
+  auto memory = image.bytes;
+  memory.resize(20 * kSnapshotPageBytes, 0);  // grown, still zero
+  EXPECT_TRUE(store_delta(memory, image.base).empty());
+}
+
+TEST(Delta, AChangedByteStoresOneSmallChunkAndReadsBackExactly) {
+  TestImage image;
+  auto memory = image.bytes;
+  memory.resize(20 * kSnapshotPageBytes, 0);
+  memory[2 * kSnapshotPageBytes + 5] = 0x34;   // a page of the image
+  memory[17 * kSnapshotPageBytes + 9] = 0x01;  // a grown page, chunk 1
+  const ChunkMap chunks = store_delta(memory, image.base);
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_LT(chunks.at(0).size(), 1024u);  // mostly zero: zstd keeps almost nothing
+  const SnapshotRecord record = delta_record(20);
+  SnapshotPageReader reader(record, chunks, &image.base);
+  for (std::uint32_t p = 0; p < 20; ++p) {
+    const auto view = reader.page(p);
+    const auto want = std::span<const std::uint8_t>(memory).subspan(
+        std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
+    if (view) {
+      EXPECT_TRUE(std::equal(view->begin(), view->end(), want.begin())) << p;
+    } else {
+      EXPECT_TRUE(std::all_of(want.begin(), want.end(), [](auto b) { return b == 0; })) << p;
+    }
+  }
+  EXPECT_EQ(reader.delta_pages().size(), 20u);  // both chunks, cut at the memory's end
+}
+
+TEST(Delta, ARecordWithoutBaseStillReadsTheMemoryItself) {
+  std::vector<std::uint8_t> memory(2 * kSnapshotPageBytes, 0);
+  memory[kSnapshotPageBytes] = 7;
+  ChunkMap chunks{{0, encode_chunk(Codec::kZstd, extract_chunk(memory, 0))}};
+  SnapshotRecord record = delta_record(2);
+  record.base.reset();
+  TestImage image;  // offered, but an absolute record ignores it
+  SnapshotPageReader reader(record, chunks, &image.base);
+  EXPECT_EQ((*reader.page(1))[0], 7);
+  EXPECT_EQ((*reader.page(0))[0], 0);
+  EXPECT_TRUE(reader.delta_pages().empty());
+}
+
+TEST(Delta, ADeltaFromAnotherImageIsRefused) {
+  TestImage image;
+  const SnapshotRecord record = delta_record(3, "image-b");
+  EXPECT_THROW(SnapshotPageReader(record, ChunkMap{}, &image.base), SnapshotError);
+}
+
+TEST(Delta, ADeltaWithoutAnEngineImageIsRefused) {
+  const SnapshotRecord record = delta_record(3);
+  EXPECT_THROW(SnapshotPageReader(record, ChunkMap{}, nullptr), SnapshotError);
+}
+
+TEST(Delta, ADeltaSmallerThanItsImageIsRefused) {
+  TestImage image;
+  EXPECT_THROW(SnapshotPageReader(delta_record(2), ChunkMap{}, &image.base), SnapshotError);
+}
+
+TEST(Delta, ARecordPastTheWasmMemoryIsRefused) {
+  TestImage image;
+  EXPECT_THROW(
+      SnapshotPageReader(delta_record(kMaxSnapshotMemoryPages + 1), ChunkMap{}, &image.base),
+      SnapshotError);
+}
+
+TEST(Delta, AChunkPastTheMemoryIsRefused) {
+  TestImage image;
+  ChunkMap chunks{{1, encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kChunkBytes, 1))}};
+  EXPECT_THROW(SnapshotPageReader(delta_record(16), chunks, &image.base), SnapshotError);
+}
+
+TEST(Delta, APagePastTheMemoryIsRefused) {
+  TestImage image;
+  SnapshotPageReader reader(delta_record(3), ChunkMap{}, &image.base);
+  EXPECT_EQ((*reader.page(0))[0], 0x11);  // equal to the image
+  EXPECT_FALSE(reader.page(1));           // a zero image page
+  EXPECT_THROW(reader.page(3), SnapshotError);
+}
+
+TEST(Delta, TruncatedAndOversizedDeltaChunksAreRefused) {
+  TestImage image;
+  const auto whole = encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kChunkBytes, 1));
+  ChunkMap truncated{{0, std::vector<std::uint8_t>(whole.begin(), whole.end() - 3)}};
+  SnapshotPageReader a(delta_record(3), truncated, &image.base);
+  EXPECT_THROW(a.page(0), SnapshotError);
+  ChunkMap oversized{
+      {0, encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kChunkBytes + 1, 0))}};
+  SnapshotPageReader b(delta_record(3), oversized, &image.base);
+  EXPECT_THROW(b.page(0), SnapshotError);
+  ChunkMap raw_short{{0, std::vector<std::uint8_t>(100, 0)}};
+  SnapshotRecord raw = delta_record(3);
+  raw.codec = Codec::kRaw;
+  SnapshotPageReader c(raw, raw_short, &image.base);
+  EXPECT_THROW(c.page(2), SnapshotError);
+}
+
+TEST(Delta, TheBaseFieldRoundTripsAndIsChecked) {
+  SnapshotRecord record = delta_record(3);
+  EXPECT_EQ(parse_snapshot_record(to_json(record)), record);
+  auto json = to_json(record);
+  json["base"] = 5;
+  EXPECT_THROW(parse_snapshot_record(json), SnapshotError);
+  json["base"] = "";
+  EXPECT_THROW(parse_snapshot_record(json), SnapshotError);
+  json["base"] = std::string(kMaxBaseFingerprintChars + 1, 'a');
+  EXPECT_THROW(parse_snapshot_record(json), SnapshotError);
+  json.erase("base");
+  EXPECT_FALSE(parse_snapshot_record(json).base);  // the older encoding
+}
+
+}  // namespace
+}  // namespace sandbox
