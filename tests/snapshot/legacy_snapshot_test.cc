@@ -102,9 +102,9 @@ class LegacySnapshotTest : public ::testing::Test {
     std::filesystem::create_directories(dir_);
     SnapshotWorld before(dir_ / "interpreters.db", lua_without_image());
     before.create("c1");
-    EXPECT_EQ(text(before.run("counter = 41; t = {}; for i = 1, 2000 do t[i] = 'row' .. i end",
-                              "c1")),
-              "");
+    EXPECT_EQ(
+        text(before.run("counter = 41; t = {}; for i = 1, 2000 do t[i] = 'row' .. i end", "c1")),
+        "");
     EXPECT_EQ(text(before.run("counter = counter + 1; return counter", "c1")), "42");
   }
   ~LegacySnapshotTest() override { std::filesystem::remove_all(dir_); }
