@@ -87,8 +87,8 @@ int main(int argc, char** argv) {
     const std::string output = run_once(command);
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
     if (r == 0 && output.find(expect) == std::string::npos) {
-      std::fprintf(stderr, "spawn-load: output of %s lacks '%s': %s\n", command[0],
-                   expect.c_str(), output.c_str());
+      std::fprintf(stderr, "spawn-load: output of %s lacks '%s': %s\n", command[0], expect.c_str(),
+                   output.c_str());
       return 1;
     }
   }
@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
   for (double m : ms) total += m;
   std::sort(ms.begin(), ms.end());
   const auto pct = [&](double p) {
-    return ms[std::min(ms.size() - 1, static_cast<std::size_t>(p * static_cast<double>(ms.size())))];
+    return ms[std::min(ms.size() - 1,
+                       static_cast<std::size_t>(p * static_cast<double>(ms.size())))];
   };
   std::printf("p50=%.3f p99=%.3f calls/s=%.1f n=%d\n", pct(0.5), pct(0.99), 1000.0 * runs / total,
               runs);
