@@ -64,7 +64,7 @@ lint: bootstrap
 ci: fuzz test-asan test-tsan build lint test
 
 # The benchmark table of every built language against the node:wasi and native per-call
-# baselines (about six minutes; BENCH_ARGS=--quick: about two), written to bench/results.md.
+# baselines (about five minutes; BENCH_ARGS=--quick: about two), written to bench/results.md.
 bench: build
 	bench/run $(BUILD) $(BENCH_ARGS)
 
