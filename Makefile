@@ -22,7 +22,7 @@ TSAN_LABELS ?= concurrency
 # Suites that only check packaging or run for minutes without touching new host code paths.
 ASAN_EXCLUDE_LABELS ?= kit|load|crash
 
-.PHONY: all bootstrap build run test bench clean test-asan test-tsan fuzz lint ci
+.PHONY: all bootstrap build run test bench bench-micro clean test-asan test-tsan fuzz lint ci
 
 all: build
 
@@ -63,7 +63,13 @@ lint: bootstrap
 # lint after the default build, so its compile database (and any generated header) exists.
 ci: fuzz test-asan test-tsan build lint test
 
+# The benchmark table of every built language against the node:wasi and native per-call
+# baselines (about five minutes; BENCH_ARGS=--quick: about two), written to bench/results.md.
 bench: build
+	bench/run $(BUILD) $(BENCH_ARGS)
+
+# The micro-benchmarks (wasm pipeline, snapshot internals, CPU workloads), about five minutes.
+bench-micro: build
 	bench/run.sh $(BUILD)
 
 clean:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Every benchmark of the project, one after the other (about five minutes on two cores):
-#   bench/run.sh [BUILD_DIR]        (default build/default; `make bench` builds first)
+# The micro-benchmarks of the project, one after the other (about five minutes on two cores):
+#   bench/run.sh [BUILD_DIR]        (default build/default; `make bench-micro` builds first)
+# The per-language table against the upstream and process-spawn models is bench/run
+# (`make bench`, bench/results.md).
 # Each prints its figures next to a baseline measured in the same run, and its targets:
 #   stateless_http  calc `1+1` over HTTP (1/8/64 connections) against GET /interpreter
 #   wasm            the pipeline's CPU cost against native gcc -O2, instantiate+free, fuel cost

@@ -11,6 +11,8 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev libsqlite3-dev libzstd-dev libpq-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev python3 tmux curl
+  # bench/run draws its table as a PNG chart
+  gnuplot-nox
   # the Wasm pipeline: guests compiled with clang-19 against wasi-libc, fuel pass, wasm2c
   clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 binaryen wabt
   # fetching and building engines from Debian source packages

@@ -30,6 +30,12 @@ int main(int argc, char** argv) {
   app.add_option("--threads", options.worker_threads, "Worker threads running engine code")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  sandbox::RuntimeOptions runtime_options;
+  app.add_option("--max-resident", runtime_options.max_resident_instances,
+                 "Interpreter keys whose context instance stays in memory between executions "
+                 "(least recently used ones are dropped past this; bench/run raises it)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}));
   sandbox::StorageConfig storage_config;
   std::string node_id;
   app.add_option("--database", storage_config.database_url,
@@ -62,11 +68,12 @@ int main(int argc, char** argv) {
           node_id.empty() ? sandbox::default_node_id(storage_config.database_url) : node_id;
       storage_config.max_connections = options.worker_threads + 1;
       storage = sandbox::open_storage(storage_config);
-      runtime = sandbox::define_interpreter_runtime(entry->make(), storage->interpreters());
+      runtime = sandbox::define_interpreter_runtime(entry->make(), storage->interpreters(),
+                                                    runtime_options);
     } else {
       if (data_dir.empty()) data_dir = "data/" + entry->name;
-      runtime = sandbox::define_interpreter_runtime(entry->make(),
-                                                    sandbox::RuntimeOptions{.data_dir = data_dir});
+      runtime_options.data_dir = data_dir;
+      runtime = sandbox::define_interpreter_runtime(entry->make(), runtime_options);
     }
     runtime->serve(options, [&](std::uint16_t port) {
       std::cout << "sandbox-runtime (" << entry->name << ") listening on port " << port
