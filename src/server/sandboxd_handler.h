@@ -1,6 +1,8 @@
 // SandboxdHandler: sandboxd's HTTP surface, an HttpHandler over a SandboxService.
 //
 //   GET  /healthz                              {"status":"ok"} (no API key needed)
+//   GET  / and the Playground's files          SandboxdOptions::static_files, when set (no API
+//                                               key needed; they hold no data)
 //   GET  /languages                            {languages: [{id, binding, language, engine,
 //                                               contexts, remote, available, limits}]}
 //   POST /execute/{language}                   stateless convenience (body as a runtime's
@@ -49,6 +51,7 @@
 
 #include "sandbox/sandbox_service.h"
 #include "server/request_log.h"
+#include "server/static_files.h"
 
 namespace sandbox {
 
@@ -62,6 +65,9 @@ struct SandboxdOptions {
   std::size_t max_executions_per_key = kDefaultMaxExecutionsPerKey;
   // Called once per request, from the thread that answered it. May be empty.
   std::function<void(const RequestLogEntry&)> log;
+  // Files served at their paths without an API key (the Playground, server/static_files.h);
+  // null: none, and those paths are unknown like any other.
+  std::shared_ptr<const StaticFiles> static_files;
 };
 
 class SandboxdHandler final : public HttpHandler {
