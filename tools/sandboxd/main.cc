@@ -18,6 +18,7 @@
 #include <sandbox/runtime.h>
 
 #include "registry.h"
+#include "playground/playground_files.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/remote_binding.h"
 #include "sandbox/sandbox_service.h"
@@ -169,7 +170,8 @@ int main(int argc, char** argv) {
                                          sandbox::format_request_log(entry, clock.now_ms());
                                      std::lock_guard lock(log_mu);
                                      std::cerr << line << std::endl;
-                                   }});
+                                   },
+                                   .static_files = sandbox::playground_static_files()});
       serve.listen = config.listen;
       serve.worker_threads = config.worker_threads;
       sandbox::HttpServer server(handler, serve);
@@ -178,6 +180,8 @@ int main(int argc, char** argv) {
                 << server.port() << " (bindings: " << (served.empty() ? "none" : served)
                 << "; data: " << sandbox::describe_storage(storage_config)
                 << "; node: " << storage_config.lease.node_id << ")" << std::endl;
+      std::cout << "Playground: http://" << config.listen.substr(0, colon) << ":" << server.port()
+                << "/" << std::endl;
       server.run();
     }
     // Stopped (SIGTERM/SIGINT) and every actor gone: hand this node's sandboxes and interpreter
