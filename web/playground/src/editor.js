@@ -32,13 +32,26 @@ function languageSupport(language) {
   }
 }
 
-export function createEditor(parent, { onRun, onChange }) {
+// The editor lives in a shadow root: CodeMirror's styles then go to the root's adopted style
+// sheets, which the page's Content-Security-Policy (style-src 'self', no inline styles) allows,
+// where in the document itself they would be an inline <style> element that it blocks.
+const theme = EditorView.theme({
+  '&': { height: '100%', fontSize: '14px', backgroundColor: '#fff' },
+  '.cm-scroller': {
+    fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace',
+  },
+});
+
+export function createEditor(host, { onRun, onChange }) {
   const language = new Compartment();
+  const root = host.attachShadow({ mode: 'open' });
   const view = new EditorView({
-    parent,
+    parent: root,
+    root,
     state: EditorState.create({
       doc: '',
       extensions: [
+        theme,
         lineNumbers(),
         highlightActiveLineGutter(),
         history(),

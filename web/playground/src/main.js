@@ -23,6 +23,7 @@ const app = {
   },
   // After a REPL execution: the session and the workspace may have changed.
   executed() {
+    hideBanner();
     this.session.refresh();
     this.workspace.stale = true;
     if (this.mode === 'workspace') this.workspace.refresh();
