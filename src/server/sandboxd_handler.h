@@ -23,12 +23,12 @@
 // exactly as a runtime server does. Body caps are checked from content-length before the body is
 // read: 2 MiB for /files, 24 MiB for a runtime's /interpreters/:key/execute, 96 KiB otherwise.
 //
-// With API keys configured, every route but /healthz needs `authorization: Bearer <key>`
-// (401 otherwise), and each key runs at most `max_executions_per_key` executions at once
-// (POST /sandboxes/{id}/execute, /execute/{language}, /runtimes/{B}/execute and
-// /runtimes/{B}/interpreters/{key}/execute, counted from the head until the answer is written,
-// waiting included; past it 429 with Retry-After: 1). Every request is reported to the log sink
-// once, when answered.
+// With API keys configured, every route but /healthz and the static files needs
+// `authorization: Bearer <key>` (401 otherwise), and each key runs at most
+// `max_executions_per_key` executions at once (POST /sandboxes/{id}/execute, /execute/{language},
+// /runtimes/{B}/execute and /runtimes/{B}/interpreters/{key}/execute, counted from the head until
+// the answer is written, waiting included; past it 429 with Retry-After: 1). Every request is
+// reported to the log sink once, when answered.
 //
 // Admission (include/sandbox/http.h): GET /healthz is answered from the request head, on the
 // I/O thread, so it stays fast when every worker is busy; requests for one sandbox (and for one

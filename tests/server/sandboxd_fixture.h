@@ -100,10 +100,12 @@ class InProcessSandboxd {
         SandboxServiceOptions{.sandbox = options.sandbox, .background_expiry = false});
     handler_ = std::make_unique<SandboxdHandler>(
         *service_, *clock_,
-        SandboxdOptions{.api_keys = options.api_keys, .log = [this](const RequestLogEntry& e) {
-                          std::lock_guard lock(log_mu_);
-                          log_.push_back(format_request_log(e, clock_->now_ms()));
-                        },
+        SandboxdOptions{.api_keys = options.api_keys,
+                        .log =
+                            [this](const RequestLogEntry& e) {
+                              std::lock_guard lock(log_mu_);
+                              log_.push_back(format_request_log(e, clock_->now_ms()));
+                            },
                         .static_files = options.static_files});
     server_ = std::make_unique<HttpServer>(
         *handler_, ServeOptions{.listen = options.listen, .io_threads = 2, .worker_threads = 8});

@@ -17,8 +17,8 @@
 #include <sandbox/http.h>
 #include <sandbox/runtime.h>
 
-#include "registry.h"
 #include "playground/playground_files.h"
+#include "registry.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/remote_binding.h"
 #include "sandbox/sandbox_service.h"
@@ -165,12 +165,13 @@ int main(int argc, char** argv) {
           service, clock,
           sandbox::SandboxdOptions{.api_keys = config.api_keys,
                                    .max_executions_per_key = max_executions_per_key,
-                                   .log = [&](const sandbox::RequestLogEntry& entry) {
-                                     const std::string line =
-                                         sandbox::format_request_log(entry, clock.now_ms());
-                                     std::lock_guard lock(log_mu);
-                                     std::cerr << line << std::endl;
-                                   },
+                                   .log =
+                                       [&](const sandbox::RequestLogEntry& entry) {
+                                         const std::string line =
+                                             sandbox::format_request_log(entry, clock.now_ms());
+                                         std::lock_guard lock(log_mu);
+                                         std::cerr << line << std::endl;
+                                       },
                                    .static_files = sandbox::playground_static_files()});
       serve.listen = config.listen;
       serve.worker_threads = config.worker_threads;
