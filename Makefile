@@ -1,6 +1,6 @@
 # The two commands of the README:
 #   make run    installs what is missing, builds, and starts sandboxd (SQLite in data/sandboxd,
-#               every built engine)
+#               every built engine); it prints the Playground's URL (http://$(LISTEN)/)
 #   make test   installs what is missing, builds, and runs every test
 # and what CI (.ci/run) adds to them:
 #   make test-asan   the unit and integration suites under ASan+UBSan (the asan preset)
@@ -20,7 +20,8 @@ LISTEN ?= 127.0.0.1:8787
 # The tests that exercise the server's threads (labels set in tests/*/CMakeLists.txt).
 TSAN_LABELS ?= concurrency
 # Suites that only check packaging or run for minutes without touching new host code paths.
-ASAN_EXCLUDE_LABELS ?= kit|load|crash
+# The browser test (label browser) drives chromium against sandboxd: no new host code under ASan.
+ASAN_EXCLUDE_LABELS ?= kit|load|crash|browser
 
 .PHONY: all bootstrap build run test bench bench-micro clean test-asan test-tsan fuzz lint ci
 

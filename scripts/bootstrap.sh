@@ -29,10 +29,13 @@ packages=(
   # native interpreters bench/languages and the differential corpus (tests/differential)
   # compare the engines with (python3.11 and perl above)
   lua5.4 ruby
+  # the Playground's browser test (tests/playground): Debian's chromium, driven by playwright-core
+  chromium
 )
 
-# The JavaScript engine's build runs npm (sucrase and esbuild for the TypeScript stripper). A
-# machine that already has node and npm (e.g. from nodesource) keeps them; otherwise Debian's.
+# The JavaScript engine's build and the Playground's (src/playground: CodeMirror bundled by
+# esbuild, playwright-core for its browser test) run npm. A machine that already has node and npm
+# (e.g. from nodesource) keeps them; otherwise Debian's.
 if ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi

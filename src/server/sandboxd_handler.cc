@@ -140,6 +140,17 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     d.early_response = HttpResponse::json(200, R"({"status":"ok"})");
     return finish(std::move(d));
   }
+  if (options_.static_files && options_.static_files->contains(head.path())) {
+    // The page must load before it can ask for a key (docs/sandbox-api.md#playground).
+    if (head.method == "GET") {
+      d.early_response = options_.static_files->respond(head);
+    } else {
+      HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Method not allowed");
+      r.headers.emplace_back("allow", "GET");
+      d.early_response = std::move(r);
+    }
+    return finish(std::move(d));
+  }
   const std::optional<std::size_t> key = authorized_key(head);
   if (!key) {
     HttpResponse r = error(ErrorKind::kUnauthorized, "Missing or invalid API key");

@@ -1,6 +1,8 @@
 // SandboxdHandler: sandboxd's HTTP surface, an HttpHandler over a SandboxService.
 //
 //   GET  /healthz                              {"status":"ok"} (no API key needed)
+//   GET  / and the Playground's files          SandboxdOptions::static_files, when set (no API
+//                                               key needed; they hold no data)
 //   GET  /languages                            {languages: [{id, binding, language, engine,
 //                                               contexts, remote, available, limits}]}
 //   POST /execute/{language}                   stateless convenience (body as a runtime's
@@ -21,12 +23,12 @@
 // exactly as a runtime server does. Body caps are checked from content-length before the body is
 // read: 2 MiB for /files, 24 MiB for a runtime's /interpreters/:key/execute, 96 KiB otherwise.
 //
-// With API keys configured, every route but /healthz needs `authorization: Bearer <key>`
-// (401 otherwise), and each key runs at most `max_executions_per_key` executions at once
-// (POST /sandboxes/{id}/execute, /execute/{language}, /runtimes/{B}/execute and
-// /runtimes/{B}/interpreters/{key}/execute, counted from the head until the answer is written,
-// waiting included; past it 429 with Retry-After: 1). Every request is reported to the log sink
-// once, when answered.
+// With API keys configured, every route but /healthz and the static files needs
+// `authorization: Bearer <key>` (401 otherwise), and each key runs at most
+// `max_executions_per_key` executions at once (POST /sandboxes/{id}/execute, /execute/{language},
+// /runtimes/{B}/execute and /runtimes/{B}/interpreters/{key}/execute, counted from the head until
+// the answer is written, waiting included; past it 429 with Retry-After: 1). Every request is
+// reported to the log sink once, when answered.
 //
 // Admission (include/sandbox/http.h): GET /healthz is answered from the request head, on the
 // I/O thread, so it stays fast when every worker is busy; requests for one sandbox (and for one
@@ -49,6 +51,7 @@
 
 #include "sandbox/sandbox_service.h"
 #include "server/request_log.h"
+#include "server/static_files.h"
 
 namespace sandbox {
 
@@ -62,6 +65,9 @@ struct SandboxdOptions {
   std::size_t max_executions_per_key = kDefaultMaxExecutionsPerKey;
   // Called once per request, from the thread that answered it. May be empty.
   std::function<void(const RequestLogEntry&)> log;
+  // Files served at their paths without an API key (the Playground, server/static_files.h);
+  // null: none, and those paths are unknown like any other.
+  std::shared_ptr<const StaticFiles> static_files;
 };
 
 class SandboxdHandler final : public HttpHandler {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Configure this source tree with one Wasm tool missing or wrong at a time and check that
 configure stops with a message naming the Debian package to install (and only that one: the
-machine's other tools pass their checks). See cmake/SandboxToolchain.cmake."""
+machine's other tools pass their checks). See cmake/SandboxToolchain.cmake, and
+src/playground/CMakeLists.txt for npm."""
 import argparse
 import concurrent.futures
 import os
@@ -60,16 +61,21 @@ def main():
             ("missing wasm-opt", ["-DSANDBOX_BUILD_ENGINES=ON", "-DSANDBOX_ENGINES=lua",
                                   "-DSANDBOX_WASM_OPT=" + os.path.join(tmp, "no-wasm-opt")],
              ["package binaryen", "-DSANDBOX_BUILD_ENGINES=OFF"], ["wabt", "wasi-libc"]),
+            # The Playground's bundle (src/playground) needs npm; its own headline.
+            ("missing npm", engines_off + ["-DSANDBOX_NPM=" + os.path.join(tmp, "no-npm")],
+             ["package npm"], ["wabt", "clang-19", "wasi-libc", "binaryen"],
+             "The Playground (web/playground) is bundled at build time"),
         ]
         failures = []
 
         def run(index_case):
-            index, (name, options, want, unwanted) = index_case
+            index, (name, options, want, unwanted, *headline) = index_case
+            headline = headline[0] if headline else "The Wasm toolchain is incomplete"
             rc, out = configure(args, os.path.join(tmp, f"build{index}"), options)
             problems = []
             if rc == 0:
                 problems.append("configure succeeded")
-            if "The Wasm toolchain is incomplete" not in out:
+            if headline not in out:
                 problems.append("no toolchain message")
             problems += [f"'{w}' missing from the message" for w in want if w not in out]
             problems += [f"'{u}' reported although installed" for u in unwanted

@@ -74,6 +74,8 @@ struct SandboxdFixtureOptions {
   std::int64_t interpreter_idle_ttl_ms = 0;
   // HOST:PORT to listen on; a restart on the same port keeps clients' URLs valid.
   std::string listen = "127.0.0.1:0";
+  // Files served without a key (SandboxdOptions::static_files); null: none.
+  std::shared_ptr<const StaticFiles> static_files;
 };
 
 class InProcessSandboxd {
@@ -98,10 +100,13 @@ class InProcessSandboxd {
         SandboxServiceOptions{.sandbox = options.sandbox, .background_expiry = false});
     handler_ = std::make_unique<SandboxdHandler>(
         *service_, *clock_,
-        SandboxdOptions{.api_keys = options.api_keys, .log = [this](const RequestLogEntry& e) {
-                          std::lock_guard lock(log_mu_);
-                          log_.push_back(format_request_log(e, clock_->now_ms()));
-                        }});
+        SandboxdOptions{.api_keys = options.api_keys,
+                        .log =
+                            [this](const RequestLogEntry& e) {
+                              std::lock_guard lock(log_mu_);
+                              log_.push_back(format_request_log(e, clock_->now_ms()));
+                            },
+                        .static_files = options.static_files});
     server_ = std::make_unique<HttpServer>(
         *handler_, ServeOptions{.listen = options.listen, .io_threads = 2, .worker_threads = 8});
     server_->start();

@@ -17,6 +17,7 @@
 #include <sandbox/http.h>
 #include <sandbox/runtime.h>
 
+#include "playground/playground_files.h"
 #include "registry.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/remote_binding.h"
@@ -164,12 +165,14 @@ int main(int argc, char** argv) {
           service, clock,
           sandbox::SandboxdOptions{.api_keys = config.api_keys,
                                    .max_executions_per_key = max_executions_per_key,
-                                   .log = [&](const sandbox::RequestLogEntry& entry) {
-                                     const std::string line =
-                                         sandbox::format_request_log(entry, clock.now_ms());
-                                     std::lock_guard lock(log_mu);
-                                     std::cerr << line << std::endl;
-                                   }});
+                                   .log =
+                                       [&](const sandbox::RequestLogEntry& entry) {
+                                         const std::string line =
+                                             sandbox::format_request_log(entry, clock.now_ms());
+                                         std::lock_guard lock(log_mu);
+                                         std::cerr << line << std::endl;
+                                       },
+                                   .static_files = sandbox::playground_static_files()});
       serve.listen = config.listen;
       serve.worker_threads = config.worker_threads;
       sandbox::HttpServer server(handler, serve);
@@ -178,6 +181,8 @@ int main(int argc, char** argv) {
                 << server.port() << " (bindings: " << (served.empty() ? "none" : served)
                 << "; data: " << sandbox::describe_storage(storage_config)
                 << "; node: " << storage_config.lease.node_id << ")" << std::endl;
+      std::cout << "Playground: http://" << config.listen.substr(0, colon) << ":" << server.port()
+                << "/" << std::endl;
       server.run();
     }
     // Stopped (SIGTERM/SIGINT) and every actor gone: hand this node's sandboxes and interpreter
