@@ -26,6 +26,7 @@ EngineOutcome run_once(EngineState& state, const ExecutionRequest& request) {
   guest.wasi().set_env(request.env_vars);
   guest.reset_fuel();
   state.driver->after_copy(guest);
+  const embedded::OutputObserverScope observe(guest.wasi(), request.on_output);
   GuestReply reply = state.driver->execute(
       guest, DriverRequest{request.code, kWorkspaceRoot, request.env_vars, /*reseed=*/true});
   if (!guest.extension_empty()) {
