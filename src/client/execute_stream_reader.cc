@@ -1,5 +1,6 @@
 #include "client/execute_stream_reader.h"
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/json/parse.hpp>
 
 #include "http/event_stream.h"
@@ -43,7 +44,12 @@ HttpResponse ExecuteStreamReader::response() const {
       status = static_cast<int>(http_status->get_int64());
     }
   }
-  return HttpResponse::json(status, *result_);
+  // Built by hand: the client library does not link the server's HttpResponse helpers.
+  HttpResponse out;
+  out.status = status;
+  out.headers = {{"content-type", "application/json"}};
+  out.body = *result_;
+  return out;
 }
 
 HttpResponse request_execute_stream(
@@ -60,8 +66,13 @@ HttpResponse request_execute_stream(
                                           streamed = true;
                                           reader.feed(piece);
                                         });
-    const auto type = response.header("content-type");
-    if (!streamed && !(type && *type == "text/event-stream")) return response;
+    bool event_stream = streamed;
+    for (const auto& [name, value] : response.headers) {
+      if (boost::algorithm::iequals(name, "content-type") && value == "text/event-stream") {
+        event_stream = true;
+      }
+    }
+    if (!event_stream) return response;
     return reader.response();
   } catch (const EventStreamError& e) {
     throw TransportError(std::string("reading the event stream failed: ") + e.what());

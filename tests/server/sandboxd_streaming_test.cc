@@ -260,3 +260,43 @@ TEST_F(Streaming, ClientCallbacksReceiveTheOutputInOrder) {
 
 }  // namespace
 }  // namespace sandbox::test
+
+namespace sandbox::test {
+namespace {
+
+TEST(EventStreamParser, SplitsEventsAcrossPiecesAndLineEndings) {
+  std::vector<std::string> seen;
+  EventStreamParser parser([&](std::string_view name, std::string_view data) {
+    seen.push_back(std::string(name) + "=" + std::string(data));
+  });
+  const std::string stream = "event: a\r\ndata: 1\r\ndata: 2\r\n\r\n: note\revent: b\rdata:x\r\r";
+  for (const char c : stream) parser.feed(std::string_view(&c, 1));
+  EXPECT_EQ(seen, (std::vector<std::string>{"a=1\n2", "b=x"}));
+}
+
+TEST(EventStreamParser, OverlongLineIsRefused) {
+  EventStreamParser parser([](std::string_view, std::string_view) {});
+  const std::string piece(1 << 20, 'x');
+  EXPECT_THROW(
+      {
+        for (std::size_t fed = 0; fed <= kMaxEventStreamLineBytes; fed += piece.size()) {
+          parser.feed(piece);
+        }
+      },
+      EventStreamError);
+}
+
+TEST(EventStreamParser, OverlongEventIsRefused) {
+  EventStreamParser parser([](std::string_view, std::string_view) {});
+  const std::string line = "data: " + std::string(1 << 20, 'x') + "\n";
+  EXPECT_THROW(
+      {
+        for (std::size_t fed = 0; fed <= kMaxEventStreamEventBytes; fed += line.size()) {
+          parser.feed(line);
+        }
+      },
+      EventStreamError);
+}
+
+}  // namespace
+}  // namespace sandbox::test
