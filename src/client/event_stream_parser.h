@@ -36,10 +36,10 @@ class EventStreamParser {
   void line(std::string_view text);
 
   OnEvent on_event_;
-  std::string line_;        // the incomplete line so far
-  bool skip_lf_ = false;    // the previous piece ended in '\r': a leading '\n' is its pair
-  std::string event_;       // the event field of the event being collected
-  std::string data_;        // its data lines, each followed by '\n'
+  std::string line_;      // the incomplete line so far
+  bool skip_lf_ = false;  // the previous piece ended in '\r': a leading '\n' is its pair
+  std::string event_;     // the event field of the event being collected
+  std::string data_;      // its data lines, each followed by '\n'
   bool has_data_ = false;
 };
 

@@ -52,20 +52,20 @@ HttpResponse ExecuteStreamReader::response() const {
   return out;
 }
 
-HttpResponse request_execute_stream(
-    HttpClient& client, const std::string& path, const std::string& body,
-    std::vector<std::pair<std::string, std::string>> headers, const OutputObserver& on_output) {
+HttpResponse request_execute_stream(HttpClient& client, const std::string& path,
+                                    const std::string& body,
+                                    std::vector<std::pair<std::string, std::string>> headers,
+                                    const OutputObserver& on_output) {
   headers.emplace_back("content-type", "application/json");
   headers.emplace_back("accept", "text/event-stream");
   ExecuteStreamReader reader(on_output);
   bool streamed = false;
   HttpResponse response;
   try {
-    response = client.request_streaming("POST", path, body, headers,
-                                        [&](std::string_view piece) {
-                                          streamed = true;
-                                          reader.feed(piece);
-                                        });
+    response = client.request_streaming("POST", path, body, headers, [&](std::string_view piece) {
+      streamed = true;
+      reader.feed(piece);
+    });
     bool event_stream = streamed;
     for (const auto& [name, value] : response.headers) {
       if (boost::algorithm::iequals(name, "content-type") && value == "text/event-stream") {

@@ -42,8 +42,9 @@ class ExecuteStreamReader {
 // returns what the non-streaming request would have returned, `on_output` having seen the output
 // as it arrived. An answer that is not a stream (a request error) is returned as it came.
 // Throws TransportError (also for a malformed stream or one without a result event).
-HttpResponse request_execute_stream(
-    HttpClient& client, const std::string& path, const std::string& body,
-    std::vector<std::pair<std::string, std::string>> headers, const OutputObserver& on_output);
+HttpResponse request_execute_stream(HttpClient& client, const std::string& path,
+                                    const std::string& body,
+                                    std::vector<std::pair<std::string, std::string>> headers,
+                                    const OutputObserver& on_output);
 
 }  // namespace sandbox

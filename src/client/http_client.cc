@@ -100,7 +100,7 @@ struct HttpClient::Impl {
     if (ec) {
       if (!fresh && !streamed &&
           (ec == http::error::end_of_stream || ec == asio::error::connection_reset ||
-                     ec == asio::error::eof)) {
+           ec == asio::error::eof)) {
         return false;
       }
       throw TransportError("reading the response failed: " + ec.message());

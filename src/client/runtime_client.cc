@@ -125,8 +125,8 @@ ExecutionResult run_code(const std::string& runtime_url, const std::string& code
   }
   if (!env.empty()) body["envVars"] = std::move(env);
   const auto response = send_execute_or_throw(*client, "/execute", boost::json::serialize(body),
-                                              auth_headers(options.api_key),
-                                              options.on_stdout_text, options.on_stderr_text);
+                                              auth_headers(options.api_key), options.on_stdout_text,
+                                              options.on_stderr_text);
   const auto json = checked_json(response);
   if (!json.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
   return execution_result_from_json(json.get_object());

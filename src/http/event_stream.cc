@@ -36,9 +36,8 @@ OutputObserver EventStreamWriter::observer() {
   return [this](OutputStream stream, std::string_view text) {
     if (text.empty()) return;
     if (!stream_->is_open()) open();
-    stream_->write(
-        format_event(stream == OutputStream::kStdout ? kStdoutEvent : kStderrEvent,
-                     boost::json::serialize(boost::json::string(text))));
+    stream_->write(format_event(stream == OutputStream::kStdout ? kStdoutEvent : kStderrEvent,
+                                boost::json::serialize(boost::json::string(text))));
   };
 }
 

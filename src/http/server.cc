@@ -425,8 +425,8 @@ struct HttpServer::Impl {
 
   // Writes what the handler queues on `stream` (the head once opened, then the pieces, all that
   // is pending at each wake in one chunk) until the handler has returned and nothing is left.
-  asio::awaitable<void> pump(Connection& c, std::shared_ptr<ChunkedStream> stream,
-                             unsigned version, bool keep_alive) {
+  asio::awaitable<void> pump(Connection& c, std::shared_ptr<ChunkedStream> stream, unsigned version,
+                             bool keep_alive) {
     for (;;) {
       ChunkedStream::Step step = stream->take();
       const bool idle = !step.head && step.data.empty();
@@ -514,9 +514,9 @@ struct HttpServer::Impl {
         request->stream = stream.get();
         const bool keep = keep_alive && !stopping.load();
         using namespace asio::experimental::awaitable_operators;
-        response = co_await (handle_streamed(request, ex, decision.serial_key,
-                                             decision.long_running, stream) &&
-                             pump(c, stream, version, keep));
+        response = co_await (
+            handle_streamed(request, ex, decision.serial_key, decision.long_running, stream) &&
+            pump(c, stream, version, keep));
         if (stream->is_open()) {
           // The handler's body is the last piece; then the terminating chunk.
           if (!response.body.empty() && !stream->dead()) {

@@ -204,8 +204,7 @@ class Runtime final : public InterpreterRuntime {
       if (request.method != "POST") return HttpResponse::text(405, "Method not allowed");
       ExecutionRequest exec = parse_execute_request(request.body, engine_.language);
       exec.on_output = events.observer();
-      return events.finish(
-          HttpResponse::json(200, boost::json::serialize(to_json(execute(exec)))));
+      return events.finish(HttpResponse::json(200, boost::json::serialize(to_json(execute(exec)))));
     } catch (const std::exception& e) {
       return events.finish(error_http(error_response_for(e, clock_->now_ms())));
     }

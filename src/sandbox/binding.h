@@ -69,9 +69,10 @@ class Binding {
   }
 
   // Executes in a code context of interpreter `key`. `args.on_output`, when set, sees the
-  // guest's output while it runs (a remote runtime is asked for an event stream). `get_files` answers the runtime's pull of
-  // file contents (called at most twice: once per attempt of the HTTP transport). Returns the
-  // response or the error the runtime answered; throws BindingError on transport failure.
+  // guest's output while it runs (a remote runtime is asked for an event stream). `get_files`
+  // answers the runtime's pull of file contents (called at most twice: once per attempt of the HTTP
+  // transport). Returns the response or the error the runtime answered; throws BindingError on
+  // transport failure.
   virtual InterpreterExecuteResult execute_in_context(const std::string& key,
                                                       const InterpreterExecuteArgs& args,
                                                       const GetWorkspaceFiles& get_files) = 0;

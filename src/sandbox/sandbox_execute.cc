@@ -154,8 +154,7 @@ HttpResponse Sandbox::execute(const std::string& body_text, const OutputObserver
 }
 
 HttpResponse Sandbox::execute_stateless(Binding& binding, const std::string& code,
-                                        const EnvPatch& call_env,
-                                        const OutputObserver& on_output) {
+                                        const EnvPatch& call_env, const OutputObserver& on_output) {
   const EnvVars env = merge_env(env_from_json(ensure_meta().if_contains("envVars")), {}, call_env);
   require_env_within_limits(env, "The merged envVars (sandbox and call)");
   boost::json::object request{{"code", code}};

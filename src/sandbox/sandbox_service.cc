@@ -152,8 +152,8 @@ HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::st
         ApiError(ErrorKind::kBadRequest, e.what()).to_response(impl_->env.clock.now_ms());
     return HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)));
   }
-  return impl_->with_sandbox(sandbox_id,
-                             [&](Sandbox& sandbox) { return sandbox.handle(method, path, body, on_output); });
+  return impl_->with_sandbox(
+      sandbox_id, [&](Sandbox& sandbox) { return sandbox.handle(method, path, body, on_output); });
 }
 
 int SandboxService::run_due_alarms() {

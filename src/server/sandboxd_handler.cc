@@ -350,8 +350,8 @@ HttpResponse SandboxdHandler::execute_language(const std::string& language,
   try {
     answer = binding->fetch_execute("/execute", boost::json::serialize(forward), events.observer());
   } catch (const std::exception& e) {
-    return events.finish(error(ErrorKind::kUpstreamFailed,
-                               "Binding '" + binding->name() + "' failed: " + e.what()));
+    return events.finish(
+        error(ErrorKind::kUpstreamFailed, "Binding '" + binding->name() + "' failed: " + e.what()));
   }
   return events.finish(std::move(answer));
 }

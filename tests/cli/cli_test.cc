@@ -306,8 +306,8 @@ TEST_F(Cli, RunPrintsStreamedOutputAsItArrives) {
   const std::string code =
       "print('start') io.stdout:flush() local x = 0 for i = 1, 12000000 do x = x + i end "
       "print('end') return 3";
-  std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url(), "run",
-                                   "--sandbox",      "live",     "--language", "lua", code};
+  std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server",   d_->url(), "run", "--sandbox",
+                                   "live",           "--language", "lua",     code};
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(pipe_fds[1], 1);

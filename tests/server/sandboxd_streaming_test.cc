@@ -39,7 +39,8 @@ struct Streamed {
 Streamed post_streaming(const std::string& url, const std::string& path, const std::string& body) {
   Streamed s;
   EventStreamParser parser([&](std::string_view name, std::string_view data) {
-    s.events.push_back(Event{std::string(name), std::string(data), std::chrono::steady_clock::now()});
+    s.events.push_back(
+        Event{std::string(name), std::string(data), std::chrono::steady_clock::now()});
   });
   HttpClient client(url);
   s.sent = std::chrono::steady_clock::now();
@@ -49,9 +50,7 @@ Streamed post_streaming(const std::string& url, const std::string& path, const s
   return s;
 }
 
-std::string text_of(const Event& e) {
-  return std::string(boost::json::parse(e.data).as_string());
-}
+std::string text_of(const Event& e) { return std::string(boost::json::parse(e.data).as_string()); }
 
 // An answer without what legitimately differs between two runs.
 boost::json::object comparable(std::string_view json) {
@@ -185,13 +184,13 @@ TEST_F(Streaming, RequestErrorsKeepTheirErrorResponse) {
     std::string body;
     int status;
   };
-  for (const Case& c : std::vector<Case>{
-           {"/execute/cobol", R"({"code":"1"})", 400},
-           {"/execute/lua", "{not json", 400},
-           {"/runtimes/LUA/execute", R"({"code":""})", 400},
-           {"/sandboxes/errs/execute", R"({"code":"1","binding":"NOPE"})", 400},
-           {"/sandboxes/errs/execute", R"({"code":"1","contextId":"missing"})", 404},
-           {"/sandboxes/errs/execute", "[]", 400}}) {
+  for (const Case& c :
+       std::vector<Case>{{"/execute/cobol", R"({"code":"1"})", 400},
+                         {"/execute/lua", "{not json", 400},
+                         {"/runtimes/LUA/execute", R"({"code":""})", 400},
+                         {"/sandboxes/errs/execute", R"({"code":"1","binding":"NOPE"})", 400},
+                         {"/sandboxes/errs/execute", R"({"code":"1","contextId":"missing"})", 404},
+                         {"/sandboxes/errs/execute", "[]", 400}}) {
     SCOPED_TRACE(c.path + " " + c.body);
     const HttpResponse r = d_->call("POST", c.path, c.body, headers);
     EXPECT_EQ(r.status, c.status) << r.body;
@@ -235,10 +234,11 @@ TEST_F(Streaming, ClientCallbacksReceiveTheOutputInOrder) {
   std::vector<std::string> seen;
   auto sb = get_sandbox(d_->url(), "client-stream");
   const auto r = sb.run_code(
-      code, {.binding = "LUA",
-             .on_stdout = [&](const std::string& l) { seen.push_back("line:" + l); },
-             .on_stdout_text = [&](std::string_view t) { seen.push_back("out:" + std::string(t)); },
-             .on_stderr_text = [&](std::string_view t) { seen.push_back("err:" + std::string(t)); }});
+      code,
+      {.binding = "LUA",
+       .on_stdout = [&](const std::string& l) { seen.push_back("line:" + l); },
+       .on_stdout_text = [&](std::string_view t) { seen.push_back("out:" + std::string(t)); },
+       .on_stderr_text = [&](std::string_view t) { seen.push_back("err:" + std::string(t)); }});
   EXPECT_EQ(seen, (std::vector<std::string>{"out:a", "err:b", "out:c\n", "line:ac"}));
   EXPECT_EQ(r.outcome.logs.stdout_lines, (std::vector<std::string>{"ac"}));
   EXPECT_EQ(*r.outcome.results.at(0).text, "7");
@@ -253,9 +253,9 @@ TEST_F(Streaming, ClientCallbacksReceiveTheOutputInOrder) {
   EXPECT_EQ(*stateless.outcome.results.at(0).text, "7");
 
   // A request error still throws its typed error.
-  EXPECT_THROW(sb.run_code("1", {.context = std::string("nope"),
-                                 .on_stdout_text = [](std::string_view) {}}),
-               ContextNotFoundError);
+  EXPECT_THROW(
+      sb.run_code("1", {.context = std::string("nope"), .on_stdout_text = [](std::string_view) {}}),
+      ContextNotFoundError);
 }
 
 }  // namespace
