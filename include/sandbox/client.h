@@ -26,6 +26,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -90,6 +91,16 @@ class NotSupportedError : public SandboxError {
 // Throws the SandboxError subclass for `response.code` (docs/sandbox-api.md#client-errors).
 [[noreturn]] void throw_sandbox_error(ErrorResponse response);
 
+// Streaming output (docs/protocol.md#streaming-output): a run_code whose options carry
+// on_stdout_text or on_stderr_text sends `Accept: text/event-stream` and reads the answer as
+// Server-Sent Events, calling them with each piece of text as the guest writes it (in arrival
+// order, on the calling thread, before run_code returns); the result is the one the
+// non-streaming call would have returned. The stream comes from the server, so the reader is
+// bounded: a line over kMaxEventStreamLineBytes or an event over kMaxEventStreamEventBytes ends
+// the call with a transport error (SandboxError INTERNAL_ERROR, http_status 0).
+inline constexpr std::size_t kMaxEventStreamLineBytes = std::size_t{48} << 20;
+inline constexpr std::size_t kMaxEventStreamEventBytes = std::size_t{48} << 20;
+
 struct RunOptions {
   // Env vars sent with the call; a nullopt value is dropped (stateless) or unsets the key
   // (sandbox executions).
@@ -97,6 +108,9 @@ struct RunOptions {
   std::chrono::milliseconds timeout{120'000};
   // Sent as `authorization: Bearer <api_key>` when not empty (a sandboxd started with keys).
   std::string api_key;
+  // Streaming (above): each piece of stdout / stderr text as it is written. May be empty.
+  std::function<void(std::string_view)> on_stdout_text;
+  std::function<void(std::string_view)> on_stderr_text;
 };
 
 // What GET /interpreter reports.
@@ -175,6 +189,10 @@ struct SandboxRunOptions {
   std::function<void(const std::string&)> on_stderr;
   std::function<void(const ResultEntry&)> on_result;
   std::function<void(const ExecutionError&)> on_error;
+  // Streaming (see RunOptions): each piece of text while the code runs, before the callbacks
+  // above (which still see the whole output, line by line, once the answer is in).
+  std::function<void(std::string_view)> on_stdout_text;
+  std::function<void(std::string_view)> on_stderr_text;
 };
 
 // A file operation's answer: {success, path, newPath?, recursive?, timestamp}.

@@ -43,6 +43,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/json/object.hpp>
@@ -62,10 +63,24 @@ struct EngineLimits {
   std::uint64_t request_bytes = 0;
 };
 
+enum class OutputStream { kStdout, kStderr };
+
+// Sees the guest's output while it runs (streaming, docs/protocol.md#streaming-output): called
+// on the executing thread with each piece the output capture accepted, as it was accepted
+// (decoded as UTF-8 the way logs are, counted against the same output limit; a refused piece is
+// never observed). The pieces of a stream, joined, are that stream's text before it is split
+// into Logs lines (an incomplete UTF-8 sequence left at the very end only shows up in Logs, as
+// U+FFFD). It must not throw and should return quickly: the guest waits for it.
+using OutputObserver = std::function<void(OutputStream stream, std::string_view text)>;
+
 // What an engine is asked to run: a script and the environment variables it sees.
 struct ExecutionRequest {
   std::string code;
   std::map<std::string, std::string> env_vars;
+  // Optional (may be empty): see OutputObserver. Engines built on the embedded host
+  // (embedded.h) call it; an engine that captures no output (calc, kv) never does. It does not
+  // change the outcome: EngineOutcome::logs stay complete either way.
+  OutputObserver on_output = {};
 };
 
 // Captured output, split into lines (a trailing empty line dropped).

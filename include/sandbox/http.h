@@ -37,11 +37,38 @@
 
 namespace sandbox {
 
+// A response sent in pieces while the handler runs (chunked transfer encoding): how a handler
+// streams (docs/protocol.md#streaming-output). The server offers one to handle() through
+// HttpRequest::stream when the route's HeadDecision asked for it; the handler may use it or
+// answer normally.
+//
+// Once open() was called, the response handle() returns is not sent as such: its body (if any)
+// becomes the last piece of the stream, its status and headers are ignored, and the stream
+// ends. Writes never block the handler: pieces are queued and written by the connection as fast
+// as the client reads, so the handler must bound what it writes (the execute routes write at
+// most the output limit plus the result). A client that went away makes write() return false
+// and drops the data; the handler carries on (an execution is never cut by its caller leaving).
+//
+// Thread-safety: used by the one thread that runs handle(); valid until handle() returns.
+class ResponseStream {
+ public:
+  virtual ~ResponseStream() = default;
+  // Sends the head (`status`, `headers`; the server adds transfer-encoding: chunked). Once; a
+  // second call is ignored.
+  virtual void open(int status, std::vector<std::pair<std::string, std::string>> headers) = 0;
+  virtual bool is_open() const = 0;
+  // Queues `data` (non-empty) as the next piece; requires open(). False once the client is gone.
+  virtual bool write(std::string data) = 0;
+};
+
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string target;  // path and query, as received
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // Set by the server for a request whose HeadDecision::may_stream was true; else null.
+  // Borrowed: valid until handle() returns.
+  ResponseStream* stream = nullptr;
 
   // The first header named `name` (case-insensitive), or nullopt.
   std::optional<std::string> header(std::string_view name) const;
@@ -77,6 +104,9 @@ struct HeadDecision {
   // The request may run for long (guest code): it counts against the long-running share of
   // the workers (ServeOptions::reserved_workers).
   bool long_running = false;
+  // handle() gets an HttpRequest::stream (used by the execute routes when the client sent
+  // Accept: text/event-stream).
+  bool may_stream = false;
   // Kept alive until the response is written or the connection ends (e.g. a per-client slot
   // that its destructor gives back). May be null.
   std::shared_ptr<void> hold;
@@ -88,6 +118,10 @@ class HttpHandler {
   virtual HeadDecision on_head(const HttpRequest& head) = 0;
   virtual HttpResponse handle(HttpRequest request) = 0;
 };
+
+// True when the request's Accept header lists text/event-stream (the execute routes then answer
+// with Server-Sent Events, docs/protocol.md#streaming-output).
+bool accepts_event_stream(const HttpRequest& request);
 
 // An admission refusal, the one envelope of every "busy" answer (the limits above, sandboxd's
 // per-API-key bound): an ErrorResponse of `kind` (kTooManyRequests 429 or kOverloaded 503,

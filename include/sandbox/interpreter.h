@@ -64,6 +64,10 @@ struct InterpreterExecuteArgs {
   std::string code;
   std::map<std::string, std::string> env_vars;
   WorkspaceManifestArgs workspace;
+  // Optional: sees the guest's output while it runs (engine.h's OutputObserver; streaming,
+  // docs/protocol.md#streaming-output). Not part of the wire request: the HTTP transport asks
+  // for an event stream instead (Accept: text/event-stream).
+  OutputObserver on_output = {};
 };
 
 // One file the caller hands over (raw bytes).
@@ -142,9 +146,10 @@ class InterpreterServer {
   // The routes of docs/protocol.md#interpreter-routes for `key` (`path` is the remainder after
   // /interpreters/:key, "/" when empty; `body` is the raw request body). Also serves POST
   // /execute, the HTTP transport of an execution with the resync handshake
-  // (docs/protocol.md#resync-handshake). Always returns a response (never throws).
+  // (docs/protocol.md#resync-handshake). Always returns a response (never throws). `on_output`
+  // (optional) sees the guest's output of a POST /execute while it runs (engine.h).
   HttpResponse handle(const std::string& key, const std::string& method, const std::string& path,
-                      const std::string& body);
+                      const std::string& body, const OutputObserver& on_output = {});
 
   // Execute in a context with the pull callback (docs/protocol.md#execute-in-context).
   InterpreterExecuteResult execute_in_context(const std::string& key,

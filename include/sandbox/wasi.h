@@ -139,8 +139,6 @@ struct WasiOptions {
   std::size_t output_limit_chunks = 200;
 };
 
-enum class OutputStream { kStdout, kStderr };
-
 class WasiHost {
  public:
   explicit WasiHost(WasiOptions options);
@@ -167,6 +165,11 @@ class WasiHost {
   void reset_logs();
   // True once a piece was refused for the limit (also when the guest trapped on it).
   bool output_limit_exceeded() const;
+  // Each piece accepted from now on is also handed to `observer` (engine.h's OutputObserver;
+  // empty: none), after it is stored. Survives reset_logs(); replace it with {} when the call
+  // that wanted it is over. An exception from the observer is swallowed (the guest must not see
+  // it; the output is in logs() anyway).
+  void set_output_observer(OutputObserver observer);
 
   // Replaces the environment the guest sees from now on (environ_get).
   void set_env(const std::map<std::string, std::string>& env);

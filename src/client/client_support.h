@@ -3,7 +3,9 @@
 // failures mapped to SandboxError.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,13 @@ boost::json::value checked_json(const HttpResponse& response);
 // Sends one request (a POST as JSON), mapping transport failures to SandboxError.
 HttpResponse send_or_throw(HttpClient& client, const std::string& method, const std::string& path,
                            const std::string& body, const Headers& headers = {});
+
+// POST of an execute route: as send_or_throw when both callbacks are empty; otherwise streamed
+// (client.h, "Streaming output"), the callbacks seeing the text as it arrives.
+HttpResponse send_execute_or_throw(HttpClient& client, const std::string& path,
+                                   const std::string& body, const Headers& headers,
+                                   const std::function<void(std::string_view)>& on_stdout_text,
+                                   const std::function<void(std::string_view)>& on_stderr_text);
 
 // The authorization header for `api_key`, or none.
 Headers auth_headers(const std::string& api_key);

@@ -56,7 +56,8 @@ struct HttpClient::Impl {
 
   // One attempt on the current connection; returns false when the connection turned out stale
   // before anything of the response was read (the caller reconnects and retries once).
-  bool attempt(http::request<http::string_body>& req, HttpResponse& out, bool fresh) {
+  bool attempt(http::request<http::string_body>& req, HttpResponse& out, bool fresh,
+               const std::function<void(std::string_view)>* on_body = nullptr) {
     beast::error_code ec;
     stream->expires_after(timeout);
     http::write(*stream, req, ec);
@@ -65,14 +66,41 @@ struct HttpClient::Impl {
     // read) and closed: read what it said.
     http::response_parser<http::string_body> parser;
     parser.body_limit(256ull << 20);
-    http::read(*stream, buffer, parser, ec);
+    bool streamed = false;  // pieces were handed on: a failure now cannot be retried
+    if (on_body) {
+      http::read_header(*stream, buffer, parser, ec);
+      if (!ec && beast::iequals(parser.get()[http::field::content_type], "text/event-stream")) {
+        // The body limit bounds what is buffered at once, not the stream: each piece is handed
+        // on and dropped.
+        while (!ec && !parser.is_done()) {
+          stream->expires_after(timeout);
+          http::read_some(*stream, buffer, parser, ec);
+          std::string& piece = parser.get().body();
+          if (!piece.empty()) {
+            streamed = true;
+            try {
+              (*on_body)(piece);
+            } catch (...) {
+              stream.reset();  // left mid-response: the next request reconnects
+              throw;
+            }
+            piece.clear();
+          }
+        }
+      } else if (!ec) {
+        http::read(*stream, buffer, parser, ec);
+      }
+    } else {
+      http::read(*stream, buffer, parser, ec);
+    }
     if (ec && write_ec) {
       if (!fresh) return false;
       throw TransportError("sending the request failed: " + write_ec.message());
     }
     if (ec) {
-      if (!fresh && (ec == http::error::end_of_stream || ec == asio::error::connection_reset ||
-                     ec == asio::error::eof)) {
+      if (!fresh && !streamed &&
+          (ec == http::error::end_of_stream || ec == asio::error::connection_reset ||
+           ec == asio::error::eof)) {
         return false;
       }
       throw TransportError("reading the response failed: " + ec.message());
@@ -121,6 +149,31 @@ HttpResponse HttpClient::request(const std::string& method, const std::string& p
   if (impl_->attempt(req, out, !had_connection)) return out;
   impl_->connect();
   impl_->attempt(req, out, true);
+  return out;
+}
+
+HttpResponse HttpClient::request_streaming(
+    const std::string& method, const std::string& path, const std::string& body,
+    const std::vector<std::pair<std::string, std::string>>& headers,
+    const std::function<void(std::string_view)>& on_body) {
+  http::request<http::string_body> req;
+  req.method_string(method);
+  req.target(impl_->prefix + path);
+  req.version(11);
+  req.set(http::field::host, impl_->base.host + ":" + impl_->base.port);
+  req.set(http::field::user_agent, "sandbox-workers-cpp");
+  for (const auto& [k, v] : headers) req.set(k, v);
+  req.keep_alive(true);
+  if (!body.empty() || method == "POST" || method == "PUT") {
+    req.body() = body;
+    req.prepare_payload();
+  }
+  HttpResponse out;
+  const bool had_connection = impl_->stream != nullptr;
+  if (!had_connection) impl_->connect();
+  if (impl_->attempt(req, out, !had_connection, &on_body)) return out;
+  impl_->connect();
+  impl_->attempt(req, out, true, &on_body);
   return out;
 }
 

@@ -6,9 +6,13 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <sandbox/http.h>
 
@@ -47,6 +51,15 @@ class HttpClient {
   // Same as request() with a JSON body and content-type application/json.
   HttpResponse post_json(const std::string& path, const std::string& json,
                          const std::vector<std::pair<std::string, std::string>>& headers = {});
+
+  // Same as request(), for an answer that may be an event stream: when the response's
+  // content-type is text/event-stream, its body is handed to `on_body` piece by piece as it
+  // arrives (the returned body is then empty; the timeout applies to each wait for a piece).
+  // Any other response is read whole, as request() does.
+  HttpResponse request_streaming(const std::string& method, const std::string& path,
+                                 const std::string& body,
+                                 const std::vector<std::pair<std::string, std::string>>& headers,
+                                 const std::function<void(std::string_view)>& on_body);
 
   void set_timeout(std::chrono::milliseconds timeout);
 

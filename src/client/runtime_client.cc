@@ -5,6 +5,7 @@
 #include <sandbox/clock.h>
 
 #include "client/client_support.h"
+#include "client/execute_stream_reader.h"
 #include "client/http_client.h"
 #include "protocol/sandbox_responses.h"
 
@@ -73,6 +74,24 @@ boost::json::value client_detail::checked_json(const HttpResponse& response) {
   return body;
 }
 
+HttpResponse client_detail::send_execute_or_throw(
+    HttpClient& client, const std::string& path, const std::string& body, const Headers& headers,
+    const std::function<void(std::string_view)>& on_stdout_text,
+    const std::function<void(std::string_view)>& on_stderr_text) {
+  if (!on_stdout_text && !on_stderr_text) return send_or_throw(client, "POST", path, body, headers);
+  const OutputObserver observer = [&](OutputStream stream, std::string_view text) {
+    const auto& callback = stream == OutputStream::kStdout ? on_stdout_text : on_stderr_text;
+    if (callback) callback(text);
+  };
+  try {
+    return request_execute_stream(client, path, body, headers, observer);
+  } catch (const TransportError& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw_sandbox_error(transport_error(e.what()));
+  }
+}
+
 Headers client_detail::auth_headers(const std::string& api_key) {
   if (api_key.empty()) return {};
   return {{"authorization", "Bearer " + api_key}};
@@ -105,8 +124,9 @@ ExecutionResult run_code(const std::string& runtime_url, const std::string& code
     if (v) env[k] = *v;
   }
   if (!env.empty()) body["envVars"] = std::move(env);
-  const auto response = send_or_throw(*client, "POST", "/execute", boost::json::serialize(body),
-                                      auth_headers(options.api_key));
+  const auto response = send_execute_or_throw(*client, "/execute", boost::json::serialize(body),
+                                              auth_headers(options.api_key), options.on_stdout_text,
+                                              options.on_stderr_text);
   const auto json = checked_json(response);
   if (!json.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
   return execution_result_from_json(json.get_object());

@@ -151,7 +151,11 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
   impl_->http->set_timeout(options.timeout);
   boost::json::value answer;
   try {
-    answer = impl_->call("POST", "/execute", boost::json::serialize(body));
+    Headers headers = auth_headers(impl_->options.api_key);
+    headers.emplace_back(std::string(kSandboxIdHeader), impl_->id);
+    answer = checked_json(send_execute_or_throw(*impl_->http, impl_->base + "/execute",
+                                                boost::json::serialize(body), headers,
+                                                options.on_stdout_text, options.on_stderr_text));
   } catch (...) {
     impl_->http->set_timeout(impl_->options.timeout);
     throw;

@@ -26,8 +26,14 @@ EngineOutcome run_once(EngineState& state, const ExecutionRequest& request) {
   guest.wasi().set_env(request.env_vars);
   guest.reset_fuel();
   state.driver->after_copy(guest);
-  GuestReply reply = state.driver->execute(
-      guest, DriverRequest{request.code, kWorkspaceRoot, request.env_vars, /*reseed=*/true});
+  GuestReply reply;
+  {
+    // Scoped to the guest call: the instance goes back to the pool below, and must not keep
+    // (or, once given back, be reached through) this call's observer.
+    const embedded::OutputObserverScope observe(guest.wasi(), request.on_output);
+    reply = state.driver->execute(
+        guest, DriverRequest{request.code, kWorkspaceRoot, request.env_vars, /*reseed=*/true});
+  }
   if (!guest.extension_empty()) {
     throw std::logic_error("The driver left host-side handles after a call");
   }

@@ -62,4 +62,20 @@ class Guest final : public EmbeddedGuest {
   std::uint64_t budget_ = 0;
 };
 
+// Hands a call's OutputObserver (engine.h) to the guest's WASI host for the scope of the call,
+// and takes it back however the call ends, so a later call on a reused instance never reaches a
+// caller that is gone.
+class OutputObserverScope {
+ public:
+  OutputObserverScope(WasiHost& wasi, const OutputObserver& observer) : wasi_(wasi) {
+    wasi_.set_output_observer(observer);
+  }
+  ~OutputObserverScope() { wasi_.set_output_observer({}); }
+  OutputObserverScope(const OutputObserverScope&) = delete;
+  OutputObserverScope& operator=(const OutputObserverScope&) = delete;
+
+ private:
+  WasiHost& wasi_;
+};
+
 }  // namespace sandbox::embedded

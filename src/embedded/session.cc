@@ -111,6 +111,7 @@ SessionOutcome EmbeddedSession::execute(const ExecutionRequest& request) {
   try {
     guest_->reset_fuel();
     guest_->wasi().reset_logs();
+    const OutputObserverScope observe(guest_->wasi(), request.on_output);
     const bool reseed = reseed_;
     reseed_ = false;
     GuestReply reply = engine_->driver->execute(

@@ -69,6 +69,22 @@ std::optional<std::string> HttpResponse::header(std::string_view name) const {
   return find_header(headers, name);
 }
 
+bool accepts_event_stream(const HttpRequest& request) {
+  const auto accept = request.header("accept");
+  if (!accept) return false;
+  std::string_view rest = *accept;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    item = item.substr(0, item.find(';'));  // media-type parameters (q=...) do not matter here
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (iequals(item, "text/event-stream")) return true;
+  }
+  return false;
+}
+
 HttpResponse busy_response(ErrorKind kind, const std::string& message, std::string_view limit) {
   const ErrorResponse e =
       ApiError(kind, message, boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})

@@ -11,6 +11,12 @@
 // is full), or, with a serial key that is busy, parked in that key's queue (no worker held) and
 // submitted when the key's running request finishes.
 //
+// Streaming (HeadDecision::may_stream): the handler gets a ResponseStream (include/sandbox/http.h)
+// whose pieces it queues from its worker thread without blocking; a pump coroutine on the
+// connection's strand writes them as HTTP chunks while the handler runs, and the handler's
+// returned body ends the stream. A failed write marks the stream dead: later pieces are dropped
+// and the connection closes once the handler is done, so the handler always runs to its end.
+//
 // Graceful stop: the acceptor closes, idle connections are closed, a connection that is handling
 // a request finishes writing its response and then closes; stop() returns when every connection
 // coroutine has ended.
@@ -20,6 +26,7 @@
 #include <condition_variable>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -93,6 +100,108 @@ http::response<http::string_body> to_beast(const HttpResponse& r, unsigned versi
   res.prepare_payload();
   return res;
 }
+
+// How long one write of a response (or of one piece of a streamed one) may take.
+constexpr auto kWriteTimeout = std::chrono::seconds(30);
+
+// The ResponseStream of one request: the handler's worker thread queues, the connection's pump
+// coroutine (on the strand of `signal`) takes and writes. `signal` is a timer that never expires
+// by itself: cancelling it (on the strand) wakes the pump.
+class ChunkedStream final : public ResponseStream,
+                            public std::enable_shared_from_this<ChunkedStream> {
+ public:
+  explicit ChunkedStream(const asio::any_io_executor& strand) : signal_(strand) {
+    signal_.expires_at(asio::steady_timer::time_point::max());
+  }
+
+  void open(int status, std::vector<std::pair<std::string, std::string>> headers) override {
+    {
+      std::lock_guard lock(mu_);
+      if (opened_) return;
+      opened_ = true;
+      status_ = status;
+      headers_ = std::move(headers);
+    }
+    wake();
+  }
+
+  bool is_open() const override {
+    std::lock_guard lock(mu_);
+    return opened_;
+  }
+
+  bool write(std::string data) override {
+    {
+      std::lock_guard lock(mu_);
+      if (dead_) return false;
+      if (!opened_ || data.empty()) return true;
+      pending_ += data;
+    }
+    wake();
+    return true;
+  }
+
+  // The handler returned: the pump ends once everything queued is written.
+  void finish() {
+    {
+      std::lock_guard lock(mu_);
+      finished_ = true;
+    }
+    wake();
+  }
+
+  void mark_dead() {
+    std::lock_guard lock(mu_);
+    dead_ = true;
+    pending_.clear();
+  }
+
+  bool dead() const {
+    std::lock_guard lock(mu_);
+    return dead_;
+  }
+
+  struct Step {
+    bool head = false;  // the head is due
+    int status = 200;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string data;
+    bool finished = false;
+  };
+
+  // What the pump has to do now (on the strand).
+  Step take() {
+    std::lock_guard lock(mu_);
+    Step step;
+    if (opened_ && !head_taken_) {
+      head_taken_ = true;
+      step.head = true;
+      step.status = status_;
+      step.headers = headers_;
+    }
+    step.data.swap(pending_);
+    step.finished = finished_;
+    return step;
+  }
+
+  asio::steady_timer& signal() { return signal_; }
+
+ private:
+  // The posted wake holds the stream: it may run after the session let go of it.
+  void wake() {
+    asio::post(signal_.get_executor(), [self = shared_from_this()] { self->signal_.cancel(); });
+  }
+
+  mutable std::mutex mu_;
+  asio::steady_timer signal_;
+  bool opened_ = false;
+  bool head_taken_ = false;
+  bool finished_ = false;
+  bool dead_ = false;
+  int status_ = 200;
+  std::vector<std::pair<std::string, std::string>> headers_;
+  std::string pending_;
+};
 
 }  // namespace
 
@@ -285,8 +394,61 @@ struct HttpServer::Impl {
   asio::awaitable<void> write(Connection& c, const HttpResponse& r, unsigned version,
                               bool keep_alive) {
     auto res = to_beast(r, version, keep_alive);
-    c.stream.expires_after(std::chrono::seconds(30));
+    c.stream.expires_after(kWriteTimeout);
     co_await http::async_write(c.stream, res, asio::as_tuple(asio::use_awaitable));
+  }
+
+  // run_handler for a request that may stream: never throws, and tells the pump when the
+  // handler is done.
+  asio::awaitable<HttpResponse> handle_streamed(std::shared_ptr<HttpRequest> request,
+                                                asio::any_io_executor ex, std::string key,
+                                                bool long_running,
+                                                std::shared_ptr<ChunkedStream> stream) {
+    HttpResponse response;
+    try {
+      response = co_await run_handler(request, ex, std::move(key), long_running);
+    } catch (const std::exception&) {
+      response = HttpResponse::text(500, "Internal server error");
+    }
+    stream->finish();
+    co_return response;
+  }
+
+  // Writes `data` as one chunk; a failure marks the stream dead.
+  asio::awaitable<void> write_chunk(Connection& c, ChunkedStream& stream, const std::string& data) {
+    c.stream.expires_after(kWriteTimeout);
+    auto [ec, n] = co_await asio::async_write(c.stream, http::make_chunk(asio::buffer(data)),
+                                              asio::as_tuple(asio::use_awaitable));
+    (void)n;
+    if (ec) stream.mark_dead();
+  }
+
+  // Writes what the handler queues on `stream` (the head once opened, then the pieces, all that
+  // is pending at each wake in one chunk) until the handler has returned and nothing is left.
+  asio::awaitable<void> pump(Connection& c, std::shared_ptr<ChunkedStream> stream, unsigned version,
+                             bool keep_alive) {
+    for (;;) {
+      ChunkedStream::Step step = stream->take();
+      const bool idle = !step.head && step.data.empty();
+      if (step.head && !stream->dead()) {
+        http::response<http::empty_body> head{static_cast<http::status>(step.status), version};
+        for (const auto& [k, v] : step.headers) head.set(k, v);
+        head.chunked(true);
+        head.keep_alive(keep_alive);
+        http::response_serializer<http::empty_body> serializer{head};
+        c.stream.expires_after(kWriteTimeout);
+        auto [ec, n] = co_await http::async_write_header(c.stream, serializer,
+                                                         asio::as_tuple(asio::use_awaitable));
+        (void)n;
+        if (ec) stream->mark_dead();
+      }
+      if (!step.data.empty() && !stream->dead()) co_await write_chunk(c, *stream, step.data);
+      if (idle) {
+        if (step.finished) co_return;
+        auto [ec] = co_await stream->signal().async_wait(asio::as_tuple(asio::use_awaitable));
+        (void)ec;  // cancelled: something to do
+      }
+    }
   }
 
   asio::awaitable<void> session(std::shared_ptr<Connection> conn) {
@@ -346,12 +508,37 @@ struct HttpServer::Impl {
       }
       const bool keep_alive = parser.get().keep_alive();
       HttpResponse response;
-      try {
-        response =
-            co_await run_handler(std::make_shared<HttpRequest>(to_request(parser.get(), true)), ex,
-                                 decision.serial_key, decision.long_running);
-      } catch (const std::exception& e) {
-        response = HttpResponse::text(500, "Internal server error");
+      auto request = std::make_shared<HttpRequest>(to_request(parser.get(), true));
+      if (decision.may_stream) {
+        auto stream = std::make_shared<ChunkedStream>(ex);
+        request->stream = stream.get();
+        const bool keep = keep_alive && !stopping.load();
+        using namespace asio::experimental::awaitable_operators;
+        response = co_await (
+            handle_streamed(request, ex, decision.serial_key, decision.long_running, stream) &&
+            pump(c, stream, version, keep));
+        if (stream->is_open()) {
+          // The handler's body is the last piece; then the terminating chunk.
+          if (!response.body.empty() && !stream->dead()) {
+            co_await write_chunk(c, *stream, response.body);
+          }
+          if (!stream->dead()) {
+            c.stream.expires_after(kWriteTimeout);
+            auto [ec, n] = co_await asio::async_write(c.stream, http::make_chunk_last(),
+                                                      asio::as_tuple(asio::use_awaitable));
+            (void)n;
+            if (ec) stream->mark_dead();
+          }
+          c.busy = false;
+          if (!keep || stream->dead()) break;
+          continue;
+        }
+      } else {
+        try {
+          response = co_await run_handler(request, ex, decision.serial_key, decision.long_running);
+        } catch (const std::exception& e) {
+          response = HttpResponse::text(500, "Internal server error");
+        }
       }
       const bool keep = keep_alive && !stopping.load();
       co_await write(c, response, version, keep);

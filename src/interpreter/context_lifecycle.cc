@@ -234,7 +234,8 @@ InterpreterExecuteResponse ContextLifecycle::run(const std::string& key, KeyStat
   SessionOutcome outcome;
   const auto started = std::chrono::steady_clock::now();
   try {
-    outcome = resident.instance->execute(ExecutionRequest{args.code, args.env_vars});
+    outcome =
+        resident.instance->execute(ExecutionRequest{args.code, args.env_vars, args.on_output});
   } catch (const std::exception& e) {
     // S4, CL6: a throwing execute is a host bug, answered like a trap.
     spdlog::warn("interpreter {}: execute threw: {}", key, e.what());

@@ -128,7 +128,8 @@ const Engine& InterpreterServer::engine() const { return impl_->engine; }
 std::size_t InterpreterServer::resident_count() const { return impl_->residents.resident_count(); }
 
 HttpResponse InterpreterServer::handle(const std::string& key, const std::string& method,
-                                       const std::string& path, const std::string& body) {
+                                       const std::string& path, const std::string& body,
+                                       const OutputObserver& on_output) {
   Impl& d = *impl_;
   try {
     if (!valid_interpreter_key(key))
@@ -153,6 +154,7 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
     }
     if (method == "POST" && path == "/execute") {
       HttpExecuteArgs parsed = parse_http_execute_args(body);
+      parsed.args.on_output = on_output;
       auto outcome = d.lifecycle.execute(key, *state, parsed.args, &parsed.files, nullptr);
       if (auto* missing = std::get_if<std::vector<std::string>>(&outcome)) {
         boost::json::array m;

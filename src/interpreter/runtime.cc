@@ -15,6 +15,7 @@
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
+#include "http/event_stream.h"
 #include "protocol/execute_request.h"
 #include "storage/sqlite/sqlite_stores.h"
 
@@ -158,6 +159,7 @@ class Runtime final : public InterpreterRuntime {
       // waiting for a busy key wait without a worker thread; executions run guest code.
       d.serial_key = "interpreter key '" + key + "'";
       d.long_running = rest == "/execute";
+      d.may_stream = rest == "/execute" && accepts_event_stream(head);
       if (const auto n = head.content_length(); n && *n > d.body_limit) {
         d.early_response = d.too_large;
       }
@@ -181,24 +183,30 @@ class Runtime final : public InterpreterRuntime {
       d.early_response = d.too_large;
     }
     d.long_running = true;
+    d.may_stream = accepts_event_stream(head);
     return d;
   }
 
   HttpResponse handle(HttpRequest request) override {
+    // Streaming (docs/protocol.md#streaming-output): only the execute routes are offered a
+    // stream (on_head's may_stream); everything else answers as usual.
+    EventStreamWriter events(request.stream);
     try {
       const std::string_view path = request.path();
       if (path == "/interpreter") return probe();
       std::string key, rest;
       if (match_interpreters(path, key, rest)) {
         check_context_call(key);
-        return interpreter_->handle(key, request.method, rest, request.body);
+        return events.finish(
+            interpreter_->handle(key, request.method, rest, request.body, events.observer()));
       }
       if (path != "/execute") return HttpResponse::text(404, "Not found");
       if (request.method != "POST") return HttpResponse::text(405, "Method not allowed");
-      const ExecutionRequest exec = parse_execute_request(request.body, engine_.language);
-      return HttpResponse::json(200, boost::json::serialize(to_json(execute(exec))));
+      ExecutionRequest exec = parse_execute_request(request.body, engine_.language);
+      exec.on_output = events.observer();
+      return events.finish(HttpResponse::json(200, boost::json::serialize(to_json(execute(exec)))));
     } catch (const std::exception& e) {
-      return error_http(error_response_for(e, clock_->now_ms()));
+      return events.finish(error_http(error_response_for(e, clock_->now_ms())));
     }
   }
 

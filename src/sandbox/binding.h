@@ -60,9 +60,19 @@ class Binding {
   virtual HttpResponse fetch(const std::string& method, const std::string& path,
                              const std::string& body = {}) = 0;
 
-  // Executes in a code context of interpreter `key`. `get_files` answers the runtime's pull of
-  // file contents (called at most twice: once per attempt of the HTTP transport). Returns the
-  // response or the error the runtime answered; throws BindingError on transport failure.
+  // A POST to an execute route of the runtime (`path`: "/execute") with streaming
+  // (docs/protocol.md#streaming-output): `on_output` (may be empty) sees the guest's output while
+  // it runs; the answer is what fetch() would have returned. The default ignores `on_output`.
+  virtual HttpResponse fetch_execute(const std::string& path, const std::string& body,
+                                     const OutputObserver& /*on_output*/) {
+    return fetch("POST", path, body);
+  }
+
+  // Executes in a code context of interpreter `key`. `args.on_output`, when set, sees the
+  // guest's output while it runs (a remote runtime is asked for an event stream). `get_files`
+  // answers the runtime's pull of file contents (called at most twice: once per attempt of the HTTP
+  // transport). Returns the response or the error the runtime answered; throws BindingError on
+  // transport failure.
   virtual InterpreterExecuteResult execute_in_context(const std::string& key,
                                                       const InterpreterExecuteArgs& args,
                                                       const GetWorkspaceFiles& get_files) = 0;

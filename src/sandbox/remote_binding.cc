@@ -11,6 +11,7 @@
 #include <sandbox/protocol.h>
 
 #include "base/url_codec.h"
+#include "client/execute_stream_reader.h"
 #include "client/http_client.h"
 #include "interpreter/execute_args.h"
 #include "sandbox/execute_response_json.h"
@@ -29,6 +30,11 @@ class RemoteBinding final : public Binding {
   HttpResponse fetch(const std::string& method, const std::string& path,
                      const std::string& body) override {
     return send(method, path, body);
+  }
+
+  HttpResponse fetch_execute(const std::string& path, const std::string& body,
+                             const OutputObserver& on_output) override {
+    return send("POST", path, body, on_output);
   }
 
   InterpreterExecuteResult execute_in_context(const std::string& key,
@@ -57,7 +63,7 @@ class RemoteBinding final : public Binding {
 
     for (int attempt = 0; attempt < 2; ++attempt) {
       const HttpResponse response =
-          send("POST", path, boost::json::serialize(to_json(args, files)));
+          send("POST", path, boost::json::serialize(to_json(args, files)), args.on_output);
       boost::system::error_code ec;
       const boost::json::value body = boost::json::parse(response.body, ec);
       if (response.status < 200 || response.status >= 300) {
@@ -115,7 +121,10 @@ class RemoteBinding final : public Binding {
     known_[key] = std::move(held);
   }
 
-  HttpResponse send(const std::string& method, const std::string& path, const std::string& body) {
+  // One request on a pooled connection. With `on_output` (a POST to an execute route) the
+  // runtime is asked for an event stream, relayed to `on_output` as it arrives.
+  HttpResponse send(const std::string& method, const std::string& path, const std::string& body,
+                    const OutputObserver& on_output = {}) {
     std::unique_ptr<HttpClient> client;
     {
       std::lock_guard lock(mu_);
@@ -131,8 +140,12 @@ class RemoteBinding final : public Binding {
     }
     HttpResponse response;
     try {
-      response = method == "POST" ? client->post_json(path, body, headers)
-                                  : client->request(method, path, body, headers);
+      if (on_output) {
+        response = request_execute_stream(*client, path, body, headers, on_output);
+      } else {
+        response = method == "POST" ? client->post_json(path, body, headers)
+                                    : client->request(method, path, body, headers);
+      }
     } catch (const std::exception& e) {
       throw BindingError(e.what());
     }

@@ -45,7 +45,7 @@ Sandbox::Sandbox(std::string id, const SandboxEnvironment& env)
 std::string Sandbox::now_iso() const { return iso8601_ms(env_.clock.now_ms()); }
 
 HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
-                             const std::string& body) {
+                             const std::string& body, const OutputObserver& on_output) {
   const std::int64_t now = env_.clock.now_ms();
   try {
     claim();
@@ -55,7 +55,7 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
       return method_not_allowed("GET, DELETE", now);
     }
     if (path == "/execute") {
-      if (method == "POST") return execute(body);
+      if (method == "POST") return execute(body, on_output);
       return method_not_allowed("POST", now);
     }
     if (path == "/contexts") {

@@ -70,8 +70,10 @@ class Sandbox {
 
   // One route; `path` is the rest after /sandboxes/{id} ("/" when empty, no query). Always
   // returns a response: validation errors, workspace errors, relayed runtime answers, storage
-  // failures (500 INTERNAL_ERROR) included.
-  HttpResponse handle(const std::string& method, const std::string& path, const std::string& body);
+  // failures (500 INTERNAL_ERROR) included. `on_output` (optional) sees the output of a POST
+  // /execute while the guest runs (SandboxService::handle).
+  HttpResponse handle(const std::string& method, const std::string& path, const std::string& body,
+                      const OutputObserver& on_output = {});
 
   // The idle alarm's handler (docs/protocol.md#idle-expiry, T6): re-arms when activity moved the
   // deadline, otherwise destroys the sandbox (as DELETE /). Returns true when it destroyed it.
@@ -82,7 +84,7 @@ class Sandbox {
  private:
   HttpResponse info();
   HttpResponse destroy();
-  HttpResponse execute(const std::string& body);
+  HttpResponse execute(const std::string& body, const OutputObserver& on_output);
   HttpResponse create_context(const std::string& body);
   HttpResponse list_contexts();
   HttpResponse delete_context(const std::string& context_id);
@@ -92,7 +94,7 @@ class Sandbox {
   // The stateless fallback for a binding that reports contexts: false (docs/sandbox-api.md#execute,
   // SX2).
   HttpResponse execute_stateless(Binding& binding, const std::string& code,
-                                 const EnvPatch& call_env);
+                                 const EnvPatch& call_env, const OutputObserver& on_output);
   // Registers a new context (docs/sandbox-api.md#contexts, CX4, CX6, CX7) after the probe.
   ContextRecord register_context(Binding& binding, const RuntimeProbe& probe,
                                  const std::string& cwd, const EnvVars& env_vars);

@@ -27,7 +27,7 @@ ApiError context_not_found(const std::string& context_id) {
 
 }  // namespace
 
-HttpResponse Sandbox::execute(const std::string& body_text) {
+HttpResponse Sandbox::execute(const std::string& body_text, const OutputObserver& on_output) {
   // 1. Validation, in the order of docs/sandbox-api.md#execute (SX1).
   const SandboxExecuteRequest request = decode_sandbox_execute_request(body_text);
   const std::string& code = request.code;
@@ -55,7 +55,7 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
     if (!found) {
       Binding& b = binding_named(*binding_name);
       const RuntimeProbe probe = probe_binding(b);
-      if (!probe.contexts) return execute_stateless(b, code, call_env);
+      if (!probe.contexts) return execute_stateless(b, code, call_env, on_output);
       ensure_meta();
       record = register_context(b, probe, std::string(kWorkspaceRoot), {});
     }
@@ -67,6 +67,7 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
   InterpreterExecuteArgs args;
   args.context_id = record.id;
   args.code = code;
+  args.on_output = on_output;
   args.env_vars =
       merge_env(env_from_json(ensure_meta().if_contains("envVars")), record.env_vars, call_env);
   require_env_within_limits(args.env_vars, "The merged envVars (sandbox, context and call)");
@@ -153,14 +154,14 @@ HttpResponse Sandbox::execute(const std::string& body_text) {
 }
 
 HttpResponse Sandbox::execute_stateless(Binding& binding, const std::string& code,
-                                        const EnvPatch& call_env) {
+                                        const EnvPatch& call_env, const OutputObserver& on_output) {
   const EnvVars env = merge_env(env_from_json(ensure_meta().if_contains("envVars")), {}, call_env);
   require_env_within_limits(env, "The merged envVars (sandbox and call)");
   boost::json::object request{{"code", code}};
   if (!env.empty()) request["envVars"] = to_json(env);
   HttpResponse answer;
   try {
-    answer = binding.fetch("POST", "/execute", boost::json::serialize(request));
+    answer = binding.fetch_execute("/execute", boost::json::serialize(request), on_output);
   } catch (const std::exception& e) {
     throw binding_failed(binding, e);
   }

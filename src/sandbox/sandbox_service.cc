@@ -143,7 +143,8 @@ SandboxService::~SandboxService() {
 }
 
 HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::string& method,
-                                    const std::string& path, const std::string& body) {
+                                    const std::string& path, const std::string& body,
+                                    const OutputObserver& on_output) {
   try {
     validate_sandbox_id(sandbox_id);
   } catch (const std::invalid_argument& e) {
@@ -151,8 +152,8 @@ HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::st
         ApiError(ErrorKind::kBadRequest, e.what()).to_response(impl_->env.clock.now_ms());
     return HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)));
   }
-  return impl_->with_sandbox(sandbox_id,
-                             [&](Sandbox& sandbox) { return sandbox.handle(method, path, body); });
+  return impl_->with_sandbox(
+      sandbox_id, [&](Sandbox& sandbox) { return sandbox.handle(method, path, body, on_output); });
 }
 
 int SandboxService::run_due_alarms() {

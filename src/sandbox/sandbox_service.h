@@ -52,9 +52,11 @@ class SandboxService {
 
   // Validates `sandbox_id` (400 VALIDATION_FAILED with the message of
   // docs/sandbox-api.md#identifiers), then runs the route on its actor. `path` is the rest after
-  // /sandboxes/{id}. Never throws.
+  // /sandboxes/{id}. Never throws. `on_output` (optional) sees the guest's output of a POST
+  // /execute while it runs (streaming, docs/sandbox-api.md#streaming-output).
   HttpResponse handle(const std::string& sandbox_id, const std::string& method,
-                      const std::string& path, const std::string& body);
+                      const std::string& path, const std::string& body,
+                      const OutputObserver& on_output = {});
 
   // Runs the alarm handler of every sandbox whose deadline has passed by the clock. Returns how
   // many sandboxes were destroyed. A sandbox whose lease another node holds (several nodes over

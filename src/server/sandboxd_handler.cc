@@ -9,6 +9,7 @@
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
+#include "http/event_stream.h"
 #include "protocol/execute_request.h"
 
 namespace sandbox {
@@ -182,6 +183,10 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
   const auto admit = [&](HeadDecision decision) {
     decision.long_running = execution;
     decision.hold = slot;
+    // Streaming (docs/sandbox-api.md#streaming-output); a runtime route decided it itself.
+    if (route.kind != Route::Kind::kRuntime) {
+      decision.may_stream = execution && accepts_event_stream(head);
+    }
     if (route.kind == Route::Kind::kSandbox) {
       decision.serial_key = "sandbox '" + route.name + "'";
     } else if (route.kind == Route::Kind::kRuntime && route.rest.starts_with("/interpreters/")) {
@@ -267,9 +272,12 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
         return r;
       }
       return execute_language(route.name, request);
-    case Kind::kSandbox:
-      return service_.handle(route.name, request.method, route.rest.empty() ? "/" : route.rest,
-                             request.body);
+    case Kind::kSandbox: {
+      EventStreamWriter events(request.stream);
+      return events.finish(service_.handle(route.name, request.method,
+                                           route.rest.empty() ? "/" : route.rest, request.body,
+                                           events.observer()));
+    }
     case Kind::kRuntime: {
       Binding* b = service_.bindings().find(route.name);
       InterpreterRuntime* runtime = b ? b->local_runtime() : nullptr;
@@ -336,6 +344,7 @@ Binding* SandboxdHandler::binding_for_language(const std::string& language) cons
 
 HttpResponse SandboxdHandler::execute_language(const std::string& language,
                                                const HttpRequest& request) {
+  EventStreamWriter events(request.stream);
   Binding* binding = binding_for_language(language);
   if (!binding) return error(ErrorKind::kBadRequest, "Unsupported language: " + language);
   const InterpreterRuntime* runtime = binding->local_runtime();
@@ -350,12 +359,12 @@ HttpResponse SandboxdHandler::execute_language(const std::string& language,
   }
   HttpResponse answer;
   try {
-    answer = binding->fetch("POST", "/execute", boost::json::serialize(forward));
+    answer = binding->fetch_execute("/execute", boost::json::serialize(forward), events.observer());
   } catch (const std::exception& e) {
-    return error(ErrorKind::kUpstreamFailed,
-                 "Binding '" + binding->name() + "' failed: " + e.what());
+    return events.finish(
+        error(ErrorKind::kUpstreamFailed, "Binding '" + binding->name() + "' failed: " + e.what()));
   }
-  return answer;
+  return events.finish(std::move(answer));
 }
 
 }  // namespace sandbox

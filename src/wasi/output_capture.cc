@@ -57,6 +57,13 @@ bool OutputCapture::append(OutputStream stream, std::string_view bytes) {
   ++chunks_;
   (stream == OutputStream::kStdout ? stdout_ : stderr_) += text;
   tail = data.substr(data.size() - held);
+  if (observer_) {
+    // Called from inside a WASI import: nothing may propagate into guest code.
+    try {
+      observer_(stream, text);
+    } catch (...) {
+    }
+  }
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <sandbox/engine.h>
@@ -32,6 +33,8 @@ class OutputCapture {
   Logs logs() const;
   void reset();
   bool exceeded() const { return exceeded_; }
+  // Sees every piece append() stores (WasiHost::set_output_observer).
+  void set_observer(OutputObserver observer) { observer_ = std::move(observer); }
 
  private:
   std::uint64_t limit_bytes_;
@@ -43,6 +46,7 @@ class OutputCapture {
   std::string stderr_;
   std::string stdout_tail_;  // an incomplete UTF-8 sequence held back
   std::string stderr_tail_;
+  OutputObserver observer_;
 };
 
 }  // namespace sandbox::wasi

@@ -26,6 +26,10 @@ void WasiHost::reset_logs() { state_->output.reset(); }
 
 bool WasiHost::output_limit_exceeded() const { return state_->output.exceeded(); }
 
+void WasiHost::set_output_observer(OutputObserver observer) {
+  state_->output.set_observer(std::move(observer));
+}
+
 void WasiHost::set_env(const std::map<std::string, std::string>& env) {
   std::vector<std::string> strings;
   strings.reserve(env.size());

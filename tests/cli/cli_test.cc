@@ -298,5 +298,47 @@ TEST_F(Cli, ReplEndsAtEndOfInput) {
   EXPECT_EQ(repl.wait_exit(), 0);
 }
 
+// `sandbox run` prints guest output as it arrives (docs/protocol.md#streaming-output): the first
+// line reaches the CLI's stdout (a pipe) while the CLI is still waiting for the rest.
+TEST_F(Cli, RunPrintsStreamedOutputAsItArrives) {
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  const std::string code =
+      "print('start') io.stdout:flush() local x = 0 for i = 1, 12000000 do x = x + i end "
+      "print('end') return 3";
+  std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server",   d_->url(), "run", "--sandbox",
+                                   "live",           "--language", "lua",     code};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pipe_fds[1], 1);
+    closefrom(3);
+    std::vector<char*> raw;
+    for (auto& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    execv(raw[0], raw.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  std::string out;
+  char buf[256];
+  bool running_after_first_line = false;
+  for (;;) {
+    const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    if (!running_after_first_line && out.find("start\n") != std::string::npos &&
+        out.find("end") == std::string::npos) {
+      int st = 0;
+      running_after_first_line = waitpid(pid, &st, WNOHANG) == 0;
+    }
+  }
+  close(pipe_fds[0]);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  EXPECT_EQ(out, "start\nend\n3\n");
+  EXPECT_TRUE(running_after_first_line) << "the first line came only with the answer";
+}
+
 }  // namespace
 }  // namespace sandbox::test

@@ -121,6 +121,30 @@ TEST(EmbeddedEngine, LimitsAreThrownAsExecutionLimitError) {
   EXPECT_EQ(limit_message([&] { engine.run(req(flood)); }), "Output limit exceeded");
 }
 
+// The streaming hook (ExecutionRequest::on_output): it sees the pieces in order while the guest
+// runs, and it is dropped when the call ends, also when the call throws after the instance went
+// back to the pool (a limit checked after the guest call: once a use after the hand-back).
+TEST(EmbeddedEngine, OutputObserverIsDroppedBeforeTheInstanceIsGivenBack) {
+  const Engine engine = probe_engine();
+  std::string seen;
+  const auto observe = [&](OutputStream s, std::string_view text) {
+    seen += (s == OutputStream::kStdout ? "out:" : "err:") + std::string(text) + "|";
+  };
+  ExecutionRequest r = req("print hello\neprint careful\nprint world\ntext done");
+  r.on_output = observe;
+  const EngineOutcome o = engine.run(r);
+  EXPECT_EQ(o.logs.stdout_lines, (std::vector<std::string>{"hello", "world"}));
+  EXPECT_NE(seen.find("hello"), std::string::npos);
+  EXPECT_NE(seen.find("err:careful"), std::string::npos);
+  EXPECT_LT(seen.find("hello"), seen.find("world"));
+  ExecutionRequest big = req("big 70000");
+  big.on_output = observe;
+  EXPECT_EQ(limit_message([&] { engine.run(big); }), "Result limit exceeded");
+  seen.clear();
+  engine.run(req("print later"));  // the reused instance no longer reaches the old observer
+  EXPECT_EQ(seen, "");
+}
+
 TEST(EmbeddedEngine, TheDeadlineStopsAnUnmeteredLoop) {
   EmbeddedLanguage lang = probe_language();
   lang.limits.fuel = 0;

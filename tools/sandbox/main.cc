@@ -28,6 +28,7 @@
 
 #include <sandbox/client.h>
 
+#include "live_output.h"
 #include "output.h"
 #include "repl.h"
 #include "scaffold/scaffold.h"
@@ -274,8 +275,11 @@ int main(int argc, char** argv) {
         if (!sandbox_id.empty()) throw UsageError("pass --url or --sandbox, not both");
         sandbox::RunOptions options{.env_vars = env_from(env, unset), .api_key = g.api_key};
         for (const auto& k : unset) options.env_vars.erase(k);
+        sandbox::cli::LiveOutput live(std::cout, std::cerr);
+        options.on_stdout_text = live.on_stdout();
+        options.on_stderr_text = live.on_stderr();
         const auto result = sandbox::run_code(url, source, options);
-        sandbox::cli::print_result(result, std::cout, std::cerr);
+        sandbox::cli::print_result(live.rest(result), std::cout, std::cerr);
         return result.outcome.error ? kGuestError : 0;
       }
       if (sandbox_id.empty()) throw UsageError("pass --url URL (a runtime) or --sandbox ID");
@@ -289,8 +293,11 @@ int main(int argc, char** argv) {
         throw UsageError("pass --binding, --language or --context");
       }
       auto sb = open_sandbox();
+      sandbox::cli::LiveOutput live(std::cout, std::cerr);
+      options.on_stdout_text = live.on_stdout();
+      options.on_stderr_text = live.on_stderr();
       const auto result = sb.run_code(source, options);
-      sandbox::cli::print_result(result, std::cout, std::cerr);
+      sandbox::cli::print_result(live.rest(result), std::cout, std::cerr);
       return result.outcome.error ? kGuestError : 0;
     }
 

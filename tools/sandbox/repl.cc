@@ -1,5 +1,6 @@
 #include "repl.h"
 
+#include "live_output.h"
 #include "output.h"
 #include "repl_input.h"
 
@@ -27,7 +28,10 @@ int run_repl(SandboxClient& sandbox, const ReplOptions& options, std::istream& i
       } else {
         run.binding = options.binding;
       }
-      print_result(sandbox.run_code(code, run), out, err);
+      LiveOutput live(out, err);
+      run.on_stdout_text = live.on_stdout();
+      run.on_stderr_text = live.on_stderr();
+      print_result(live.rest(sandbox.run_code(code, run)), out, err);
     } catch (const SandboxError& e) {
       report_failure(e, err);
     }
