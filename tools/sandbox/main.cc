@@ -8,6 +8,7 @@
 //   sandbox contexts ls|new|rm --sandbox ID ...
 //   sandbox info (--url URL | --sandbox ID)
 //   sandbox languages
+//   sandbox mcp                                      an MCP server over stdio (src/mcp)
 //   sandbox init --custom NAME [--wasm PATH] [DIR]   a new runtime project (src/scaffold)
 //   sandbox init LANGUAGE DIR                        a deployable runtime of a built-in engine
 //
@@ -28,6 +29,8 @@
 
 #include <sandbox/client.h>
 
+#include "mcp/mcp_http_backend.h"
+#include "mcp/mcp_stdio.h"
 #include "output.h"
 #include "repl.h"
 #include "scaffold/scaffold.h"
@@ -236,6 +239,9 @@ int main(int argc, char** argv) {
 
   auto* languages = app.add_subcommand("languages", "What the server runs (GET /languages)");
 
+  auto* mcp = app.add_subcommand(
+      "mcp", "Serve the MCP tools over stdio for a desktop agent, calling --server");
+
   std::string custom_name, wasm_path;
   std::vector<std::string> init_args;
   auto* init = app.add_subcommand(
@@ -252,6 +258,17 @@ int main(int argc, char** argv) {
     try {
       return run_init(custom_name, wasm_path, init_args);
     } catch (const std::exception& e) {  // UsageError or ScaffoldError
+      std::cerr << "sandbox: " << e.what() << "\n";
+      return kRequestFailed;
+    }
+  }
+
+  if (*mcp) {
+    // Standard output carries the protocol only; problems go to standard error.
+    try {
+      const sandbox::mcp::McpServer server(sandbox::mcp::http_backend(g.server, g.api_key));
+      return sandbox::mcp::serve_mcp_stdio(server, std::cin, std::cout);
+    } catch (const std::exception& e) {  // an invalid --server URL
       std::cerr << "sandbox: " << e.what() << "\n";
       return kRequestFailed;
     }
