@@ -5,6 +5,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "base/utf8.h"
 #include "mcp/mcp_tools.h"
 
 namespace sandbox::mcp {
@@ -124,11 +125,11 @@ McpReply McpServer::handle(std::string_view message) const {
     } catch (const InvalidParams& e) {
       return {error_message(*id, kInvalidParams, e.what()), false};
     } catch (const std::exception& e) {
-      return {error_message(*id, kInternalError, e.what()), false};
+      return {error_message(*id, kInternalError, sanitize_utf8(e.what())), false};
     }
   }
   return {error_message(*id, kMethodNotFound,
-                        "Method not found: " + std::string(name.substr(0, kQuotedMethodBytes))),
+                        "Method not found: " + std::string(utf8_prefix(name, kQuotedMethodBytes))),
           false};
 }
 

@@ -10,6 +10,8 @@
 #include <sandbox/client.h>
 #include <sandbox/protocol.h>
 
+#include "base/utf8.h"
+
 namespace sandbox::mcp {
 namespace {
 
@@ -128,7 +130,7 @@ json::value request(const Backend& backend, const std::string& method, const std
     }
   }
   throw ToolFailure("sandboxd answered HTTP " + std::to_string(answer.status) + ": " +
-                    answer.body.substr(0, kQuotedBodyBytes));
+                    sanitize_utf8(answer.body.substr(0, kQuotedBodyBytes)));
 }
 
 json::object files_request(const Backend& backend, const std::string& sandbox_id,
@@ -158,7 +160,8 @@ struct LanguageEntry {
 // The binding that runs `language` (GET /languages): by id, binding name or language.
 LanguageEntry resolve_language(const Backend& backend, const std::string& language) {
   if (language.empty() || language.size() > kMaxLanguageNameBytes) {
-    throw ToolFailure("Unsupported language: " + language.substr(0, kMaxLanguageNameBytes));
+    throw ToolFailure("Unsupported language: " +
+                      std::string(utf8_prefix(language, kMaxLanguageNameBytes)));
   }
   const std::string wanted = normalize_language(language);
   const json::value answer = request(backend, "GET", "/languages");
@@ -290,7 +293,7 @@ json::object delete_context(const Backend& backend, const json::object& args) {
   // Context ids are interpreter-key shaped; anything else never names one (and would not be a
   // safe path segment).
   if (!valid_interpreter_key(context_id)) {
-    throw ToolFailure("CONTEXT_NOT_FOUND: no context '" + context_id.substr(0, 128) + "'");
+    throw ToolFailure("CONTEXT_NOT_FOUND: no context '" + std::string(utf8_prefix(context_id, 128)) + "'");
   }
   json::value answer =
       request(backend, "DELETE", "/sandboxes/" + sandbox_id + "/contexts/" + context_id);
@@ -471,7 +474,7 @@ json::object call_tool(const Backend& backend, std::string_view name,
   const auto it = std::find_if(std::begin(kTools), std::end(kTools),
                                [&](const Tool& t) { return t.name == name; });
   if (it == std::end(kTools)) {
-    throw InvalidParams("Unknown tool: " + std::string(name.substr(0, kMaxLanguageNameBytes)));
+    throw InvalidParams("Unknown tool: " + std::string(utf8_prefix(name, kMaxLanguageNameBytes)));
   }
   check_arguments(*it, schemas()[static_cast<std::size_t>(it - std::begin(kTools))], arguments);
   try {
@@ -479,7 +482,7 @@ json::object call_tool(const Backend& backend, std::string_view name,
   } catch (const InvalidParams&) {
     throw;
   } catch (const std::exception& e) {  // ToolFailure, or the backend's own failure
-    return text_result(e.what(), true);
+    return text_result(sanitize_utf8(e.what()), true);
   }
 }
 

@@ -197,6 +197,18 @@ TEST(McpTools, BackendFailuresAreIsErrorResults) {
   EXPECT_NE(text.find("Invalid sandbox response"), std::string::npos) << text;
 }
 
+// Found by fuzz_mcp_requests: a non-JSON error body with invalid UTF-8, quoted into the
+// result's text, made the reply invalid JSON.
+TEST(McpTools, InvalidUtf8InAnErrorBodyStaysValidJson) {
+  const McpServer server([](const std::string&, const std::string&, const std::string&) {
+    return HttpResponse::text(502, "<html>\xbc\xff</html>");
+  });
+  const McpReply reply = server.handle(call("list_contexts", R"({"sandbox_id":"s"})"));
+  auto [text, is_error] = tool_result(reply);
+  EXPECT_TRUE(is_error);
+  EXPECT_EQ(text, "sandboxd answered HTTP 502: <html>\xEF\xBF\xBD\xEF\xBF\xBD</html>");
+}
+
 TEST(McpStdio, OneReplyLinePerRequestAndOverlongLinesRefused) {
   std::atomic<int> calls{0};
   const McpServer server(no_backend(calls));
