@@ -31,6 +31,7 @@
 
 #include "mcp/mcp_http_backend.h"
 #include "mcp/mcp_stdio.h"
+#include "line_editor.h"
 #include "output.h"
 #include "repl.h"
 #include "scaffold/scaffold.h"
@@ -326,6 +327,12 @@ int main(int argc, char** argv) {
       options.banner = "sandbox repl: sandbox " + sb.id() + ", " + what + " on " + g.server +
                        "\nA line ending with \\ or inside open brackets continues; a line ending "
                        "with ':' opens a block ended by an empty line. .exit or Ctrl-D quits.";
+      // Line editing and history on a terminal only (piped input is read as it is).
+      std::optional<sandbox::cli::LineEditor> editor;
+      if (isatty(STDIN_FILENO)) {
+        editor.emplace(argv[0], sandbox::cli::default_history_path());
+        options.read_line = [&](const std::string& prompt) { return editor->read_line(prompt); };
+      }
       return sandbox::cli::run_repl(sb, options, std::cin, std::cout, std::cerr);
     }
 
