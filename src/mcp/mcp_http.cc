@@ -29,9 +29,9 @@ bool loopback_origin(std::string_view origin) {
   const std::string_view host = rest.substr(0, host_end);
   const std::string_view port =
       host_end == std::string_view::npos ? std::string_view() : rest.substr(host_end);
-  if (!port.empty() && (port.size() < 2 || port.size() > 6 || port[0] != ':' ||
-                        !std::all_of(port.begin() + 1, port.end(),
-                                     [](char c) { return c >= '0' && c <= '9'; }))) {
+  if (!port.empty() &&
+      (port.size() < 2 || port.size() > 6 || port[0] != ':' ||
+       !std::all_of(port.begin() + 1, port.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
     return false;
   }
   return host == "localhost" || host == "127.0.0.1" || host == "[::1]";

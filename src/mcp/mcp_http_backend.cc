@@ -18,8 +18,7 @@ Backend http_backend(const std::string& server_url, const std::string& api_key) 
     client_detail::Headers headers;
   };
   auto connection = std::make_shared<Connection>(server_url, client_detail::auth_headers(api_key));
-  return [connection](const std::string& method, const std::string& path,
-                      const std::string& body) {
+  return [connection](const std::string& method, const std::string& path, const std::string& body) {
     std::lock_guard lock(connection->mu);
     if (body.empty()) return connection->client.request(method, path, {}, connection->headers);
     return connection->client.post_json(path, body, connection->headers);

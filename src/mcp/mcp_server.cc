@@ -30,7 +30,8 @@ std::string error_message(const json::value& id, int code, std::string message) 
 }
 
 std::string result_message(const json::value& id, json::object result) {
-  return json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+  return json::serialize(
+      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
 // JSON-RPC ids MCP allows: a string or an integer.
@@ -52,8 +53,8 @@ McpReply McpServer::handle(std::string_view message) const {
     return McpReply{error_message(nullptr, code, std::move(text)), true};
   };
   if (message.size() > kMaxMcpMessageBytes) {
-    return malformed(kInvalidRequest, "Message larger than " +
-                                          std::to_string(kMaxMcpMessageBytes) + " bytes");
+    return malformed(kInvalidRequest,
+                     "Message larger than " + std::to_string(kMaxMcpMessageBytes) + " bytes");
   }
   json::error_code ec;
   json::parse_options options;
@@ -97,13 +98,13 @@ McpReply McpServer::handle(std::string_view message) const {
     if (asked && asked->is_string() && supported_protocol_version(asked->as_string())) {
       version = asked->as_string();
     }
-    return {result_message(
-                *id, {{"protocolVersion", version},
-                      {"capabilities", json::object{{"tools", json::object{{"listChanged", false}}}}},
-                      {"serverInfo", json::object{{"name", "sandboxd"},
-                                                  {"title", "sandbox-workers"},
-                                                  {"version", server_version_}}},
-                      {"instructions", kInstructions}}),
+    return {result_message(*id, {{"protocolVersion", version},
+                                 {"capabilities",
+                                  json::object{{"tools", json::object{{"listChanged", false}}}}},
+                                 {"serverInfo", json::object{{"name", "sandboxd"},
+                                                             {"title", "sandbox-workers"},
+                                                             {"version", server_version_}}},
+                                 {"instructions", kInstructions}}),
             false};
   }
   if (name == "ping") return {result_message(*id, {}), false};

@@ -87,8 +87,8 @@ void check_arguments(const Tool& tool, const json::object& schema, const json::o
     }
     const std::string_view type = property->at("type").as_string();
     if (!has_type(value, type)) {
-      throw InvalidParams("Argument '" + std::string(key) + "' of tool " +
-                          std::string(tool.name) + " must be a " + std::string(type));
+      throw InvalidParams("Argument '" + std::string(key) + "' of tool " + std::string(tool.name) +
+                          " must be a " + std::string(type));
     }
     if (const json::value* choices = property->as_object().if_contains("enum")) {
       const auto& list = choices->as_array();
@@ -135,8 +135,7 @@ json::value request(const Backend& backend, const std::string& method, const std
 
 json::object files_request(const Backend& backend, const std::string& sandbox_id,
                            json::object body) {
-  const json::value answer =
-      request(backend, "POST", "/sandboxes/" + sandbox_id + "/files", &body);
+  const json::value answer = request(backend, "POST", "/sandboxes/" + sandbox_id + "/files", &body);
   if (!answer.is_object()) throw ToolFailure("sandboxd's files answer is not an object");
   return answer.as_object();
 }
@@ -165,7 +164,8 @@ LanguageEntry resolve_language(const Backend& backend, const std::string& langua
   }
   const std::string wanted = normalize_language(language);
   const json::value answer = request(backend, "GET", "/languages");
-  const json::value* list = answer.is_object() ? answer.as_object().if_contains("languages") : nullptr;
+  const json::value* list =
+      answer.is_object() ? answer.as_object().if_contains("languages") : nullptr;
   if (!list || !list->is_array()) throw ToolFailure("sandboxd's /languages answer has no list");
   std::string available;
   for (const auto& entry : list->as_array()) {
@@ -209,8 +209,9 @@ std::string render_execution(const ExecutionResult& r, const json::object& answe
   section("stdout", r.outcome.logs.stdout_lines);
   section("stderr", r.outcome.logs.stderr_lines);
   for (const auto& entry : r.outcome.results) {
-    text += "result: " + (entry.text ? *entry.text : json::serialize(entry.json.value_or(nullptr))) +
-            "\n";
+    text +=
+        "result: " + (entry.text ? *entry.text : json::serialize(entry.json.value_or(nullptr))) +
+        "\n";
   }
   if (const auto& e = r.outcome.error) {
     const std::string headline = e->name + ": " + e->message;
@@ -220,8 +221,7 @@ std::string render_execution(const ExecutionResult& r, const json::object& answe
       text += e->traceback[i] + "\n";
     }
   }
-  if (const json::value* context = answer.if_contains("context");
-      context && context->is_object()) {
+  if (const json::value* context = answer.if_contains("context"); context && context->is_object()) {
     if (const json::value* id = context->as_object().if_contains("id"); id && id->is_string()) {
       text += "context: " + std::string(id->as_string()) + "\n";
     }
@@ -266,7 +266,8 @@ json::object run_code(const Backend& backend, const json::object& args) {
   } catch (const std::exception& e) {
     throw ToolFailure(e.what());
   }
-  json::object out = structured_result(answer.as_object(), render_execution(result, answer.as_object()));
+  json::object out =
+      structured_result(answer.as_object(), render_execution(result, answer.as_object()));
   out["isError"] = result.outcome.error.has_value();
   return out;
 }
@@ -293,7 +294,8 @@ json::object delete_context(const Backend& backend, const json::object& args) {
   // Context ids are interpreter-key shaped; anything else never names one (and would not be a
   // safe path segment).
   if (!valid_interpreter_key(context_id)) {
-    throw ToolFailure("CONTEXT_NOT_FOUND: no context '" + std::string(utf8_prefix(context_id, 128)) + "'");
+    throw ToolFailure("CONTEXT_NOT_FOUND: no context '" +
+                      std::string(utf8_prefix(context_id, 128)) + "'");
   }
   json::value answer =
       request(backend, "DELETE", "/sandboxes/" + sandbox_id + "/contexts/" + context_id);
@@ -338,21 +340,22 @@ json::object list_files(const Backend& backend, const json::object& args) {
 }
 
 json::object delete_file(const Backend& backend, const json::object& args) {
-  json::object body{
-      {"op", "delete"}, {"path", string_arg(args, "path")}, {"recursive", bool_arg(args, "recursive")}};
+  json::object body{{"op", "delete"},
+                    {"path", string_arg(args, "path")},
+                    {"recursive", bool_arg(args, "recursive")}};
   return structured_result(files_request(backend, sandbox_arg(args), std::move(body)));
 }
 
 // The schemas' shared properties.
-#define SANDBOX_MCP_SANDBOX_ID                                                                  \
+#define SANDBOX_MCP_SANDBOX_ID                                                                   \
   R"("sandbox_id": {"type": "string", "description": "The sandbox: 1-63 characters of A-Z a-z )" \
-  R"(0-9 . _ - (not starting or ending with -). Created on first use; it keeps a /workspace, )" \
+  R"(0-9 . _ - (not starting or ending with -). Created on first use; it keeps a /workspace, )"  \
   R"(env vars and code contexts."})"
-#define SANDBOX_MCP_ENV_VARS                                                                    \
-  R"("env_vars": {"type": "object", "additionalProperties": {"type": ["string", "null"]}, )"   \
+#define SANDBOX_MCP_ENV_VARS                                                                 \
+  R"("env_vars": {"type": "object", "additionalProperties": {"type": ["string", "null"]}, )" \
   R"("description": "Environment variables for this call, NAME: value (null unsets one)."})"
-#define SANDBOX_MCP_PATH(what)                                                                  \
-  R"("path": {"type": "string", "description": ")" what                                        \
+#define SANDBOX_MCP_PATH(what)                          \
+  R"("path": {"type": "string", "description": ")" what \
   R"(: absolute under /workspace or relative to it."})"
 
 const Tool kTools[] = {

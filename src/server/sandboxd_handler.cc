@@ -159,10 +159,9 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       (route.rest == "/execute" ||
        (route.rest.starts_with("/interpreters/") && route.rest.ends_with("/execute")));
   const bool execution =
-      head.method == "POST" &&
-      (route.kind == Route::Kind::kExecute ||
-       (route.kind == Route::Kind::kSandbox && route.rest == "/execute") || runtime_execute ||
-       route.kind == Route::Kind::kMcp);
+      head.method == "POST" && (route.kind == Route::Kind::kExecute ||
+                                (route.kind == Route::Kind::kSandbox && route.rest == "/execute") ||
+                                runtime_execute || route.kind == Route::Kind::kMcp);
   std::shared_ptr<void> slot;
   if (execution && !options_.api_keys.empty()) {
     slot = take_execution_slot(*key);
@@ -301,9 +300,9 @@ HttpResponse SandboxdHandler::mcp_fetch(const std::string& method, const std::st
   if (route.kind == Route::Kind::kMcp || route.kind == Route::Kind::kRuntime) {
     return error(ErrorKind::kRouteNotFound, "Not found");
   }
-  const std::uint64_t limit =
-      route.kind == Route::Kind::kSandbox && route.rest == "/files" ? kMaxFilesRequestBytes
-                                                                    : kMaxRequestBytes;
+  const std::uint64_t limit = route.kind == Route::Kind::kSandbox && route.rest == "/files"
+                                  ? kMaxFilesRequestBytes
+                                  : kMaxRequestBytes;
   if (body.size() > limit) return error(ErrorKind::kRequestTooLarge, "Request too large");
   HttpRequest request;
   request.method = method;

@@ -332,8 +332,8 @@ class ScopedEnv {
 TEST_F(Cli, ReplHistoryPersistsAcrossSessionsAndLinesAreEditable) {
   ScopedEnv home("HOME", dir_.path().string());
   ScopedEnv term("TERM", "xterm");
-  const std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url(), "repl",
-                                         "--sandbox", "h1", "--language", "lua"};
+  const std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url(),    "repl",
+                                         "--sandbox",      "h1",       "--language", "lua"};
   {
     PtySession repl(argv);
     ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
@@ -352,7 +352,7 @@ TEST_F(Cli, ReplHistoryPersistsAcrossSessionsAndLinesAreEditable) {
     repl.type("\x04");  // Ctrl-D
     EXPECT_EQ(repl.wait_exit(), 0);
   }
-  struct stat st {};
+  struct stat st{};
   ASSERT_EQ(stat(dir_.file(".sandbox_history").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
 

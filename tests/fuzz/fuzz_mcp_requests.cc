@@ -54,8 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(o.at("jsonrpc") == "2.0");
   FUZZ_CHECK(o.contains("result") != o.contains("error"));
   if (reply.malformed) FUZZ_CHECK(o.contains("error") && o.at("id").is_null());
-  if (const json::value* result = o.if_contains("result"); result && result->is_object() &&
-                                                           result->as_object().contains("content")) {
+  if (const json::value* result = o.if_contains("result");
+      result && result->is_object() && result->as_object().contains("content")) {
     FUZZ_CHECK(result->at("isError").is_bool());
     FUZZ_CHECK(result->at("content").at(0).at("type") == "text");
   }

@@ -2,6 +2,8 @@
 // (hostile messages, unknown methods and tools, missing arguments, backend failures), and the
 // Streamable HTTP transport of sandboxd's /mcp over loopback (statuses, head checks, API keys,
 // tools running in a real sandbox).
+#include "mcp/mcp_server.h"
+
 #include <atomic>
 #include <chrono>
 
@@ -9,7 +11,6 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
-#include "mcp/mcp_server.h"
 #include "mcp/mcp_stdio.h"
 #include "server/sandboxd_fixture.h"
 
@@ -39,8 +40,8 @@ int error_code(const McpReply& reply) {
 }
 
 std::string call(std::string_view tool, std::string_view arguments) {
-  return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":")" +
-         std::string(tool) + R"(","arguments":)" + std::string(arguments) + "}}";
+  return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":")" + std::string(tool) +
+         R"(","arguments":)" + std::string(arguments) + "}}";
 }
 
 class McpDispatcher : public ::testing::Test {
@@ -59,7 +60,8 @@ TEST_F(McpDispatcher, BadJsonIsAParseErrorWithNullId) {
 TEST_F(McpDispatcher, NotARequestObjectIsAnInvalidRequest) {
   for (const char* message :
        {R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", R"("ping")", R"({"id":1,"method":"ping"})",
-        R"({"jsonrpc":"1.0","id":1,"method":"ping"})", R"({"jsonrpc":"2.0","id":null,"method":"ping"})",
+        R"({"jsonrpc":"1.0","id":1,"method":"ping"})",
+        R"({"jsonrpc":"2.0","id":null,"method":"ping"})",
         R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})", R"({"jsonrpc":"2.0","id":1,"method":3})",
         R"({"jsonrpc":"2.0","id":1})"}) {
     const McpReply r = server_.handle(message);
@@ -136,7 +138,7 @@ TEST_F(McpDispatcher, UnknownToolIsInvalidParams) {
 TEST_F(McpDispatcher, MissingOrMistypedArgumentsAreInvalidParams) {
   for (const auto& [tool, arguments] : std::vector<std::pair<std::string, std::string>>{
            {"run_code", R"({"language":"lua"})"},
-           {"run_code", R"({"code":"1"})"},  // neither language nor context_id
+           {"run_code", R"({"code":"1"})"},                   // neither language nor context_id
            {"run_code", R"({"code":"1","context_id":"c"})"},  // a context needs a sandbox
            {"run_code", R"({"code":1,"language":"lua"})"},
            {"run_code", R"({"code":"1","language":"lua","sandbox":"s"})"},
@@ -149,9 +151,10 @@ TEST_F(McpDispatcher, MissingOrMistypedArgumentsAreInvalidParams) {
     EXPECT_EQ(error_code(server_.handle(call(tool, arguments))), mcp::kInvalidParams)
         << tool << " " << arguments;
   }
-  EXPECT_EQ(error_code(server_.handle(
-                R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_code","arguments":[]}})")),
-            mcp::kInvalidParams);
+  EXPECT_EQ(
+      error_code(server_.handle(
+          R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_code","arguments":[]}})")),
+      mcp::kInvalidParams);
   EXPECT_EQ(calls_, 0);
 }
 
@@ -163,8 +166,8 @@ std::pair<std::string, bool> tool_result(const McpReply& reply) {
 }
 
 TEST_F(McpDispatcher, HostileIdsNeverReachARequestPath) {
-  auto [text, is_error] = tool_result(
-      server_.handle(call("list_contexts", R"({"sandbox_id":"a b\r\nHost: evil"})")));
+  auto [text, is_error] =
+      tool_result(server_.handle(call("list_contexts", R"({"sandbox_id":"a b\r\nHost: evil"})")));
   EXPECT_TRUE(is_error);
   EXPECT_NE(text.find("Invalid sandbox id"), std::string::npos) << text;
   std::tie(text, is_error) = tool_result(
@@ -174,8 +177,10 @@ TEST_F(McpDispatcher, HostileIdsNeverReachARequestPath) {
 }
 
 TEST(McpTools, BackendFailuresAreIsErrorResults) {
-  const McpServer throwing([](const std::string&, const std::string&, const std::string&)
-                               -> HttpResponse { throw std::runtime_error("connection refused"); });
+  const McpServer throwing(
+      [](const std::string&, const std::string&, const std::string&) -> HttpResponse {
+        throw std::runtime_error("connection refused");
+      });
   auto [text, is_error] = tool_result(throwing.handle(call("list_languages", "{}")));
   EXPECT_TRUE(is_error);
   EXPECT_EQ(text, "connection refused");
@@ -183,16 +188,19 @@ TEST(McpTools, BackendFailuresAreIsErrorResults) {
   const McpServer garbage([](const std::string&, const std::string&, const std::string&) {
     return HttpResponse::text(200, "<html>");
   });
-  std::tie(text, is_error) = tool_result(garbage.handle(call("list_contexts", R"({"sandbox_id":"s"})")));
+  std::tie(text, is_error) =
+      tool_result(garbage.handle(call("list_contexts", R"({"sandbox_id":"s"})")));
   EXPECT_TRUE(is_error);
   EXPECT_NE(text.find("not JSON"), std::string::npos) << text;
 
   // An execute answer that is JSON but not an ExecutionResult.
   const McpServer odd([](const std::string& method, const std::string&, const std::string&) {
-    return HttpResponse::json(200, method == "GET" ? R"({"languages":[{"id":"lua","binding":"LUA"}]})"
-                                                   : R"({"results":7})");
+    return HttpResponse::json(200, method == "GET"
+                                       ? R"({"languages":[{"id":"lua","binding":"LUA"}]})"
+                                       : R"({"results":7})");
   });
-  std::tie(text, is_error) = tool_result(odd.handle(call("run_code", R"({"language":"lua","code":"1"})")));
+  std::tie(text, is_error) =
+      tool_result(odd.handle(call("run_code", R"({"language":"lua","code":"1"})")));
   EXPECT_TRUE(is_error);
   EXPECT_NE(text.find("Invalid sandbox response"), std::string::npos) << text;
 }
@@ -212,10 +220,11 @@ TEST(McpTools, InvalidUtf8InAnErrorBodyStaysValidJson) {
 TEST(McpStdio, OneReplyLinePerRequestAndOverlongLinesRefused) {
   std::atomic<int> calls{0};
   const McpServer server(no_backend(calls));
-  std::istringstream in("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n"
-                        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n" +
-                        std::string(mcp::kMaxMcpMessageBytes + 10, 'x') +
-                        "\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+  std::istringstream in(
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n"
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n" +
+      std::string(mcp::kMaxMcpMessageBytes + 10, 'x') +
+      "\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
   std::ostringstream out;
   EXPECT_EQ(mcp::serve_mcp_stdio(server, in, out), 0);
   std::istringstream lines(out.str());
@@ -312,7 +321,8 @@ TEST_F(McpHttp, ApiKeysApplyToMcp) {
 TEST_F(McpHttp, RunCodeKeepsStateInADefaultContextAndReportsGuestErrors) {
   json::object r = tool("run_code", R"({"language":"lua","code":"n = 41","sandbox_id":"m1"})");
   EXPECT_FALSE(r.at("isError").as_bool()) << text(r);
-  r = tool("run_code", R"j({"language":"LUA","code":"print('hi') return n + 1","sandbox_id":"m1"})j");
+  r = tool("run_code",
+           R"j({"language":"LUA","code":"print('hi') return n + 1","sandbox_id":"m1"})j");
   EXPECT_EQ(text(r).substr(0, 24), "stdout:\nhi\nresult: 42\nco") << text(r);
   const std::string context_id(r.at("structuredContent").at("context").at("id").as_string());
 
@@ -332,8 +342,8 @@ TEST_F(McpHttp, RunCodeKeepsStateInADefaultContextAndReportsGuestErrors) {
 TEST_F(McpHttp, EachToolRequestIsHeldToItsRoutesBodyCap) {
   // A write_file body may be as large as the files API takes (more than 96 KiB)...
   const std::string big(200'000, 'a');
-  json::object r = tool("write_file", R"({"sandbox_id":"m2","path":"big.txt","content":")" + big +
-                                           "\"}");
+  json::object r =
+      tool("write_file", R"({"sandbox_id":"m2","path":"big.txt","content":")" + big + "\"}");
   EXPECT_FALSE(r.at("isError").as_bool()) << text(r);
   // ...but the same size of code is refused as POST /sandboxes/{id}/execute refuses it.
   r = tool("run_code", R"({"language":"lua","sandbox_id":"m2","code":")" + big + "\"}");
@@ -342,8 +352,8 @@ TEST_F(McpHttp, EachToolRequestIsHeldToItsRoutesBodyCap) {
 }
 
 TEST_F(McpHttp, FileToolsAndContextTools) {
-  json::object r = tool("write_file",
-                        R"({"sandbox_id":"m3","path":"d/e/f.txt","content":"x","make_parents":true})");
+  json::object r = tool(
+      "write_file", R"({"sandbox_id":"m3","path":"d/e/f.txt","content":"x","make_parents":true})");
   EXPECT_FALSE(r.at("isError").as_bool()) << text(r);
   r = tool("read_file", R"({"sandbox_id":"m3","path":"/workspace/d/e/f.txt"})");
   EXPECT_EQ(text(r), "x");

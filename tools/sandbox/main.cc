@@ -29,9 +29,9 @@
 
 #include <sandbox/client.h>
 
+#include "line_editor.h"
 #include "mcp/mcp_http_backend.h"
 #include "mcp/mcp_stdio.h"
-#include "line_editor.h"
 #include "output.h"
 #include "repl.h"
 #include "scaffold/scaffold.h"
