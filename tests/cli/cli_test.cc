@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "server/sandboxd_fixture.h"
@@ -243,6 +244,18 @@ class PtySession {
 
   const std::string& pending() const { return pending_; }
 
+  // Waits until the child reads its terminal in raw mode (a line editor waiting for keys): keys
+  // typed while the terminal is canonical are taken by the line discipline (Ctrl-R reprints the
+  // line there). The pty's master shares the terminal's settings.
+  bool wait_raw_mode(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (termios t{}; std::chrono::steady_clock::now() < deadline;) {
+      if (tcgetattr(master_, &t) == 0 && (t.c_lflag & ICANON) == 0) return true;
+      usleep(2000);
+    }
+    return false;
+  }
+
  private:
   pid_t pid_ = -1;
   int master_ = -1;
@@ -359,12 +372,15 @@ TEST_F(Cli, ReplHistoryPersistsAcrossSessionsAndLinesAreEditable) {
   // Results are awaited by their text: libedit redraws the prompt while a line is edited.
   PtySession repl(argv);
   ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
   repl.type("\x1b[A\n");  // up-arrow: "n + 2", the previous session's last line
   EXPECT_NE(repl.expect("42"), "") << repl.pending();
   ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
   repl.type("n1\x1b[D+\n");  // left arrow, then "+": "n+1"
   EXPECT_NE(repl.expect("41"), "") << repl.pending();
   ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
   repl.type("\x12t[1]\n");  // Ctrl-R: the last line containing "t[1]"
   EXPECT_NE(repl.expect("120"), "") << repl.pending();
   ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
