@@ -9,6 +9,8 @@
 #   wasi-libc           ${SANDBOX_WASI_LIBC_PREFIX}/{include,lib}/wasm32-wasi (package wasi-libc)
 #   SANDBOX_WASM2C      wasm2c of wabt ${SANDBOX_WASM2C_VERSION} exactly: sandbox-wasmc parses its
 #                       output (the shapes it expects are those of that version)
+#   libedit            histedit.h and libedit (package libedit-dev): `sandbox repl`'s line editing,
+#                      as the imported target Sandbox::libedit
 # With a language engine (SANDBOX_LANGUAGE_ENGINES_SELECTED):
 #   SANDBOX_WASM_OPT    binaryen's wasm-opt
 #   SANDBOX_WASI_AR, SANDBOX_WASI_RANLIB  llvm-ar, llvm-ranlib (llvm-19)
@@ -84,6 +86,17 @@ if(SANDBOX_WASM2C_OK)
       "'${_out}', but sandbox-wasmc parses the output of wasm2c ${SANDBOX_WASM2C_VERSION} only "
       "(Debian 12's)")
   endif()
+endif()
+
+# libedit, the REPL's line editor and history.
+find_path(SANDBOX_LIBEDIT_INCLUDE_DIR histedit.h)
+find_library(SANDBOX_LIBEDIT_LIBRARY edit)
+if(NOT SANDBOX_LIBEDIT_INCLUDE_DIR OR NOT SANDBOX_LIBEDIT_LIBRARY)
+  _sandbox_toolchain_problem(libedit-dev "libedit (histedit.h, libedit.so) not found")
+elseif(NOT TARGET Sandbox::libedit)
+  add_library(Sandbox::libedit UNKNOWN IMPORTED GLOBAL)
+  set_target_properties(Sandbox::libedit PROPERTIES IMPORTED_LOCATION "${SANDBOX_LIBEDIT_LIBRARY}"
+                        INTERFACE_INCLUDE_DIRECTORIES "${SANDBOX_LIBEDIT_INCLUDE_DIR}")
 endif()
 
 # The language engines' extra tools.

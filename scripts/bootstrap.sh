@@ -9,6 +9,8 @@ packages=(
   # libraries the project links
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libcli11-dev libspdlog-dev libfmt-dev libsqlite3-dev libzstd-dev libpq-dev
+  # line editing and history of `sandbox repl`
+  libedit-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev python3 tmux curl
   # bench/run draws its table as a PNG chart

@@ -10,6 +10,7 @@
 #include <sandbox/runtime.h>
 
 #include "http/event_stream.h"
+#include "mcp/mcp_http.h"
 #include "protocol/execute_request.h"
 
 namespace sandbox {
@@ -40,7 +41,7 @@ boost::json::object limits_json(const EngineLimits& l) {
 }  // namespace
 
 struct SandboxdHandler::Route {
-  enum class Kind { kHealth, kLanguages, kExecute, kSandbox, kRuntime, kNotFound };
+  enum class Kind { kHealth, kLanguages, kExecute, kSandbox, kRuntime, kMcp, kNotFound };
   Kind kind = Kind::kNotFound;
   std::string name;  // sandbox id, binding, or language
   std::string rest;  // after /sandboxes/{id} or /runtimes/{binding}; may be empty
@@ -51,6 +52,8 @@ struct SandboxdHandler::Route {
       r.kind = Kind::kHealth;
     } else if (path == "/languages") {
       r.kind = Kind::kLanguages;
+    } else if (path == "/mcp") {
+      r.kind = Kind::kMcp;
     } else if (path.starts_with("/execute/")) {
       const std::string_view lang = path.substr(9);
       if (!lang.empty() && lang.find('/') == std::string_view::npos) {
@@ -79,7 +82,10 @@ SandboxdHandler::SandboxdHandler(SandboxService& service, const Clock& clock,
     : service_(service),
       clock_(clock),
       options_(std::move(options)),
-      slots_(std::make_shared<ExecutionSlots>()) {
+      slots_(std::make_shared<ExecutionSlots>()),
+      mcp_([this](const std::string& method, const std::string& path, const std::string& body) {
+        return mcp_fetch(method, path, body);
+      }) {
   slots_->running.assign(options_.api_keys.size(), 0);
 }
 
@@ -165,9 +171,9 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       (route.rest == "/execute" ||
        (route.rest.starts_with("/interpreters/") && route.rest.ends_with("/execute")));
   const bool execution =
-      head.method == "POST" &&
-      (route.kind == Route::Kind::kExecute ||
-       (route.kind == Route::Kind::kSandbox && route.rest == "/execute") || runtime_execute);
+      head.method == "POST" && (route.kind == Route::Kind::kExecute ||
+                                (route.kind == Route::Kind::kSandbox && route.rest == "/execute") ||
+                                runtime_execute || route.kind == Route::Kind::kMcp);
   std::shared_ptr<void> slot;
   if (execution && !options_.api_keys.empty()) {
     slot = take_execution_slot(*key);
@@ -214,6 +220,15 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     case Route::Kind::kSandbox:
       if (route.rest == "/files") d.body_limit = kMaxFilesRequestBytes;
       break;
+    case Route::Kind::kMcp:
+      if (auto refusal = mcp::check_mcp_head(head, !options_.api_keys.empty())) {
+        HttpResponse r = error(refusal->kind, refusal->message);
+        if (!refusal->allow.empty()) r.headers.emplace_back("allow", refusal->allow);
+        d.early_response = std::move(r);
+        return finish(std::move(d));
+      }
+      d.body_limit = mcp::kMaxMcpMessageBytes;
+      break;
     case Route::Kind::kExecute:
       if (head.method != "POST") {
         HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Use POST");
@@ -241,16 +256,19 @@ HttpResponse SandboxdHandler::handle(HttpRequest request) {
   HttpRequest head;
   head.method = request.method;
   head.target = std::string(request.path());
-  HttpResponse response;
-  try {
-    response = dispatch(route, request);
-  } catch (const std::exception& e) {
-    const ErrorResponse body = error_response_for(e, clock_.now_ms());
-    response = HttpResponse::json(body.http_status, boost::json::serialize(to_json(body)));
-  }
+  const HttpResponse response = answer(route, request);
   log(head, route, response.status,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   return response;
+}
+
+HttpResponse SandboxdHandler::answer(const Route& route, HttpRequest& request) {
+  try {
+    return dispatch(route, request);
+  } catch (const std::exception& e) {
+    const ErrorResponse body = error_response_for(e, clock_.now_ms());
+    return HttpResponse::json(body.http_status, boost::json::serialize(to_json(body)));
+  }
 }
 
 HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request) {
@@ -287,10 +305,30 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
                        (q == std::string::npos ? std::string() : request.target.substr(q));
       return runtime->handle(std::move(request));
     }
+    case Kind::kMcp:
+      return mcp::handle_mcp_post(mcp_, request);
     case Kind::kNotFound:
       break;
   }
   return error(ErrorKind::kRouteNotFound, "Not found");
+}
+
+HttpResponse SandboxdHandler::mcp_fetch(const std::string& method, const std::string& path,
+                                        const std::string& body) {
+  const Route route = Route::of(path);
+  if (route.kind == Route::Kind::kMcp || route.kind == Route::Kind::kRuntime) {
+    return error(ErrorKind::kRouteNotFound, "Not found");
+  }
+  const std::uint64_t limit = route.kind == Route::Kind::kSandbox && route.rest == "/files"
+                                  ? kMaxFilesRequestBytes
+                                  : kMaxRequestBytes;
+  if (body.size() > limit) return error(ErrorKind::kRequestTooLarge, "Request too large");
+  HttpRequest request;
+  request.method = method;
+  request.target = path;
+  request.headers.emplace_back("content-type", "application/json");
+  request.body = body;
+  return answer(route, request);
 }
 
 HttpResponse SandboxdHandler::languages() {

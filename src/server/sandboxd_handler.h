@@ -17,18 +17,21 @@
 //   *    /runtimes/{BINDING}/...               a built-in engine's runtime protocol (GET
 //                                               /interpreter, POST /execute, /interpreters/...),
 //                                               so one sandboxd can be another's remote binding
+//   POST /mcp                                  the MCP server (src/mcp/mcp_http.h), whose tools
+//                                               call the routes above in process
 //
 // Errors are ErrorResponse bodies (unknown paths: 404 "Not found"; a known path with another
 // method: 405 "Method not allowed" with an Allow header), except under /runtimes/, which answers
 // exactly as a runtime server does. Body caps are checked from content-length before the body is
-// read: 2 MiB for /files, 24 MiB for a runtime's /interpreters/:key/execute, 96 KiB otherwise.
+// read: 2 MiB for /files, 24 MiB for a runtime's /interpreters/:key/execute, kMaxMcpMessageBytes
+// for /mcp, 96 KiB otherwise (an MCP tool's request to a route is held to that route's cap).
 //
 // With API keys configured, every route but /healthz and the static files needs
 // `authorization: Bearer <key>` (401 otherwise), and each key runs at most
 // `max_executions_per_key` executions at once (POST /sandboxes/{id}/execute, /execute/{language},
 // /runtimes/{B}/execute and /runtimes/{B}/interpreters/{key}/execute, counted from the head until
-// the answer is written, waiting included; past it 429 with Retry-After: 1). Every request is
-// reported to the log sink once, when answered.
+// the answer is written, waiting included; past it 429 with Retry-After: 1; a POST /mcp counts as
+// one, since a tool may run code). Every request is reported to the log sink once, when answered.
 //
 // Admission (include/sandbox/http.h): GET /healthz is answered from the request head, on the
 // I/O thread, so it stays fast when every worker is busy; requests for one sandbox (and for one
@@ -49,6 +52,7 @@
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
 
+#include "mcp/mcp_server.h"
 #include "sandbox/sandbox_service.h"
 #include "server/request_log.h"
 #include "server/static_files.h"
@@ -80,7 +84,13 @@ class SandboxdHandler final : public HttpHandler {
 
  private:
   struct Route;
+  // dispatch(), with an exception turned into its ErrorResponse.
+  HttpResponse answer(const Route& route, HttpRequest& request);
   HttpResponse dispatch(const Route& route, HttpRequest& request);
+  // The MCP tools' backend: one request to the routes above (not /mcp or /runtimes/), already
+  // authorized by the /mcp request that carries it.
+  HttpResponse mcp_fetch(const std::string& method, const std::string& path,
+                         const std::string& body);
   HttpResponse languages();
   HttpResponse execute_language(const std::string& language, const HttpRequest& request);
   Binding* binding_for_language(const std::string& language) const;
@@ -101,6 +111,7 @@ class SandboxdHandler final : public HttpHandler {
     std::vector<std::size_t> running;
   };
   std::shared_ptr<ExecutionSlots> slots_;
+  mcp::McpServer mcp_;
 };
 
 }  // namespace sandbox

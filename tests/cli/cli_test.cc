@@ -4,13 +4,16 @@
 #include <chrono>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "server/sandboxd_fixture.h"
@@ -241,6 +244,18 @@ class PtySession {
 
   const std::string& pending() const { return pending_; }
 
+  // Waits until the child reads its terminal in raw mode (a line editor waiting for keys): keys
+  // typed while the terminal is canonical are taken by the line discipline (Ctrl-R reprints the
+  // line there). The pty's master shares the terminal's settings.
+  bool wait_raw_mode(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (termios t{}; std::chrono::steady_clock::now() < deadline;) {
+      if (tcgetattr(master_, &t) == 0 && (t.c_lflag & ICANON) == 0) return true;
+      usleep(2000);
+    }
+    return false;
+  }
+
  private:
   pid_t pid_ = -1;
   int master_ = -1;
@@ -338,6 +353,81 @@ TEST_F(Cli, RunPrintsStreamedOutputAsItArrives) {
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   EXPECT_EQ(out, "start\nend\n3\n");
   EXPECT_TRUE(running_after_first_line) << "the first line came only with the answer";
+}
+
+}  // namespace
+}  // namespace sandbox::test
+
+namespace sandbox::test {
+namespace {
+
+// Sets an environment variable for the test's lifetime (the REPL children inherit it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// On a terminal the REPL edits lines with libedit: its history file under $HOME outlives the
+// session (up-arrow recalls the previous session's line), arrow keys edit the line, Ctrl-R
+// searches the history, and the multi-line rules still group lines into one submission.
+TEST_F(Cli, ReplHistoryPersistsAcrossSessionsAndLinesAreEditable) {
+  ScopedEnv home("HOME", dir_.path().string());
+  ScopedEnv term("TERM", "xterm");
+  const std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url(),    "repl",
+                                         "--sandbox",      "h1",       "--language", "lua"};
+  {
+    PtySession repl(argv);
+    ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+    repl.type("n = 40\n");
+    ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+    repl.type("t = {\n");  // an open bracket continues the submission
+    ASSERT_NE(repl.expect("... "), "") << repl.pending();
+    repl.type("n }\n");
+    ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+    repl.type("t[1] * 3\n");
+    EXPECT_NE(repl.expect("120"), "") << repl.pending();
+    ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+    repl.type("n + 2\n");
+    EXPECT_NE(repl.expect("42"), "") << repl.pending();
+    ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+    repl.type("\x04");  // Ctrl-D
+    EXPECT_EQ(repl.wait_exit(), 0);
+  }
+  struct stat st{};
+  ASSERT_EQ(stat(dir_.file(".sandbox_history").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+  // Results are awaited by their text: libedit redraws the prompt while a line is edited.
+  PtySession repl(argv);
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
+  repl.type("\x1b[A\n");  // up-arrow: "n + 2", the previous session's last line
+  EXPECT_NE(repl.expect("42"), "") << repl.pending();
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
+  repl.type("n1\x1b[D+\n");  // left arrow, then "+": "n+1"
+  EXPECT_NE(repl.expect("41"), "") << repl.pending();
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
+  repl.type("\x12t[1]\n");  // Ctrl-R: the last line containing "t[1]"
+  EXPECT_NE(repl.expect("120"), "") << repl.pending();
+  ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  repl.type(".exit\n");
+  EXPECT_EQ(repl.wait_exit(), 0);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 //   sandbox contexts ls|new|rm --sandbox ID ...
 //   sandbox info (--url URL | --sandbox ID)
 //   sandbox languages
+//   sandbox mcp                                      an MCP server over stdio (src/mcp)
 //   sandbox init --custom NAME [--wasm PATH] [DIR]   a new runtime project (src/scaffold)
 //   sandbox init LANGUAGE DIR                        a deployable runtime of a built-in engine
 //
@@ -28,7 +29,10 @@
 
 #include <sandbox/client.h>
 
+#include "line_editor.h"
 #include "live_output.h"
+#include "mcp/mcp_http_backend.h"
+#include "mcp/mcp_stdio.h"
 #include "output.h"
 #include "repl.h"
 #include "scaffold/scaffold.h"
@@ -237,6 +241,9 @@ int main(int argc, char** argv) {
 
   auto* languages = app.add_subcommand("languages", "What the server runs (GET /languages)");
 
+  auto* mcp = app.add_subcommand(
+      "mcp", "Serve the MCP tools over stdio for a desktop agent, calling --server");
+
   std::string custom_name, wasm_path;
   std::vector<std::string> init_args;
   auto* init = app.add_subcommand(
@@ -253,6 +260,17 @@ int main(int argc, char** argv) {
     try {
       return run_init(custom_name, wasm_path, init_args);
     } catch (const std::exception& e) {  // UsageError or ScaffoldError
+      std::cerr << "sandbox: " << e.what() << "\n";
+      return kRequestFailed;
+    }
+  }
+
+  if (*mcp) {
+    // Standard output carries the protocol only; problems go to standard error.
+    try {
+      const sandbox::mcp::McpServer server(sandbox::mcp::http_backend(g.server, g.api_key));
+      return sandbox::mcp::serve_mcp_stdio(server, std::cin, std::cout);
+    } catch (const std::exception& e) {  // an invalid --server URL
       std::cerr << "sandbox: " << e.what() << "\n";
       return kRequestFailed;
     }
@@ -316,6 +334,12 @@ int main(int argc, char** argv) {
       options.banner = "sandbox repl: sandbox " + sb.id() + ", " + what + " on " + g.server +
                        "\nA line ending with \\ or inside open brackets continues; a line ending "
                        "with ':' opens a block ended by an empty line. .exit or Ctrl-D quits.";
+      // Line editing and history on a terminal only (piped input is read as it is).
+      std::optional<sandbox::cli::LineEditor> editor;
+      if (isatty(STDIN_FILENO)) {
+        editor.emplace(argv[0], sandbox::cli::default_history_path());
+        options.read_line = [&](const std::string& prompt) { return editor->read_line(prompt); };
+      }
       return sandbox::cli::run_repl(sb, options, std::cin, std::cout, std::cerr);
     }
 

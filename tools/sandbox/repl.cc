@@ -12,11 +12,18 @@ int run_repl(SandboxClient& sandbox, const ReplOptions& options, std::istream& i
   ReplInput input;
   std::string line;
   for (;;) {
-    out << (input.empty() ? ">>> " : "... ") << std::flush;
-    if (!std::getline(in, line)) {
+    const std::string prompt = input.empty() ? ">>> " : "... ";
+    std::optional<std::string> next;
+    if (options.read_line) {
+      next = options.read_line(prompt);
+    } else if (out << prompt << std::flush; std::getline(in, line)) {
+      next = std::move(line);
+    }
+    if (!next) {
       out << "\n" << std::flush;
       return 0;
     }
+    line = std::move(*next);
     if (input.empty() && (line == ".exit" || line == ".quit")) return 0;
     if (!input.add_line(line)) continue;
     const std::string code = input.take();

@@ -9,6 +9,7 @@
 //   >>> .exit           (or end of input, Ctrl-D)
 #pragma once
 
+#include <functional>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -22,6 +23,9 @@ struct ReplOptions {
   std::string binding;                 // the binding whose default context runs the code
   std::optional<std::string> context;  // a context id instead
   std::string banner;                  // printed first
+  // Reads one line after showing the prompt (nullopt at end of input), e.g. a LineEditor's
+  // read_line on a terminal; empty: the prompt goes to `out` and the line comes from `in`.
+  std::function<std::optional<std::string>(const std::string& prompt)> read_line;
 };
 
 // Runs until end of input or ".exit"/".quit". Returns 0.
