@@ -12,9 +12,15 @@
  *     BigInt -> "123n"; anything else -> String(v);
  *   - errors: {"name", "message", "traceback": the stack's lines} (thrown non-errors: name
  *     "Error", the value as message);
+ *   - top-level await: code that does not compile as a script but mentions `await`, or that
+ *     has `await (` or `await [` while no global is named await, is given to the rewrite of
+ *     /stdlib/top_level_await.js (acorn, run inside this same sandbox), which hoists its
+ *     declarations to globals and runs the rest in an async function whose promise is the
+ *     result (docs/languages.md#javascript); code without a top-level await is never rewritten;
  *   - TypeScript: code that does not compile as JavaScript is given to sucrase (bundled in
  *     /stdlib/typescript.js, run inside this same sandbox), which strips the types; the
- *     stripped code runs when it compiles. Valid JavaScript is never reinterpreted;
+ *     stripped code runs when it compiles (after the top-level await rewrite if it needs it).
+ *     Valid JavaScript is never reinterpreted;
  *   - console.log/info/debug -> stdout, console.warn/error -> stderr; process.env is the
  *     request's environment, frozen; fs and process.cwd()/chdir() work on the WASI filesystem;
  *     the cwd is set from the request before the code runs and reported after it.
@@ -41,14 +47,16 @@ enum {
 };
 
 static const char kTypescriptPath[] = "/stdlib/typescript.js";
+static const char kTopLevelAwaitPath[] = "/stdlib/top_level_await.js";
 static const char kFileName[] = "input";
 
 static JSRuntime* g_rt;
 static JSContext* g_ctx;
 /* The prelude's hooks (prelude.js), never reachable from guest code. */
 static JSValue g_begin, g_finish, g_map_error, g_set_env;
-/* sucrase's strip function once /stdlib/typescript.js was loaded (JS_UNDEFINED before). */
-static JSValue g_strip_typescript;
+/* sucrase's strip function once /stdlib/typescript.js was loaded, the top-level await rewrite
+ * once /stdlib/top_level_await.js was (JS_UNDEFINED before). */
+static JSValue g_strip_typescript, g_rewrite_top_level_await;
 static uint64_t g_random_state;
 /* Set when an allocation of the JS heap failed during the current eval (see js_alloc_*). */
 static int g_alloc_failed;
@@ -172,10 +180,12 @@ static int exception_is_syntax_error(JSContext* ctx, JSValueConst exc) {
   return is_syntax;
 }
 
-/* Loads /stdlib/typescript.js on first use. Returns 0 when g_strip_typescript is usable. */
-static int load_typescript(JSContext* ctx) {
-  if (!JS_IsUndefined(g_strip_typescript)) return 0;
-  FILE* f = fopen(kTypescriptPath, "rb");
+/* Loads the stdlib script at `path` on first use and takes the function it leaves in the global
+ * `name` into *slot. Returns 0 when *slot is usable. */
+static int load_stdlib_function(JSContext* ctx, const char* path, const char* name,
+                                JSValue* slot) {
+  if (!JS_IsUndefined(*slot)) return 0;
+  FILE* f = fopen(path, "rb");
   if (!f) return -1;
   sbx_buf src = {0};
   char chunk[16384];
@@ -186,7 +196,7 @@ static int load_typescript(JSContext* ctx) {
     free(src.data);
     return -1;
   }
-  JSValue r = JS_Eval(ctx, src.data, src.len, kTypescriptPath, JS_EVAL_TYPE_GLOBAL);
+  JSValue r = JS_Eval(ctx, src.data, src.len, path, JS_EVAL_TYPE_GLOBAL);
   free(src.data);
   if (JS_IsException(r)) {
     JS_FreeValue(ctx, JS_GetException(ctx));
@@ -194,7 +204,7 @@ static int load_typescript(JSContext* ctx) {
   }
   JS_FreeValue(ctx, r);
   JSValue global = JS_GetGlobalObject(ctx);
-  JSAtom key = JS_NewAtom(ctx, "__sandbox_typescript_strip");
+  JSAtom key = JS_NewAtom(ctx, name);
   JSValue fn = JS_GetProperty(ctx, global, key);
   JS_DeleteProperty(ctx, global, key, 0);
   JS_FreeAtom(ctx, key);
@@ -203,19 +213,23 @@ static int load_typescript(JSContext* ctx) {
     JS_FreeValue(ctx, fn);
     return -1;
   }
-  g_strip_typescript = fn;
+  *slot = fn;
   return 0;
 }
 
-/* Strips TypeScript syntax; returns a malloc'ed NUL-terminated string, or NULL when sucrase is
- * unavailable or rejects the code. */
-static char* strip_typescript(JSContext* ctx, const char* code, size_t len, size_t* out_len) {
-  if (load_typescript(ctx) != 0) return NULL;
+/* Calls a stdlib function on the code; returns its string result as a malloc'ed NUL-terminated
+ * copy, or NULL when the function is unavailable, throws or returns no string. */
+static char* transform_code(JSContext* ctx, JSValueConst fn, const char* code, size_t len,
+                            size_t* out_len) {
   JSValue arg = JS_NewStringLen(ctx, code, len);
-  JSValue r = JS_Call(ctx, g_strip_typescript, JS_UNDEFINED, 1, (JSValueConst*)&arg);
+  JSValue r = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst*)&arg);
   JS_FreeValue(ctx, arg);
   if (JS_IsException(r)) {
     JS_FreeValue(ctx, JS_GetException(ctx));
+    return NULL;
+  }
+  if (!JS_IsString(r)) {
+    JS_FreeValue(ctx, r);
     return NULL;
   }
   size_t n;
@@ -231,18 +245,96 @@ static char* strip_typescript(JSContext* ctx, const char* code, size_t len, size
   return copy;
 }
 
+/* Strips TypeScript syntax; NULL when sucrase is unavailable or rejects the code. */
+static char* strip_typescript(JSContext* ctx, const char* code, size_t len, size_t* out_len) {
+  if (load_stdlib_function(ctx, kTypescriptPath, "__sandbox_typescript_strip",
+                           &g_strip_typescript) != 0) {
+    return NULL;
+  }
+  return transform_code(ctx, g_strip_typescript, code, len, out_len);
+}
+
+/* Rewrites code with a top-level await (see the top of this file); NULL when it has none, does
+ * not parse, or the rewrite is unavailable. */
+static char* rewrite_top_level_await(JSContext* ctx, const char* code, size_t len,
+                                     size_t* out_len) {
+  if (!memmem(code, len, "await", 5)) return NULL;
+  if (load_stdlib_function(ctx, kTopLevelAwaitPath, "__sandbox_top_level_await",
+                           &g_rewrite_top_level_await) != 0) {
+    return NULL;
+  }
+  return transform_code(ctx, g_rewrite_top_level_await, code, len, out_len);
+}
+
+static int is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || (unsigned char)c >= 0x80;
+}
+
+/* Whether code that compiled as a script may still hold a top-level await: `await (x)` and
+ * `await [x]` compile as a call or an index of a variable named await. Only when the global
+ * object has no such variable: then the script would fail with a ReferenceError anyway. */
+static int may_await_in_parentheses(JSContext* ctx, const char* code, size_t len) {
+  int found = 0;
+  for (const char* p = code; !found && (p = memmem(p, len - (size_t)(p - code), "await", 5));
+       p += 5) {
+    if (p > code && (is_identifier_char(p[-1]) || p[-1] == '.')) continue;
+    const char* q = p + 5;
+    while (q < code + len && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
+    found = q < code + len && (*q == '(' || *q == '[');
+  }
+  if (!found) return 0;
+  JSValue global = JS_GetGlobalObject(ctx);
+  JSAtom key = JS_NewAtom(ctx, "await");
+  int defined = JS_HasProperty(ctx, global, key);
+  JS_FreeAtom(ctx, key);
+  JS_FreeValue(ctx, global);
+  return defined == 0;
+}
+
+/* Compiles NUL-terminated code as a global script, rewritten when it has a top-level await:
+ * code that fails to compile only because of one, or that compiles only because `await (x)`
+ * reads as a call. Returns the compiled function or JS_EXCEPTION with the error pending: the
+ * rewritten code's own error when it was rewritten, else the original one. */
+static JSValue compile_script(JSContext* ctx, const char* code, size_t len) {
+  const int flags = JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_COMPILE_ONLY;
+  JSValue fn = JS_Eval(ctx, code, len, kFileName, flags);
+  if (!JS_IsException(fn)) {
+    if (!may_await_in_parentheses(ctx, code, len)) return fn;
+    size_t rewritten_len;
+    char* rewritten = rewrite_top_level_await(ctx, code, len, &rewritten_len);
+    if (!rewritten) return fn; /* not a top-level await: the script as it compiled */
+    JSValue rewritten_fn = JS_Eval(ctx, rewritten, rewritten_len, kFileName, flags);
+    free(rewritten);
+    if (JS_IsException(rewritten_fn)) {
+      JS_FreeValue(ctx, JS_GetException(ctx));
+      return fn; /* the script as it compiled, as before the rewrite existed */
+    }
+    JS_FreeValue(ctx, fn);
+    return rewritten_fn;
+  }
+  JSValue exc = JS_GetException(ctx);
+  if (!exception_is_syntax_error(ctx, exc)) return JS_Throw(ctx, exc);
+  size_t rewritten_len;
+  char* rewritten = rewrite_top_level_await(ctx, code, len, &rewritten_len);
+  if (!rewritten) return JS_Throw(ctx, exc);
+  JS_FreeValue(ctx, exc);
+  fn = JS_Eval(ctx, rewritten, rewritten_len, kFileName, flags);
+  free(rewritten);
+  return fn;
+}
+
 /* Compiles the code as a global script (JavaScript first, then stripped TypeScript). Returns the
  * compiled function or JS_EXCEPTION with the exception to report pending. */
 static JSValue compile(JSContext* ctx, const char* code, size_t len) {
-  const int flags = JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_COMPILE_ONLY;
-  JSValue fn = JS_Eval(ctx, code, len, kFileName, flags);
+  JSValue fn = compile_script(ctx, code, len);
   if (!JS_IsException(fn)) return fn;
   JSValue exc = JS_GetException(ctx);
   if (!exception_is_syntax_error(ctx, exc)) return JS_Throw(ctx, exc);
   size_t stripped_len;
   char* stripped = strip_typescript(ctx, code, len, &stripped_len);
   if (!stripped) return JS_Throw(ctx, exc); /* not TypeScript either: the original error */
-  fn = JS_Eval(ctx, stripped, stripped_len, kFileName, flags);
+  fn = compile_script(ctx, stripped, stripped_len);
   free(stripped);
   if (JS_IsException(fn)) {
     JS_FreeValue(ctx, exc); /* the stripped code's own error is the more precise one */
@@ -355,6 +447,7 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
     return SANDBOX_INTERNAL_ERROR;
   }
   g_strip_typescript = JS_UNDEFINED;
+  g_rewrite_top_level_await = JS_UNDEFINED;
 
   JSValue global = JS_GetGlobalObject(ctx);
   JSValue math = JS_GetPropertyStr(ctx, global, "Math");

@@ -2,7 +2,7 @@
 // (driver.c, prelude.js) and served by the embedded-interpreter host (<sandbox/embedded.h>),
 // with stateless runs and sessions (code contexts). TypeScript is accepted: code that does not
 // compile as JavaScript has its types stripped by sucrase, which runs inside the sandbox from
-// the engine's /stdlib (typescript.js, embedded in the program).
+// the engine's /stdlib (typescript.js, top_level_await.js, embedded in the program).
 //
 // Language semantics (driver.c has the details): a classic global script, so top-level
 // declarations persist in a session; the completion value is the result (undefined -> none,
@@ -10,10 +10,13 @@
 // others -> String(v)); a promise result is awaited. console.log/info/debug -> stdout,
 // warn/error -> stderr; process.env is the request's variables (frozen); fs (a synchronous
 // subset of Node's) and process.cwd()/chdir() work on /workspace.
-// Not supported: top-level await, import/export, timers (a promise that waits on nothing never
-// settles and is reported as an error). Known deviation of this QuickJS: toFixed rounds ties to
-// even ((2.5).toFixed(0) is "2"), because Wasm has no directed rounding modes. The first
-// TypeScript evaluation in an instance loads sucrase, about 12M fuel.
+// Top-level await works as in a console: such code is rewritten (top_level_await.js, acorn) so
+// that its declarations become globals and the rest runs in an async function whose last
+// expression is the result; code without it is never rewritten. Not supported: import/export,
+// timers (a promise that waits on nothing never settles and is reported as an error).
+// toFixed/toExponential/toPrecision round as ECMAScript requires (exact_rounding.c), and the
+// other QuickJS 2021-03-27 differences from node are in docs/languages.md. The first TypeScript
+// evaluation in an instance loads sucrase, about 12M fuel; the first top-level await, acorn.
 //
 // Limits: kJavaScriptFuel per run or session execute (a run also pays for start-up),
 // kJavaScriptMemoryBytes of linear memory (the JS heap is capped at 48 MiB inside it), JS

@@ -27,6 +27,9 @@
 #ifdef SANDBOX_DIFFERENTIAL_LUA
 #include "lua_engine.h"
 #endif
+#ifdef SANDBOX_DIFFERENTIAL_JAVASCRIPT
+#include "javascript_engine.h"
+#endif
 
 namespace sandbox {
 namespace {
@@ -50,6 +53,8 @@ struct Language {
   std::function<Engine()> make_engine;
   // Splits the native stderr of a failed run into the error message and what preceded it.
   std::function<NativeError(const std::string& stderr_text)> native_error;
+  // The sandbox's error as the native interpreter shows it; unset: its message alone.
+  std::function<std::string(const ExecutionError&)> sandbox_error = nullptr;
 };
 
 // lua.c prints "lua5.4: <message>" and, unless __tostring made the message, "\nstack
@@ -67,6 +72,22 @@ NativeError lua_native_error(const std::string& err) {
   return e;
 }
 
+// node runs with node_uncaught.cjs preloaded, which ends its stderr with "\n--- uncaught ---\n"
+// and "Name: message" (or "Uncaught <value>" for a thrown non-error).
+NativeError node_native_error(const std::string& err) {
+  static const std::string kMarker = "\n--- uncaught ---\n";
+  const std::size_t at = err.rfind(kMarker);
+  if (at == std::string::npos) return {.message = err, .preceding_stderr = ""};
+  NativeError e{.message = err.substr(at + kMarker.size()), .preceding_stderr = err.substr(0, at)};
+  while (!e.message.empty() && e.message.back() == '\n') e.message.pop_back();
+  return e;
+}
+
+// node shows an error as its stack's first line: "Name: message", or "Name" alone.
+std::string javascript_sandbox_error(const ExecutionError& e) {
+  return e.message.empty() ? e.name : e.name + ": " + e.message;
+}
+
 const std::vector<Language>& languages() {
   static const std::vector<Language> all = {
 #ifdef SANDBOX_DIFFERENTIAL_LUA
@@ -76,6 +97,15 @@ const std::vector<Language>& languages() {
        .native_command = "lua5.4",
        .make_engine = engines::make_lua_engine,
        .native_error = lua_native_error},
+#endif
+#ifdef SANDBOX_DIFFERENTIAL_JAVASCRIPT
+      {.name = "javascript",
+       .extension = ".js",
+       .comment = "//",
+       .native_command = "node --require '" SANDBOX_DIFFERENTIAL_DIR "/node_uncaught.cjs'",
+       .make_engine = engines::make_javascript_engine,
+       .native_error = node_native_error,
+       .sandbox_error = javascript_sandbox_error},
 #endif
   };
   return all;
@@ -152,10 +182,13 @@ std::vector<std::string> native_transcript(const Program& p, const std::string& 
   return transcript(split_lines(out), split_lines(e.preceding_stderr), &e.message);
 }
 
-std::vector<std::string> sandbox_transcript(const Engine& engine, const std::string& code) {
+std::vector<std::string> sandbox_transcript(const Language& language, const Engine& engine,
+                                            const std::string& code) {
   const EngineOutcome o = engine.run({code, {}});
+  std::string error;
+  if (o.error) error = language.sandbox_error ? language.sandbox_error(*o.error) : o.error->message;
   std::vector<std::string> t =
-      transcript(o.logs.stdout_lines, o.logs.stderr_lines, o.error ? &o.error->message : nullptr);
+      transcript(o.logs.stdout_lines, o.logs.stderr_lines, o.error ? &error : nullptr);
   // A program prints what it shows; a returned value has no native counterpart.
   for (const auto& r : o.results) t.push_back("result: " + (r.text ? *r.text : "(json)"));
   return t;
@@ -182,7 +215,7 @@ TEST_P(Differential, MatchesTheNativeInterpreter) {
   const std::string mark = p.language->comment + " expected-difference:";
   const bool expected_difference = code.starts_with(mark);
   const auto native = native_transcript(p, code);
-  const auto sandboxed = sandbox_transcript(engine_for(*p.language), code);
+  const auto sandboxed = sandbox_transcript(*p.language, engine_for(*p.language), code);
   if (expected_difference) {
     EXPECT_NE(sandboxed, native) << p.path << " now matches " << p.language->native_command
                                  << ": remove its expected-difference mark and the entry in "

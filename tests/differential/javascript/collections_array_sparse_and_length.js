@@ -1,0 +1,10 @@
+const a = [1, , 3];
+console.log(a.length, 1 in a, JSON.stringify(a), a.map((x) => x * 2).length, Object.keys(a).join(','));
+const b = [];
+b[5] = 'x';
+console.log(b.length, JSON.stringify(b));
+b.length = 2;
+console.log(b.length, JSON.stringify(b));
+let count = 0;
+[1, , 3].forEach(() => count++);
+console.log(count, [, 'a'].findIndex((x) => x === undefined));

@@ -1,0 +1,2 @@
+// expected-difference: QuickJS 2021-03-27 copies nothing when a string is spread into an object literal
+console.log(JSON.stringify({ ...'ab' }), JSON.stringify({ ...'ab', ...[9] }));

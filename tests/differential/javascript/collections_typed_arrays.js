@@ -1,0 +1,11 @@
+const buf = new ArrayBuffer(8);
+const u8 = new Uint8Array(buf), dv = new DataView(buf);
+dv.setUint32(0, 0xdeadbeef);
+console.log(Array.from(u8.slice(0, 4), (b) => b.toString(16)).join(' '), dv.getUint32(0, true).toString(16));
+dv.setFloat64(0, Math.PI);
+console.log(dv.getFloat64(0), Array.from(u8).join(','));
+const i8 = Int8Array.from([127, 128, 255, -129]);
+console.log(i8.join(','), Uint8ClampedArray.from([300, -5, 1.5, 2.5]).join(','));
+const f32 = new Float32Array([0.1, 1 / 3]);
+console.log(f32[0], f32[1], f32.length, f32.BYTES_PER_ELEMENT, new Uint16Array(3).fill(7).join(''));
+console.log(new Uint8Array([3, 1, 2]).sort().join(','), new Int32Array([1, 2, 3]).map((x) => x * 10).join(','), new Uint8Array(buf, 2, 3).length);

@@ -1,0 +1,11 @@
+const d = new Date(Date.UTC(2024, 0, 31));
+d.setUTCMonth(1);
+console.log(d.toISOString());
+const e = new Date(Date.UTC(2023, 11, 31, 23, 59, 59));
+e.setUTCSeconds(e.getUTCSeconds() + 1);
+console.log(e.toISOString());
+const days = (a, b) => Math.round((b - a) / 86400000);
+console.log(days(Date.UTC(2024, 0, 1), Date.UTC(2025, 0, 1)), days(Date.UTC(2023, 0, 1), Date.UTC(2024, 0, 1)));
+const f = new Date(Date.UTC(2020, 1, 29));
+f.setUTCFullYear(2021);
+console.log(f.toISOString(), new Date(Date.UTC(2024, 0, 1)).getUTCDay());

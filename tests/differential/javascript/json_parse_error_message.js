@@ -1,0 +1,2 @@
+// expected-difference: V8 and QuickJS word JSON.parse's SyntaxError differently
+JSON.parse('{"a": }');

@@ -1,0 +1,10 @@
+const quick = (xs) => (xs.length < 2 ? xs : [...quick(xs.slice(1).filter((x) => x < xs[0])), xs[0], ...quick(xs.slice(1).filter((x) => x >= xs[0]))]);
+let seed = 7;
+const rnd = () => (seed = (seed * 16807) % 2147483647);
+const data = Array.from({ length: 200 }, () => rnd() % 1000);
+const q = quick(data);
+const s = [...data].sort((a, b) => a - b);
+console.log(q.join(',') === s.join(','), q.slice(0, 8).join(','), q.slice(-3).join(','));
+const primes = [];
+for (let n = 2; primes.length < 20; n++) if (primes.every((p) => n % p)) primes.push(n);
+console.log(primes.join(' '));

@@ -1,0 +1,3 @@
+console.log('before');
+await Promise.resolve();
+throw new SyntaxError('thrown after an await');
