@@ -132,8 +132,8 @@ std::string python_sandbox_error(const ExecutionError& error) {
   return message.empty() ? error.name : error.name + ": " + message;
 }
 
-// ruby prints "(sandbox):3:in 'method': message (Name)" then "\tfrom ..." frames; a syntax
-// error is "(sandbox): ..." lines.
+// ruby prints "(sandbox):3:in 'method': message (Name)" then "\tfrom ..." frames, then each
+// cause as another "(sandbox):..." line; a syntax error is "(sandbox): ..." lines.
 NativeError ruby_native_error(const std::string& err) {
   static const std::string kFile = "(sandbox)";
   std::size_t start = err.starts_with(kFile) ? 0 : err.find("\n" + kFile);
@@ -147,6 +147,7 @@ NativeError ruby_native_error(const std::string& err) {
     }
   }
   for (const auto& line : split_lines(body)) {
+    if (line.starts_with(kFile)) break;  // the causes, which the wire does not carry
     if (!line.starts_with("\tfrom ")) e.message += line + "\n";
   }
   while (!e.message.empty() && e.message.back() == '\n') e.message.pop_back();
@@ -189,10 +190,12 @@ const std::vector<Language>& languages() {
        .compare_results = false},
 #endif
 #ifdef SANDBOX_DIFFERENTIAL_RUBY
+      // -EUTF-8: under LC_ALL=C, Ruby's external encoding would be US-ASCII and inspect would
+      // escape every non-ASCII character; the sandbox's Ruby runs in UTF-8.
       {.name = "ruby",
        .extension = ".rb",
        .comment = "#",
-       .native_command = "ruby",
+       .native_command = "ruby -EUTF-8",
        .make_engine = engines::make_ruby_engine,
        .native_error = ruby_native_error,
        .sandbox_error = ruby_sandbox_error,
