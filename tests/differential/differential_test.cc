@@ -158,14 +158,23 @@ std::string ruby_sandbox_error(const ExecutionError& error) {
   return error.message + " (" + error.name + ")";
 }
 
-// perl prints die's message as it is ("message at (sandbox) line 3.\n"); what comes before
-// its last line is the program's own warnings.
+// perl prints die's message as it is ("message at (sandbox) line 3.\n"), the last line of
+// stderr unless Carp's backtrace ("\tmain::f(1) called at (sandbox) line 5") follows it; what
+// comes before is the program's own warnings. A compilation error ends in "Execution of
+// (sandbox) aborted due to compilation errors.", which a string eval does not add.
 NativeError perl_native_error(const std::string& err) {
-  std::string body = err;
-  while (!body.empty() && body.back() == '\n') body.pop_back();
-  const std::size_t nl = body.rfind('\n');
-  if (nl == std::string::npos) return {.message = body, .preceding_stderr = ""};
-  return {.message = body.substr(nl + 1), .preceding_stderr = body.substr(0, nl + 1)};
+  std::vector<std::string> lines = split_lines(err);
+  if (!lines.empty() && lines.back().starts_with("Execution of (sandbox) aborted")) {
+    lines.pop_back();
+  }
+  std::size_t start = lines.empty() ? 0 : lines.size() - 1;
+  while (start > 0 && lines[start].starts_with("\t")) --start;
+  NativeError e;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    (i < start ? e.preceding_stderr : e.message) += lines[i] + "\n";
+  }
+  while (!e.message.empty() && e.message.back() == '\n') e.message.pop_back();
+  return e;
 }
 
 const std::vector<Language>& languages() {
