@@ -123,8 +123,7 @@ NativeError python_native_error(const std::string& err) {
 // in " (<input>, line N)", which the printer leaves out.
 std::string python_sandbox_error(const ExecutionError& error) {
   std::string message = error.message;
-  if (error.name == "SyntaxError" || error.name == "IndentationError" ||
-      error.name == "TabError") {
+  if (error.name == "SyntaxError" || error.name == "IndentationError" || error.name == "TabError") {
     if (const std::size_t at = message.rfind(" (<input>, line "); at != std::string::npos) {
       message.erase(at);
     }
