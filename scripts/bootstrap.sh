@@ -29,8 +29,8 @@ packages=(
   # libFuzzer runtime (and ASan/UBSan) for the fuzz preset (scripts/run_fuzzers.sh)
   libclang-rt-19-dev
   # native interpreters bench/languages and the differential corpus (tests/differential)
-  # compare the engines with (python3.11 and perl above)
-  lua5.4 ruby
+  # compare the engines with (python3.11 above; the corpus runs /usr/bin/python3.11)
+  lua5.4 ruby perl
   # the Playground's browser test (tests/playground): Debian's chromium, driven by playwright-core
   chromium
 )

@@ -80,6 +80,33 @@ sub execute {
   return;
 }
 
+# caller() sees the guest's code as the whole program, as in a script run by perl: the frames
+# below it (this driver's, the host's eval) are hidden. Carp asks this override too, so croak
+# and carp name the guest's lines (natively, a croak whose callers are all in one package
+# shows a backtrace) instead of the driver's. Called from package DB so that @DB::args is set
+# for Carp's argument lists. docs/languages.md#perl.
+sub hidden_frame {
+  my ($height) = @_;
+  for my $h (1 .. $height) {
+    my ($package) = CORE::caller($h + 1);
+    return 1 if !defined $package || $package =~ /\ASandboxDriver(?:::|\z)/;
+  }
+  return 0;
+}
+
+{
+  no warnings 'once';
+  *CORE::GLOBAL::caller = sub (;$) {
+    my $height = @_ ? $_[0] : 0;
+    return if SandboxDriver::hidden_frame($height + 1);
+    package DB;
+    my @frame = CORE::caller($height + 1);
+    return unless @frame;
+    return $frame[0] unless wantarray;
+    return @_ ? @frame : @frame[0 .. 2];
+  };
+}
+
 # Compiled without strict and warnings, in package main: the string eval inherits both.
 package SandboxDriver::User;
 no strict;

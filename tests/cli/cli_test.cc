@@ -285,7 +285,7 @@ TEST_F(Cli, ReplKeepsStateAcrossLinesAndAcrossARestart) {
   repl.type("print('out') error('boom')\n");
   shown = repl.expect(">>> ");
   EXPECT_NE(shown.find("out"), std::string::npos) << shown;
-  EXPECT_NE(shown.find("LuaError: input:1: boom"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("lua: input:1: boom"), std::string::npos) << shown;  // error_format.h
 
   // sandboxd restarts on the same port and database: the context's state comes back.
   const std::string listen = "127.0.0.1:" + std::to_string(d_->port());

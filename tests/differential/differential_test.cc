@@ -30,11 +30,27 @@
 #ifdef SANDBOX_DIFFERENTIAL_JAVASCRIPT
 #include "javascript_engine.h"
 #endif
+#ifdef SANDBOX_DIFFERENTIAL_PYTHON
+#include "python_engine.h"
+#endif
+#ifdef SANDBOX_DIFFERENTIAL_RUBY
+#include "ruby_engine.h"
+#endif
+#ifdef SANDBOX_DIFFERENTIAL_PERL
+#include "perl_engine.h"
+#endif
 
 namespace sandbox {
 namespace {
 
 namespace fs = std::filesystem;
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
 
 // The native side's error: the message its interpreter printed on stderr, and what that stderr
 // held before it (the program's own writes).
@@ -47,14 +63,21 @@ struct Language {
   std::string name;       // the directory of its programs
   std::string extension;  // of its program files
   std::string comment;    // a line comment's start, for the expected-difference mark
-  // The native interpreter's command; the program file (named "input", in the current
+  // The native interpreter's command; the program file (named file_name, in the current
   // directory, so that messages name it as the sandbox does) is appended.
   std::string native_command;
   std::function<Engine()> make_engine;
   // Splits the native stderr of a failed run into the error message and what preceded it.
   std::function<NativeError(const std::string& stderr_text)> native_error;
-  // The sandbox's error as the native interpreter shows it; unset: its message alone.
+  // The sandbox's error as the native interpreter words its last line (the wire carries the
+  // name and the message apart); null: the message alone.
   std::function<std::string(const ExecutionError&)> sandbox_error = nullptr;
+  // The name the sandbox gives the program in messages (Ruby's and Perl's "(sandbox)").
+  std::string file_name = "input";
+  // Python, Ruby and Perl return a program's last value (REPL semantics), which a native
+  // script run discards; results count only where a value is returned on purpose (Lua's
+  // `return`).
+  bool compare_results = true;
 };
 
 // lua.c prints "lua5.4: <message>" and, unless __tostring made the message, "\nstack
@@ -67,6 +90,90 @@ NativeError lua_native_error(const std::string& err) {
   if (e.message.starts_with(kPrefix)) e.message.erase(0, kPrefix.size());
   if (const std::size_t tb = e.message.rfind("\nstack traceback:\n"); tb != std::string::npos) {
     e.message.erase(tb);
+  }
+  while (!e.message.empty() && e.message.back() == '\n') e.message.pop_back();
+  return e;
+}
+
+// CPython prints "Traceback (most recent call last):" (or, for a SyntaxError, the `  File`
+// line) and the frames, then "Name: message" last; the name is module-qualified unless the
+// class is a builtin ("json.decoder.JSONDecodeError"), which the wire's bare type name is not.
+NativeError python_native_error(const std::string& err) {
+  std::size_t start = std::string::npos;
+  for (const std::string header : {"Traceback (most recent call last):\n", "  File \""}) {
+    for (std::size_t at = err.find(header); at != std::string::npos;
+         at = err.find(header, at + 1)) {
+      if (at == 0 || err[at - 1] == '\n') {
+        start = std::min(start, at);
+        break;
+      }
+    }
+  }
+  if (start == std::string::npos) return {.message = err, .preceding_stderr = ""};
+  NativeError e{.message = "", .preceding_stderr = err.substr(0, start)};
+  std::string body = err.substr(start);
+  while (!body.empty() && body.back() == '\n') body.pop_back();
+  e.message = body.substr(body.rfind('\n') + 1);  // npos + 1 == 0: the whole body
+  const std::size_t name_end = std::min(e.message.find(": "), e.message.size());
+  if (const std::size_t dot = e.message.rfind('.', name_end);
+      dot != std::string::npos && e.message.find(' ') > dot) {
+    e.message.erase(0, dot + 1);
+  }
+  return e;
+}
+
+// The final line CPython prints: "Name: message", or "Name" alone; a SyntaxError's str() ends
+// in " (<input>, line N)", which the printer leaves out.
+std::string python_sandbox_error(const ExecutionError& error) {
+  std::string message = error.message;
+  if (error.name == "SyntaxError" || error.name == "IndentationError" || error.name == "TabError") {
+    if (const std::size_t at = message.rfind(" (<input>, line "); at != std::string::npos) {
+      message.erase(at);
+    }
+  }
+  return message.empty() ? error.name : error.name + ": " + message;
+}
+
+// ruby prints "(sandbox):3:in 'method': message (Name)" then "\tfrom ..." frames, then each
+// cause as another "(sandbox):..." line; a syntax error is "(sandbox): ..." lines.
+NativeError ruby_native_error(const std::string& err) {
+  static const std::string kFile = "(sandbox)";
+  std::size_t start = err.starts_with(kFile) ? 0 : err.find("\n" + kFile);
+  if (start == std::string::npos) return {.message = err, .preceding_stderr = ""};
+  if (start != 0) ++start;
+  NativeError e{.message = "", .preceding_stderr = err.substr(0, start)};
+  std::string body = err.substr(start);
+  if (const std::size_t in = body.find(":in "); in != std::string::npos && in < body.find('\n')) {
+    if (const std::size_t colon = body.find(": ", in + 4); colon != std::string::npos) {
+      body.erase(0, colon + 2);
+    }
+  }
+  for (const auto& line : split_lines(body)) {
+    if (line.starts_with(kFile)) break;  // the causes, which the wire does not carry
+    if (!line.starts_with("\tfrom ")) e.message += line + "\n";
+  }
+  while (!e.message.empty() && e.message.back() == '\n') e.message.pop_back();
+  return e;
+}
+
+std::string ruby_sandbox_error(const ExecutionError& error) {
+  return error.message + " (" + error.name + ")";
+}
+
+// perl prints die's message as it is ("message at (sandbox) line 3.\n"), the last line of
+// stderr unless Carp's backtrace ("\tmain::f(1) called at (sandbox) line 5") follows it; what
+// comes before is the program's own warnings. A compilation error ends in "Execution of
+// (sandbox) aborted due to compilation errors.", which a string eval does not add.
+NativeError perl_native_error(const std::string& err) {
+  std::vector<std::string> lines = split_lines(err);
+  if (!lines.empty() && lines.back().starts_with("Execution of (sandbox) aborted")) {
+    lines.pop_back();
+  }
+  std::size_t start = lines.empty() ? 0 : lines.size() - 1;
+  while (start > 0 && lines[start].starts_with("\t")) --start;
+  NativeError e;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    (i < start ? e.preceding_stderr : e.message) += lines[i] + "\n";
   }
   while (!e.message.empty() && e.message.back() == '\n') e.message.pop_back();
   return e;
@@ -97,6 +204,40 @@ const std::vector<Language>& languages() {
        .native_command = "lua5.4",
        .make_engine = engines::make_lua_engine,
        .native_error = lua_native_error},
+#endif
+#ifdef SANDBOX_DIFFERENTIAL_PYTHON
+      // Debian's interpreter by its full path: `python3` may be another installation's.
+      {.name = "python",
+       .extension = ".py",
+       .comment = "#",
+       .native_command = "/usr/bin/python3.11",
+       .make_engine = engines::make_python_engine,
+       .native_error = python_native_error,
+       .sandbox_error = python_sandbox_error,
+       .compare_results = false},
+#endif
+#ifdef SANDBOX_DIFFERENTIAL_RUBY
+      // -EUTF-8: under LC_ALL=C, Ruby's external encoding would be US-ASCII and inspect would
+      // escape every non-ASCII character; the sandbox's Ruby runs in UTF-8.
+      {.name = "ruby",
+       .extension = ".rb",
+       .comment = "#",
+       .native_command = "ruby -EUTF-8",
+       .make_engine = engines::make_ruby_engine,
+       .native_error = ruby_native_error,
+       .sandbox_error = ruby_sandbox_error,
+       .file_name = "(sandbox)",
+       .compare_results = false},
+#endif
+#ifdef SANDBOX_DIFFERENTIAL_PERL
+      {.name = "perl",
+       .extension = ".pl",
+       .comment = "#",
+       .native_command = "perl",
+       .make_engine = engines::make_perl_engine,
+       .native_error = perl_native_error,
+       .file_name = "(sandbox)",
+       .compare_results = false},
 #endif
 #ifdef SANDBOX_DIFFERENTIAL_JAVASCRIPT
       {.name = "javascript",
@@ -140,13 +281,6 @@ std::string read_file(const fs::path& path) {
   return s.str();
 }
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 // One run's observable behaviour, one entry per line.
 std::vector<std::string> transcript(const std::vector<std::string>& out,
                                     const std::vector<std::string>& err,
@@ -165,10 +299,11 @@ std::vector<std::string> native_transcript(const Program& p, const std::string& 
   const char* dir = mkdtemp(dir_template);
   if (dir == nullptr) throw std::runtime_error("mkdtemp failed");
   const fs::path d(dir);
-  std::ofstream(d / "input", std::ios::binary) << code;
+  std::ofstream(d / p.language->file_name, std::ios::binary) << code;
   // The sandbox runs in UTC with the C locale; the native interpreter must too.
   const std::string command = "cd '" + d.string() + "' && TZ=UTC LC_ALL=C timeout 60 " +
-                              p.language->native_command + " input </dev/null >stdout 2>stderr";
+                              p.language->native_command + " '" + p.language->file_name +
+                              "' </dev/null >stdout 2>stderr";
   const int status = std::system(command.c_str());
   const std::string out = read_file(d / "stdout");
   const std::string err = read_file(d / "stderr");
@@ -186,11 +321,15 @@ std::vector<std::string> sandbox_transcript(const Language& language, const Engi
                                             const std::string& code) {
   const EngineOutcome o = engine.run({code, {}});
   std::string error;
-  if (o.error) error = language.sandbox_error ? language.sandbox_error(*o.error) : o.error->message;
+  if (o.error) {
+    error = language.sandbox_error ? language.sandbox_error(*o.error) : o.error->message;
+  }
   std::vector<std::string> t =
       transcript(o.logs.stdout_lines, o.logs.stderr_lines, o.error ? &error : nullptr);
   // A program prints what it shows; a returned value has no native counterpart.
-  for (const auto& r : o.results) t.push_back("result: " + (r.text ? *r.text : "(json)"));
+  if (language.compare_results) {
+    for (const auto& r : o.results) t.push_back("result: " + (r.text ? *r.text : "(json)"));
+  }
   return t;
 }
 

@@ -2,6 +2,8 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "error_format.h"
+
 namespace sandbox::cli {
 
 void print_result(const ExecutionResult& r, std::ostream& out, std::ostream& err) {
@@ -17,9 +19,7 @@ void print_result(const ExecutionResult& r, std::ostream& out, std::ostream& err
   }
   out.flush();
   if (r.outcome.error) {
-    const auto& e = *r.outcome.error;
-    err << e.name << ": " << e.message << "\n";
-    for (const auto& line : e.traceback) err << "  " << line << "\n";
+    err << format_guest_error(r.language, *r.outcome.error);
   }
   err.flush();
 }

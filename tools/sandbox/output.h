@@ -11,7 +11,7 @@ inline constexpr int kGuestError = 1;
 inline constexpr int kRequestFailed = 2;
 
 // The guest's stdout lines to `out`, stderr lines to `err`, then the result (text as is, JSON
-// serialized) to `out`, then the error ("Name: message" and its traceback) to `err`.
+// serialized) to `out`, then the error as the language shows it (error_format.h) to `err`.
 void print_result(const ExecutionResult& result, std::ostream& out, std::ostream& err);
 
 // "sandbox: <message> (CODE, HTTP n)" on `err`. Returns kRequestFailed.

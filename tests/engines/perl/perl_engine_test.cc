@@ -39,6 +39,21 @@ TEST(PerlEngine, VersionMatchesTheEngineName) {
   EXPECT_EQ(run_text("sprintf('%vd', $^V)"), "5.42.0");
 }
 
+// The driver's frames below the program were visible to caller(), so croak (whose callers
+// were all in main) blamed the driver: "bad value at (eval 1) line 91.". Natively, croak then
+// shows the program's backtrace, and caller() at the top level returns nothing.
+TEST(PerlEngine, CroakNamesTheProgramsLinesNotTheDrivers) {
+  const EngineOutcome o =
+      perl().run({"use Carp;\nsub check { croak 'bad value' }\ncheck(7);\n", {}});
+  ASSERT_TRUE(o.error.has_value());
+  EXPECT_EQ(o.error->message,
+            "bad value at (sandbox) line 2.\n\tmain::check(7) called at (sandbox) line 3");
+  EXPECT_EQ(run_text("my @c = caller(); sub f { my @d = caller(1); scalar(@d) } "
+                     "scalar(@c) . ' ' . f() . ' ' . (caller(0) // 'none')"),
+            "0 0 none");
+  EXPECT_EQ(run_text("sub g { (caller(0))[3] . ':' . (caller)[2] } g()"), "main::g:1");
+}
+
 TEST(PerlEngine, Conformance) {
   testing::run_engine_conformance(
       perl(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},

@@ -1,0 +1,147 @@
+// `sandbox run` and `sandbox repl` print a guest's error as its language's interpreter does
+// (tools/sandbox/error_format.h), against the real sandboxd serving the built engines. A
+// language this build has no engine for is skipped.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "server/sandboxd_process.h"
+
+namespace sandbox::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+bool built(const std::string& language) {
+  const std::string list = "," SANDBOXD_BUILT_ENGINES ",";
+  return list.find("," + language + ",") != std::string::npos;
+}
+
+// One sandboxd for the whole suite: starting the big engines' images is slow.
+class CliErrors : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char tmpl[] = "/tmp/sandbox-cli-errors-XXXXXX";
+    dir_ = new fs::path(mkdtemp(tmpl));
+    sandboxd_ = new SandboxdProcess((*dir_ / "data").string(), {});
+  }
+  static void TearDownTestSuite() {
+    delete sandboxd_;
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+
+  void SetUp() override { ASSERT_TRUE(sandboxd_->started()) << sandboxd_->process().stderr_text(); }
+
+  static CliResult cli(std::vector<std::string> args, const std::string& input = {}) {
+    const fs::path in_path = *dir_ / "stdin", out_path = *dir_ / "stdout",
+                   err_path = *dir_ / "stderr";
+    std::ofstream(in_path, std::ios::binary) << input;
+    std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", sandboxd_->url()};
+    for (auto& a : args) argv.push_back(std::move(a));
+    const pid_t pid = fork();
+    if (pid == 0) {
+      dup2(open(in_path.c_str(), O_RDONLY), 0);
+      dup2(open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
+      dup2(open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+      closefrom(3);
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return CliResult{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out_path), slurp(err_path)};
+  }
+
+  static CliResult run(const std::string& language, const std::string& code) {
+    return cli({"run", "--sandbox", "errors", "--language", language, code});
+  }
+
+  static inline fs::path* dir_ = nullptr;
+  static inline SandboxdProcess* sandboxd_ = nullptr;
+};
+
+TEST_F(CliErrors, RunShowsAPythonErrorAsATraceback) {
+  if (!built("python")) GTEST_SKIP() << "no python engine in this build";
+  const CliResult r = run("python", "def f():\n    raise ValueError('bad value')\n\nf()\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "Traceback (most recent call last):\n"
+            "  File \"<input>\", line 4, in <module>\n"
+            "  File \"<input>\", line 2, in f\n"
+            "ValueError: bad value\n");
+}
+
+TEST_F(CliErrors, ReplShowsAPythonSyntaxErrorAsCPythonDoes) {
+  if (!built("python")) GTEST_SKIP() << "no python engine in this build";
+  const CliResult r =
+      cli({"repl", "--sandbox", "errors", "--language", "python"}, "print('out')\nx = (1 +)\n");
+  EXPECT_NE(r.out.find("out\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("  File \"<input>\", line 1\n    x = (1 +)\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\nSyntaxError: invalid syntax\n"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+}
+
+TEST_F(CliErrors, RunShowsARubyErrorWithItsFramesAndClass) {
+  if (!built("ruby")) GTEST_SKIP() << "no ruby engine in this build";
+  const CliResult r = run("ruby",
+                          "def check(n)\n  raise ArgumentError, 'negative' if n < 0\nend\n"
+                          "check(-1)\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "(sandbox):2:in 'Object#check': negative (ArgumentError)\n"
+            "\tfrom (sandbox):4:in '<main>'\n");
+}
+
+TEST_F(CliErrors, RunShowsAPerlDieMessageAsItIs) {
+  if (!built("perl")) GTEST_SKIP() << "no perl engine in this build";
+  const CliResult r = run("perl", "print \"before\\n\";\ndie \"broken\";\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "before\n");
+  EXPECT_EQ(r.err, "broken at (sandbox) line 2.\n");
+}
+
+TEST_F(CliErrors, ReplShowsALuaErrorWithItsStackTraceback) {
+  if (!built("lua")) GTEST_SKIP() << "no lua engine in this build";
+  const CliResult r = cli({"repl", "--sandbox", "errors", "--language", "lua"},
+                          "local function f() error('boom') end f()\n");
+  EXPECT_NE(r.err.find("lua: input:1: boom\n"
+                       "stack traceback:\n"
+                       "\t[C]: in function 'error'\n"
+                       "\tinput:1: in local 'f'\n"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(CliErrors, RunShowsAJavaScriptErrorWithItsAtFrames) {
+  if (!built("javascript")) GTEST_SKIP() << "no javascript engine in this build";
+  const CliResult r = run("javascript", "function f() { throw new TypeError('bad'); }\nf();\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n') + 1), "TypeError: bad\n") << r.err;
+  EXPECT_NE(r.err.find("\n    at f (input"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace sandbox::test

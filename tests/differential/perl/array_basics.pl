@@ -1,0 +1,12 @@
+use strict; use warnings;
+my @a = (5, 3, 8, 1, 9, 2);
+push @a, 7; unshift @a, 0; push @a, 4, 6;
+print "@a | ", scalar(@a), " | $#a | $a[-1] | @a[1..3]\n";
+my $p = pop @a; my $s = shift @a; print "$p $s @a\n";
+my @removed = splice(@a, 1, 2); print "@removed | @a\n";
+splice(@a, 1, 0, "x", "y"); print "@a\n";
+my @sorted = sort { $a <=> $b } grep { /^\d+$/ } @a; print "@sorted\n";
+print "exists\n" if exists $a[2]; print defined $a[100] ? "def" : "undef", " ", scalar(@a), "\n";
+my @copy = @a; $copy[0] = 99; print "$a[0] $copy[0]\n";
+@a = (); print "empty: ", scalar(@a), " '@a'\n";
+my @m = (1) x 3; $#m = 4; print scalar(@m), " ", defined $m[4] ? "d" : "u", "\n";

@@ -1,0 +1,12 @@
+use strict; use warnings;
+my @n = (1..10);
+print join(",", map { $_ * $_ } @n), "\n";
+print join(",", grep { $_ % 2 == 0 } @n), "\n";
+print join(",", reverse @n), "\n";
+print scalar(grep { $_ > 5 } @n), " ", join(",", map { ($_, $_) } 1..3), "\n";
+my %seen; my @u = grep { !$seen{$_}++ } qw(a b a c b); print "@u\n";
+print join(",", (sort { $b <=> $a } @n)[0..2]), " ", join(",", @n[grep { $_ % 3 == 0 } 0..$#n]), "\n";
+my @pairs = map { [$_, $_ * 2] } 1..3; print join(";", map { "@$_" } @pairs), "\n";
+print "wantarray: ", (sub { wantarray ? "list" : "scalar" })->(), "\n";
+my ($first, @rest) = @n; print "$first | @rest[0..1]\n";
+while (my ($i, $v) = each @pairs) { print "$i:$v->[1] " } print "\n";

@@ -1,0 +1,11 @@
+use strict; use warnings;
+my $text = "  The Quick  Brown Fox  ";
+my $slug = lc($text); $slug =~ s/^\s+|\s+$//g; $slug =~ s/\s+/-/g;
+print "$slug\n";
+my $camel = join "", map { ucfirst lc } split /[_\s]+/, "snake_case_words here";
+print "$camel\n";
+(my $snake = "CamelCaseString") =~ s/(?<!^)([A-Z])/_\l$1/g; print lc($snake), "\n";
+my $title = join " ", map { ucfirst } split / /, "title case words"; print "$title\n";
+print join(" ", map { scalar reverse } split / /, "perl is fun"), "\n";
+my $count = () = "banana" =~ /a/g; print "a in banana: $count\n";
+print ucfirst(join(", ", qw(x y z))) . ".\n";

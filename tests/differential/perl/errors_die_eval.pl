@@ -1,0 +1,11 @@
+use strict; use warnings;
+my $r = eval { die "plain message\n"; 1 };
+print "caught: $@" unless $r;
+eval { die "no newline" }; print "caught: $@";
+eval { die { code => 42, msg => "hash error" } }; print "hash: $@->{code} $@->{msg}\n";
+eval { die [1, 2] }; print "array: @{$@}\n";
+eval { my $x = 1 / 0 }; print "div: $@";
+eval { my @a = (1); my $u; no warnings; my $v = $a[5] + 1; die "after undef\n" }; print "undef: $@";
+eval { eval { die "inner\n" }; print "inner caught: $@"; die "outer\n" }; print "outer caught: $@";
+eval { 1 }; print "empty: [", $@, "]\n";
+my $ok = eval { 42 }; print "value: $ok\n";

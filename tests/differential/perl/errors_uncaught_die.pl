@@ -1,0 +1,2 @@
+print "before\n";
+die "something went wrong";

@@ -1,0 +1,2 @@
+print "before\n";
+die "clean message\n";

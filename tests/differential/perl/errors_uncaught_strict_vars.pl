@@ -1,0 +1,4 @@
+use strict;
+my $declared = 1;
+$undeclared = 2;
+print "not reached\n";

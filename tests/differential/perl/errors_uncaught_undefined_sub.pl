@@ -1,0 +1,3 @@
+use strict; use warnings;
+print "calling\n";
+process_data(1);

@@ -1,0 +1,13 @@
+use strict; use warnings;
+my %h = (b => 2, a => 1);
+$h{c} = 3;
+print scalar(keys %h), " ", exists $h{a} ? "yes" : "no", " ", $h{z} // "undef", " ", delete $h{b}, "\n";
+for my $k (sort keys %h) { print "$k=$h{$k} " } print "\n";
+print join(",", sort { $a <=> $b } values %h), "\n";
+my %inv = reverse %h; print join(",", map { "$_=$inv{$_}" } sort keys %inv), "\n";
+my @slice = @h{qw(a c)}; print "@slice\n";
+my %copy = (%h, d => 4); print join(",", sort keys %copy), "\n";
+my %kv = map { $_ => length } qw(apple fig); print join(",", map { "$_:$kv{$_}" } sort keys %kv), "\n";
+while (my ($k, $v) = each %h) { $h{$k} = $v * 10 } print join(",", map { $h{$_} } sort keys %h), "\n";
+print %h ? "nonempty" : "empty", " ", scalar(%h) ? 1 : 0, "\n";
+my %slice = %h{"a"}; print join(",", %slice), "\n";

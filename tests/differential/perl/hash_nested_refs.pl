@@ -1,0 +1,11 @@
+use strict; use warnings;
+my $data = { name => "Ada", langs => ["en", "fr"], meta => { born => 1815, tags => [qw(math poetry)] } };
+print "$data->{name} $data->{langs}[1] $data->{meta}{born} $$data{name} ${$data}{langs}->[0] @{$data->{meta}{tags}}\n";
+push @{ $data->{langs} }, "it";
+$data->{meta}{new}{deep} = 1;
+print scalar @{ $data->{langs} }, " ", join(",", sort keys %{ $data->{meta} }), " ", exists $data->{meta}{new}{deep} ? 1 : 0, "\n";
+my @aoa = ([1, 2, 3], [4, 5, 6]);
+print $aoa[1][2], " ", scalar(@aoa), " ", join(";", map { join(",", @$_) } @aoa), "\n";
+my @t = map { my $i = $_; [map { $_->[$i] } @aoa] } 0..2;
+print join(";", map { join(",", @$_) } @t), "\n";
+print ref($data), " ", ref($data->{langs}), " ", ref(\1), " ", ref(sub {}), " ", ref(\\1), " ", ref(qr/x/), "\n";

@@ -1,0 +1,10 @@
+use strict; use warnings;
+use JSON::PP;
+my $json = JSON::PP->new->canonical(1);
+my $data = { name => "Ada", age => 36, langs => ["en", "fr"], ok => JSON::PP::true, none => undef, pi => 3.14159, nested => { a => [1, { b => 2 }] } };
+print $json->encode($data), "\n";
+print $json->pretty->encode($data);
+print JSON::PP->new->canonical->indent->space_after->encode({ b => 1, a => [] });
+print encode_json([1, "2", 3.5, "x"]), "\n";
+my $n = "10"; my $m = $n + 0;
+print encode_json([$n, $m, 1e20, 0.1, -0.0]), "\n";

@@ -1,0 +1,10 @@
+use strict; use warnings; use utf8;
+use JSON::PP;
+binmode STDOUT, ":utf8";
+my $s = { text => "héllo ☃ 日本", emoji => "😀" };
+my $ascii = JSON::PP->new->ascii->canonical->encode($s);
+my $utf8 = JSON::PP->new->utf8->canonical->encode($s);
+my $chars = JSON::PP->new->canonical->encode($s);
+print "$ascii\n", length($utf8), " ", length($chars), "\n", $chars, "\n";
+my $back = JSON::PP->new->utf8->decode($utf8);
+print $back->{text} eq $s->{text} ? "roundtrip ok\n" : "roundtrip broken\n";

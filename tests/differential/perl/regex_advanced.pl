@@ -1,0 +1,12 @@
+use strict; use warnings;
+(my $n = "1234567890") =~ s/(?<=\d)(?=(\d{3})+$)/,/g; print "$n\n";
+my @w = "singing and dancing while thinking" =~ /\b(\w+)(?=ing\b)/g; print "@w\n";
+(my $t = "hello big world") =~ s/\b(\w)/\U$1/g; print "$t\n";
+my %kv = "key: value\nother:  thing\nbad line" =~ /^(\w+):\s*(.*)$/mg; print join(",", map { "$_=$kv{$_}" } sort keys %kv), "\n";
+my $re = qr/(\d+) \s* ([a-z]+)  # number then unit/x;
+my ($num, $unit) = "42   kg" =~ $re; print "$num $unit $re\n";
+print join("|", "a\nc abc" =~ /a.c/sg), " ", scalar(() = "Hello HELLO hello" =~ /hello/gi), "\n";
+(my $e = "price: 10") =~ s/(\d+)/$1 * 2/e; print "$e\n";
+my $str = "aaa"; $str =~ s/a*?/X/; print "$str ", "abc" =~ s/b?/-/gr, "\n";
+print quotemeta("a.b*c?"), " ", join(",", map { defined ? $_ : "undef" } ("ab a" =~ /(a)(b)?/g)), "\n";
+print "greedy: ", "<<a>><<b>>" =~ /<<(.+)>>/, " lazy: ", "<<a>><<b>>" =~ /<<(.+?)>>/, "\n";

@@ -1,0 +1,10 @@
+use strict; use warnings;
+my $s = "Hello World";
+(my $r = $s) =~ tr/a-zA-Z/n-za-mN-ZA-M/; print "$r\n";
+(my $u = $s) =~ tr/a-z/A-Z/; print "$u\n";
+(my $d = $s) =~ tr/lo//d; print "$d\n";
+(my $q = "aabbccdd") =~ tr/a-z//s; print "$q\n";
+my $vowels = ($s =~ tr/aeiouAEIOU//); print "vowels: $vowels\n";
+print join("|", "2024-03-15T10:20:30" =~ /^(\d+)-(\d+)-(\d+)T(\d+):(\d+)/), "\n";
+my @parts = ("a=1;b=2;c=3" =~ /(\w)=(\d)/g); print scalar(@parts), " @parts\n";
+print "pos: ", do { my $x = "aXbXc"; $x =~ /X/g; pos($x) }, "\n";

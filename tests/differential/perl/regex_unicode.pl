@@ -1,0 +1,10 @@
+use strict; use warnings; use utf8;
+binmode STDOUT, ":utf8";
+my $s = "naïve café 日本語 x_1";
+print join("|", $s =~ /(\w+)/g), "\n";
+print join("|", $s =~ /(\w+)/ga), "\n";
+print join("|", $s =~ /(\p{Han}+)/g), " ", scalar(() = $s =~ /\p{L}/g), "\n";
+(my $t = "a\x{a0}b\x{2003}c  d") =~ s/\s+/ /g; print "$t\n";
+print join("|", "1٣5" =~ /(\d)/g), " ", join("|", "1٣5" =~ /(\d)/ga), "\n";
+print "STRASSE" =~ /^straße$/i ? "fold-match" : "no-fold", " ", "Σ" =~ /σ/i ? "sigma" : "no", "\n";
+print lc("ÀÉÎ"), " ", uc("straße"), " ", ucfirst("ǆemal"), " ", length("日本語"), "\n";

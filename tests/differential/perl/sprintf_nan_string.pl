@@ -1,0 +1,2 @@
+my $inf = 9**9**9; my $nan = $inf - $inf;
+print "$nan\n";

@@ -1,0 +1,11 @@
+use strict; use warnings;
+my $s = "the quick brown fox jumps over the lazy dog";
+print length($s), " ", index($s, "the"), " ", rindex($s, "the"), " ", index($s, "cat"), "\n";
+print substr($s, 4, 5), "|", substr($s, -3), "|", substr($s, 10), "\n";
+my $t = $s; substr($t, 0, 3) = "THE"; print "$t\n";
+my $u = $s; substr($u, 4, 5, "slow"); print "$u\n";
+print scalar reverse("abc"), " ", ucfirst(reverse("olleh")), " ", "ab" x 3, " ", "-" x 10, "\n";
+print join(",", ("a", "b") x 2), " ", lc("AB"), " ", sprintf("%s", chr(65)), ord("a"), "\n";
+my $cnt = () = $s =~ /o/g; print "o count: $cnt, tr count: ", ($s =~ tr/o//), "\n";
+(my $v = $s) =~ tr/a-y/b-z/; print "$v\n";
+print "repeat: ", "=" x 5, "\n", join("|", split(//, "abc")), "\n";

@@ -1,0 +1,10 @@
+use strict; use warnings;
+my $s = "abc";
+$s .= "def";
+$s x= 2;
+print "$s ", length $s, "\n";
+my @a = (0) x 5; print "@a\n";
+print "-" x 0, "|", "ab" x -1, "|", "ab" x 2.7, "\n";
+print join(",", ("x", "y") x 3), "\n";
+my $str = "hello";
+print ucfirst($str) . "!" x 3, "\n", lc(uc $str) eq $str ? "same\n" : "diff\n";

@@ -1,0 +1,11 @@
+use strict; use warnings;
+print join("|", split(/,/, "a,b,,c,,")), "\n";
+print join("|", split(/,/, "a,b,,c,,", -1)), "\n";
+print join("|", split(" ", "  a b  c\td\n")), "\n";
+print join("|", split(/(,)/, "a,b")), "\n";
+print join("|", split(/,/, "a,b,c,d", 2)), "\n";
+print join("|", split(//, "xyz", 2)), "\n";
+print join("+", 1..5), " ", join("", reverse 1..5), "\n";
+my @w = split /\s+/, "one two three";
+print scalar(@w), " $#w $w[-1] @w[0,1]\n";
+my ($k, $v) = split /=/, "key=value=more", 2; print "$k -> $v\n";

@@ -1,0 +1,11 @@
+use strict; use warnings;
+printf("%s has %d items costing %.2f\n", "cart", 3, 9.5);
+printf("%5s|%-5s|%05d|%+.1e\n", "a", "b", 42, 12345.6789);
+printf("%x %X %o %b %c %% %08.3f\n", 255, 255, 8, 5, 65, 3.14159);
+printf("%#x %#o %#b %+d %+d % d\n", 255, 8, 5, 5, -5, 7);
+printf("%e %g %g %g %G\n", 12345.678, 1e20, 1e-5, 123456789, 1e-10);
+printf("%.3s|%-10s|%10s|%*d|%-*d|\n", "abcdef", "left", "right", 6, 42, 6, 42);
+printf("%2\$s %1\$s\n", "world", "hello");
+printf("%v d %vd\n", "1.2.3", "1.22.333");
+my $s = sprintf("%.15g %.17g %s", 0.1, 0.1, 0.1 + 0.2); print "$s\n";
+printf("%s %s %s\n", 1e21, 1e15, 123456789012345678);

@@ -1,0 +1,13 @@
+use strict; use warnings;
+use Time::Piece;
+use Time::Seconds;
+my $t = gmtime(1709214330);
+print $t->ymd, " ", $t->hms, " ", $t->year, " ", $t->mon, " ", $t->monname, " ", $t->day_of_week, " ", $t->fullday, " ", $t->yday, "\n";
+print $t->datetime, " ", $t->epoch, " ", $t->is_leap_year ? "leap" : "common", " ", $t->month_last_day, " ", $t->week, "\n";
+print $t->strftime("%Y/%m/%d %H-%M-%S %a %b %j"), "\n";
+my $later = $t + ONE_DAY * 2 + ONE_HOUR;
+print $later->datetime, " ", ($later - $t)->hours, "\n";
+my $p = Time::Piece->strptime("2023-07-04 08:09:10", "%Y-%m-%d %H:%M:%S");
+print $p->epoch, " ", $p->strftime("%A %d %B %Y"), "\n";
+my $d = Time::Piece->strptime("2024-03-01", "%Y-%m-%d") - Time::Piece->strptime("2024-02-01", "%Y-%m-%d");
+print $d->days, "\n";

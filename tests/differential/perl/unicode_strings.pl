@@ -1,0 +1,10 @@
+use strict; use warnings; use utf8;
+binmode STDOUT, ":utf8";
+my $s = "Ünïcödé 🐍 日本語";
+print length($s), " ", join(",", map { ord } split //, substr($s, 0, 3)), " ", chr(0x1F40D), "\n";
+print uc($s), " ", lc($s), " ", scalar reverse($s), "\n";
+print join(" ", sort ("éclair", "apple", "Zebra", "zoo", "Äpfel")), "\n";
+print lc("ΣΑΣ"), " ", uc("ß"), " ", lc("İ"), " ", uc("ﬀ"), " ", ucfirst("ǆ"), "\n";
+my $bytes = "é"; utf8::encode($bytes); print length($bytes), " ", join(",", map { ord } split //, $bytes), "\n";
+my $chars = "\xc3\xa9"; utf8::decode($chars); print length($chars), " ", utf8::is_utf8($chars) ? 1 : 0, "\n";
+print sprintf("%-6s|%6s|", "é", "日本"), "\n";

@@ -1,0 +1,12 @@
+use strict; use warnings;
+local $SIG{__WARN__} = sub { print "W: $_[0]" };
+my $u;
+my $s = "value: " . $u;
+my $n = $u + 1;
+my @a = (1);
+my $x = $a[3] // "default";
+print "$x\n";
+my %h; my $len = length($h{missing} // "");
+print "$len\n";
+my $num = "abc" + 1;
+print "$num\n";

@@ -1,0 +1,7 @@
+print(abs(-3.5), round(3.14159, 3), pow(2, 8), divmod(9, 4), sum([1.5, 2.5], 10))
+print(sorted("hello"), reversed([1, 2]).__class__.__name__, list(range(10, 0, -3)), range(5)[2], len(range(0, 100, 7)))
+print(chr(9731), ord("€"), bin(5), format(5, "08b"), format(3.5, "e"), format(1234.5, ",.1f"))
+print(isinstance(True, int), type(3.0) is float, int.__name__, (1).__class__, str(b"x"), repr(None))
+print(all(x > 0 for x in [1, 2]), any(x > 5 for x in [1, 2]), max([], default="empty"), min("b", "a"))
+print(list(map(lambda a, b: a * b, [1, 2, 3], [4, 5, 6])), dict(a=1), list(zip(*[(1, "a"), (2, "b")])))
+print(slice(1, 10, 2).indices(5), [1, 2, 3, 4][slice(None, None, -1)], hash("") == hash(""), eval("2+3*4"), bool(exec("z=1")))

@@ -1,0 +1,10 @@
+from collections import deque, namedtuple
+dq = deque([1, 2, 3], maxlen=5)
+dq.appendleft(0); dq.append(4); dq.append(5)
+print(dq, dq.popleft(), dq.pop(), dq)
+dq.rotate(2); print(dq); dq.rotate(-1); print(dq, list(dq)[::-1])
+Point = namedtuple("Point", "x y")
+p = Point(3, y=4)
+print(p, p.x + p.y, p._asdict(), p._replace(x=10), Point._fields, tuple(p))
+Row = namedtuple("Row", ["id", "name"], defaults=["?"])
+print(Row(1), Row(2, "n"))

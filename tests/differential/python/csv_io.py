@@ -1,0 +1,16 @@
+import csv, io
+buf = io.StringIO()
+w = csv.writer(buf)
+w.writerow(["name", "note", "n"])
+w.writerow(["Ann", 'says "hi", twice', 3])
+w.writerow(["Bob", "multi\nline", 4.5])
+text = buf.getvalue()
+print(repr(text))
+for row in csv.reader(io.StringIO(text)):
+    print(row)
+rd = csv.DictReader(io.StringIO("a;b\n1;2\n3;4\n"), delimiter=";")
+print([dict(r) for r in rd])
+out = io.StringIO()
+dw = csv.DictWriter(out, fieldnames=["x", "y"], lineterminator="\n")
+dw.writeheader(); dw.writerows([{"x": 1, "y": 2}, {"x": 3}])
+print(out.getvalue())

@@ -1,0 +1,10 @@
+from datetime import timedelta, datetime, timezone
+td = timedelta(days=2, hours=3, minutes=4, seconds=5, milliseconds=6)
+print(td, td.total_seconds(), td.days, td.seconds, td.microseconds, repr(td))
+print(timedelta(hours=-1), -td, td * 2, td / 3, td // timedelta(hours=1), td % timedelta(hours=1))
+print(timedelta(seconds=86399.9999999), abs(timedelta(days=-1)), timedelta(0) == timedelta())
+a = datetime(2024, 1, 1, tzinfo=timezone.utc)
+b = datetime(2024, 12, 25, 18, 30, tzinfo=timezone.utc)
+print(b - a, (b - a).days, (a - b), (b - a) > timedelta(days=300))
+tz = timezone(timedelta(hours=5, minutes=30), "IST")
+print(b.astimezone(tz), b.astimezone(tz).tzname(), timezone(timedelta(hours=-8)), tz.utcoffset(None))

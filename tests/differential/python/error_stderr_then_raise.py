@@ -1,0 +1,5 @@
+import sys
+print("to stdout")
+print("to stderr", file=sys.stderr)
+sys.stderr.write("more stderr\n")
+raise LookupError("final")

@@ -1,0 +1,3 @@
+print("not reached")
+def broken(:
+    pass

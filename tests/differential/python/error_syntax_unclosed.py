@@ -1,0 +1,2 @@
+values = [1, 2, 3
+print(values)

@@ -1,0 +1,4 @@
+try:
+    int("nope")
+except ValueError:
+    raise RuntimeError("could not parse the configuration")

@@ -1,0 +1,3 @@
+class ValidationError(Exception):
+    pass
+raise ValidationError("field 'email' is required")

@@ -1,0 +1,2 @@
+print("x")
+raise KeyboardInterrupt

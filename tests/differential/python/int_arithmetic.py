@@ -1,0 +1,7 @@
+print(7 // 2, -7 // 2, 7 % 3, -7 % 3, 7 % -3, divmod(17, 5), divmod(-17, 5))
+print(2 ** 100, 2 ** -1, (-8) ** (1/3) if False else pow(2, 10, 1000), pow(3, -1, 7))
+print(abs(-5), round(2.5), round(3.5), round(-2.5), round(1234, -2), round(2.675, 2))
+print(int("ff", 16), int("0b101", 0), int("  42  "), int("1_000"), int("z", 36))
+print(bin(10), oct(10), hex(255), hex(-255), (255).to_bytes(2, "big"), int.from_bytes(b"\x01\x00", "little"))
+print((10).bit_length(), (-1).bit_length(), (255).bit_count() if hasattr(int, "bit_count") else 8)
+print(10 ** 30 // 7, factorial := __import__("math").factorial(25))

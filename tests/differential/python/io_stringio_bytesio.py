@@ -1,0 +1,12 @@
+import io
+s = io.StringIO()
+s.write("hello\n"); print("world", file=s)
+print(repr(s.getvalue()), s.tell())
+s.seek(0); print(s.readline(), end=""); print(s.read())
+b = io.BytesIO(b"abc\x00def")
+print(b.read(3), b.read(), b.getvalue(), b.seek(0), b.read1(2))
+print("a", "b", "c", sep="-", end="!\n")
+print(*range(5), sep=", ")
+print()
+print("no newline", end="")
+print(" after", flush=True)

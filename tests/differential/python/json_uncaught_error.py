@@ -1,0 +1,3 @@
+import json
+print("parsing")
+json.loads('{"broken": }')

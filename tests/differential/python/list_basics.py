@@ -1,0 +1,11 @@
+xs = [5, 3, 8, 1, 9, 2]
+xs.append(7); xs.insert(0, 0); xs.extend([4, 6])
+print(xs, len(xs), xs.index(8), xs.count(3))
+print(xs.pop(), xs.pop(0), xs, xs.remove(8), xs)
+print(sorted(xs), sorted(xs, reverse=True), xs[1:4], xs[::-2], xs[-1])
+xs.sort(key=lambda v: -v); print(xs)
+xs.reverse(); print(xs, list(reversed(xs)))
+ys = xs.copy(); ys[0] = 99; print(xs[0], ys[0])
+del xs[1:3]; print(xs)
+xs[1:2] = ["a", "b", "c"]; print(xs)
+print([1, 2] * 3, [1, 2] + [3], [1, [2, [3]]], [] == [], [1, 2] < [1, 3])

@@ -1,0 +1,6 @@
+print(True + True, True * 10, 1 == 1.0, 0.1 + 0.2 == 0.3, 2 < 3 < 4, 1 < 2 > 3)
+print(int(True), bool(0), bool(""), bool([]), bool("0"), bool(0.0), bool(None), bool([0]))
+print(max(3, 7, 2), min([4, 1, 9]), max("apple", "fig", key=len), sum(range(101)))
+print(sorted([3, 1.5, True, -2]), 10 / 4, 10 // 4, -10 / 4, 2 ** 0.5)
+print(hash(1) == hash(1.0), 1_000_000, 0o17, 0xFF, 0b1010, 1e3, 1E-2)
+print(complex(1, 2) * complex(3, -1), abs(3 + 4j), (1 + 2j).conjugate(), (2j) ** 2)

@@ -1,0 +1,11 @@
+import re
+print(re.sub(r"(?<=\d)(?=(\d{3})+$)", ",", "1234567890"))
+print(re.findall(r"\b\w+(?=ing\b)", "singing and dancing while thinking"))
+print(re.sub(r"\b(\w)(\w*)", lambda m: m.group(1).upper() + m.group(2), "hello big world"))
+p = re.compile(r"^(\w+):\s*(.*)$", re.M)
+print(p.findall("key: value\nother:  thing\nbad line"))
+print([m.span() for m in re.finditer(r"a+", "caaat baa a")])
+print(re.findall(r"(?i)hello", "Hello HELLO hello"), re.findall(r"a.c", "a\nc abc", re.S))
+print(re.subn(r"o", "0", "foo boo"), re.escape("a.b*c?"), re.findall(r"(a)(b)?", "ab a"))
+v = re.compile(r"""(?x) (\d+) \s* ([a-z]+)  # number then unit""")
+print(v.match("42   kg").groups(), p.pattern[:6], bool(p.flags & re.M))

@@ -1,0 +1,8 @@
+print("{} {}".format("a", "b"), "{1} {0}".format("a", "b"), "{name}!".format(name="hi"))
+print("{:>8}|{:<8}|{:^8}|".format("r", "l", "c"))
+print("{:*^11}".format("mid"), "{:08.3f}".format(3.14159), "{:+d} {:+d}".format(5, -5))
+print("{:,}".format(1234567), "{:_}".format(1234567), "{:,.2f}".format(1234567.891))
+print("{:x} {:X} {:o} {:b} {:#x} {:#o} {:#b}".format(255, 255, 8, 5, 255, 8, 5))
+print("{0!r} {0!s} {0!a}".format("é"))
+print("{:e} {:.3e} {:g} {:g} {:g}".format(12345.678, 0.000123, 1e20, 1e-5, 123456789))
+print("{:%} {:.1%}".format(0.25, 0.3333))

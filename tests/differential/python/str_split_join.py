@@ -1,0 +1,6 @@
+print("a,b,,c".split(","))
+print("a b  c\td\n".split())
+print("a,b,c,d".split(",", 2), "a,b,c,d".rsplit(",", 1))
+print("line1\nline2\r\nline3".splitlines(), "x\ny\n".splitlines(keepends=True))
+print("-".join(["x", "y", "z"]), "".join(reversed("abc")))
+print("key=value=more".partition("="), "a.b.c".rpartition("."), "abc".partition("z"))

@@ -1,0 +1,3 @@
+class ValidationError < StandardError; end
+puts "validating"
+raise ValidationError, "field 'email' is required"

@@ -1,0 +1,2 @@
+s = "abc".freeze
+s << "d"

@@ -1,0 +1,3 @@
+config = { host: "localhost" }
+puts config.fetch(:host)
+puts config.fetch(:port)

@@ -1,0 +1,2 @@
+puts "before"
+raise "something went wrong"

@@ -1,0 +1,7 @@
+puts "out 1"
+$stderr.puts "err 1"
+STDOUT.puts "out 2"
+warn "err 2", "err 3"
+$stderr.print "partial "
+$stderr.print "err line\n"
+puts "out 3"
