@@ -18,7 +18,8 @@ const wasm::Module& probe_module() {
 class WasiGuestTracking : public ::testing::TestWithParam<wasm::WriteTracking> {
  protected:
   void SetUp() override {
-    if (GetParam() == wasm::WriteTracking::kUserfaultfd && !wasm::userfaultfd_tracking_available()) {
+    if (GetParam() == wasm::WriteTracking::kUserfaultfd &&
+        !wasm::userfaultfd_tracking_available()) {
       GTEST_SKIP() << "userfaultfd write-protection unavailable";
     }
     ws_.write("/workspace/data.txt", std::string(70000, 'd'));
@@ -43,9 +44,9 @@ class WasiGuestTracking : public ::testing::TestWithParam<wasm::WriteTracking> {
     std::size_t changed = 0;
     for (std::uint32_t p = 0; p < after.size() / 65536; ++p) {
       const std::size_t at = std::size_t{p} * 65536;
-      const bool differs = at >= before.size() ||
-                           !std::equal(after.begin() + at, after.begin() + at + 65536,
-                                       before.begin() + at);
+      const bool differs =
+          at >= before.size() ||
+          !std::equal(after.begin() + at, after.begin() + at + 65536, before.begin() + at);
       if (!differs) continue;
       ++changed;
       EXPECT_TRUE(std::find(dirty->begin(), dirty->end(), p) != dirty->end())

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include <gtest/gtest.h>
+
 #include <sandbox/wasm.h>
 
 namespace sandbox::wasm {

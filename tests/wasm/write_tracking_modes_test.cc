@@ -154,7 +154,7 @@ TEST_F(UffdTracking, APrivateMemfdMappingIsTracked) {
   EXPECT_EQ(inst_->write_tracking(), WriteTracking::kUserfaultfd);
   EXPECT_EQ(mem[2 * kPage + 5], 0x11);  // a read maps the file page
   EXPECT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{});
-  mem[3 * kPage + 9] = 0x22;                                  // copy-on-write of an image page
+  mem[3 * kPage + 9] = 0x22;  // copy-on-write of an image page
   inst_->call<void(std::uint32_t, std::uint32_t)>("store", 7 * kPage, 3);  // anonymous page
   EXPECT_EQ(inst_->take_dirty_pages(), (std::vector<std::uint32_t>{3, 7}));
   mem[3 * kPage + 10] = 0x33;  // the private copy was protected again
