@@ -15,8 +15,12 @@
 #include <numeric>
 
 #include <sandbox/interpreter.h>
+#include <sandbox/wasm.h>
 
 #include "kv/kv_engine.h"
+#ifdef CONTEXTS_BENCH_LUA
+#include "lua/lua_engine.h"
+#endif
 #include "storage/sqlite/sqlite_stores.h"
 #include "support/counting_store.h"
 #include "support/fake_session_engine.h"
@@ -44,7 +48,11 @@ struct EngineCase {
   std::string probe;  // reads state back
 };
 
-void run(const EngineCase& c, const std::filesystem::path& dir) {
+struct Figures {
+  double step_p50 = 0, snapshot_p50 = 0;
+};
+
+Figures run(const EngineCase& c, const std::filesystem::path& dir) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string db = (dir / "bench.sqlite").string();
@@ -103,6 +111,35 @@ void run(const EngineCase& c, const std::filesystem::path& dir) {
       "written/step %7.0f bytes, %.1f rows\n",
       c.label, percentile(steps, 0.5), percentile(snapshot_ms, 0.5), percentile(steps, 0.99),
       percentile(restores, 0.5), bytes_per_step, rows_per_step);
+  return {percentile(steps, 0.5), percentile(snapshot_ms, 0.5)};
+}
+
+// The same engine with each write-tracking mode of the runtime (include/sandbox/wasm.h),
+// with ratios against the mprotect tracker measured in the same run.
+void compare_tracking(const char* name, const EngineCase& c, const std::filesystem::path& dir) {
+  using wasm::WriteTracking;
+  struct Mode {
+    const char* label;
+    WriteTracking mode;
+  };
+  std::vector<Mode> modes{{"mprotect", WriteTracking::kMprotect}, {"hash", WriteTracking::kNone}};
+  if (wasm::userfaultfd_tracking_available()) {
+    modes.insert(modes.begin() + 1, {"uffd", WriteTracking::kUserfaultfd});
+  }
+  std::vector<Figures> figures;
+  for (const Mode& m : modes) {
+    wasm::set_default_write_tracking(m.mode);
+    const std::string label = std::string(name) + ", tracking " + m.label;
+    EngineCase mc = c;
+    mc.label = label.c_str();
+    figures.push_back(run(mc, dir));
+  }
+  wasm::set_default_write_tracking(WriteTracking::kAuto);
+  for (std::size_t i = 1; i < modes.size(); ++i) {
+    std::printf("  %s: %s / mprotect: step %.2fx, snapshot %.2fx\n", name, modes[i].label,
+                figures[i].step_p50 / figures[0].step_p50,
+                figures[i].snapshot_p50 / figures[0].snapshot_p50);
+  }
 }
 
 }  // namespace
@@ -121,9 +158,12 @@ int main() {
   run({"fake engine, dirty pages reported", test::make_fake_session_engine(tracked), "grow 512",
        "incr", "get"},
       dir);
-  run({"kv (Wasm), runtime write tracking", engines::make_kv_engine(), "alloc 30", "incr n",
-       "get n"},
-      dir);
+  compare_tracking("kv (Wasm)", {"", engines::make_kv_engine(), "alloc 30", "incr n", "get n"},
+                   dir);
+#ifdef CONTEXTS_BENCH_LUA
+  compare_tracking("lua", {"", engines::make_lua_engine(), "t = {} n = 0", "n = n + 1", "return n"},
+                   dir);
+#endif
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -362,6 +362,21 @@ struct InstanceOptions {
 enum class InstanceState : std::uint8_t { kFresh, kReady, kRunning, kInvalid };
 std::string_view instance_state_name(InstanceState state);
 
+// How an instance's memory notes the pages it writes (Instance::track_writes;
+// docs/snapshot-format.md, "Change detection"). Every mode reports at least every written page.
+enum class WriteTracking : std::uint8_t {
+  kAuto,         // the process default (SANDBOX_WRITE_TRACKING), else kUserfaultfd, else kMprotect
+  kUserfaultfd,  // asynchronous userfaultfd write-protection, collected with PAGEMAP_SCAN
+  kMprotect,     // read-only pages, one SIGSEGV per first write to a 64 KiB page
+  kNone,         // untracked: snapshots hash every page
+};
+// The process default for kAuto (tests and benchmarks compare the modes); kAuto restores the
+// automatic choice.
+void set_default_write_tracking(WriteTracking mode);
+WriteTracking default_write_tracking();
+// Whether asynchronous userfaultfd write-protection works in this process (Linux 6.7+).
+bool userfaultfd_tracking_available();
+
 // What a memory-only snapshot does about mutable globals (`__stack_pointer`, asyncify state).
 enum class GlobalsPolicy : std::uint8_t {
   kRequireInitial,  // refuse (WasmError) unless they equal their post-instantiation values
@@ -438,10 +453,15 @@ class Instance {
   std::uint32_t memory_limit_pages() const;
 
   // ---- write tracking ----
-  // Starts recording which pages get written (by guest or host code): every page turns
-  // read-only and the first write to each faults once into the runtime, which notes the page.
-  // Returns false when tracking is unavailable (the memory is then left untracked).
-  bool track_writes();
+  // Starts recording which pages get written (by guest code, host code or system calls writing
+  // into the memory), with `mode` (WriteTracking above; kAuto: the process default, from the
+  // environment variable SANDBOX_WRITE_TRACKING, else asynchronous userfaultfd where the kernel
+  // offers it and mprotect otherwise). Calling it again re-arms: the dirty set is dropped.
+  // Returns false when tracking is unavailable or `mode` is kNone (the memory is then left
+  // untracked and snapshots hash every page).
+  bool track_writes(WriteTracking mode = WriteTracking::kAuto);
+  // The mechanism tracking this memory now (kNone when untracked).
+  WriteTracking write_tracking() const;
   // The pages written since track_writes() or the previous call, ascending, and re-arms the
   // tracking; nullopt when the memory is not tracked.
   std::optional<std::vector<std::uint32_t>> take_dirty_pages();

@@ -12,6 +12,7 @@
 #include "wasm/runtime.h"
 #include "wasm/watchdog.h"
 #include "wasm/write_tracking.h"
+#include "wasm/write_tracking_mode.h"
 
 namespace sandbox::wasm {
 
@@ -194,9 +195,12 @@ Instance::~Instance() {
   std::free(raw_);
 }
 
-bool Instance::track_writes() {
-  if (c_->memory == nullptr) return false;
-  return sandbox_wasm_track_writes(c_->memory) == 0;
+bool Instance::track_writes(WriteTracking mode) {
+  return c_->memory != nullptr && track_memory_writes(c_->memory, mode);
+}
+
+WriteTracking Instance::write_tracking() const {
+  return c_->memory == nullptr ? WriteTracking::kNone : memory_write_tracking(c_->memory);
 }
 
 std::optional<std::vector<std::uint32_t>> Instance::take_dirty_pages() {

@@ -1,10 +1,13 @@
 #define _GNU_SOURCE
 #include "wasm/write_tracking.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "wasm/runtime.h"
+#include "wasm/uffd_tracking.h"
 
 #define MAX_TRACKED 1024
 #define BITMAP_WORDS ((SANDBOX_WASM_MAX_PAGES + 64) / 64)
@@ -13,7 +16,10 @@ typedef struct Tracker {
   /* The memory being tracked (NULL: slot free). Read by the signal handler. */
   wasm_rt_memory_t* volatile memory;
   uint8_t* volatile base;
-  /* One bit per page; set iff page p is writable. */
+  /* SANDBOX_WASM_TRACK_UFFD or _MPROTECT; set before `memory` is published. The signal handler
+   * ignores uffd trackers (their pages never fault). */
+  volatile int mode;
+  /* mprotect mode: one bit per page; set iff page p is writable. */
   uint64_t dirty[BITMAP_WORDS];
 } Tracker;
 
@@ -33,9 +39,69 @@ static Tracker* find(const wasm_rt_memory_t* memory) {
   return NULL;
 }
 
-int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
+static pthread_once_t g_default_once = PTHREAD_ONCE_INIT;
+static int g_default_mode = SANDBOX_WASM_TRACK_AUTO;
+
+static void read_default(void) {
+  const char* v = getenv("SANDBOX_WRITE_TRACKING");
+  int mode = SANDBOX_WASM_TRACK_AUTO;
+  if (v != NULL) {
+    if (strcmp(v, "uffd") == 0) mode = SANDBOX_WASM_TRACK_UFFD;
+    if (strcmp(v, "mprotect") == 0) mode = SANDBOX_WASM_TRACK_MPROTECT;
+    if (strcmp(v, "hash") == 0 || strcmp(v, "none") == 0) mode = SANDBOX_WASM_TRACK_NONE;
+  }
+  __atomic_store_n(&g_default_mode, mode, __ATOMIC_RELAXED);
+}
+
+sandbox_wasm_tracking_mode sandbox_wasm_default_tracking_mode(void) {
+  pthread_once(&g_default_once, read_default);
+  return (sandbox_wasm_tracking_mode)__atomic_load_n(&g_default_mode, __ATOMIC_RELAXED);
+}
+
+void sandbox_wasm_set_default_tracking_mode(sandbox_wasm_tracking_mode mode) {
+  pthread_once(&g_default_once, read_default);
+  __atomic_store_n(&g_default_mode, (int)mode, __ATOMIC_RELAXED);
+}
+
+int sandbox_wasm_uffd_tracking_available(void) { return sandbox_uffd_available(); }
+
+/* Stops tracking (the slot is released last: the signal handler may be reading it). */
+static void release(Tracker* t, wasm_rt_memory_t* memory) {
+  if (t->mode == SANDBOX_WASM_TRACK_UFFD) {
+    sandbox_uffd_disarm(memory->data, SANDBOX_WASM_RESERVATION);
+  } else if (memory->size != 0) {
+    mprotect(memory->data, memory->size, PROT_READ | PROT_WRITE);
+  }
+  __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
+  __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
+}
+
+/* Arms `t` (claimed, not published) in `mode`; 0 or -1. */
+static int arm(Tracker* t, wasm_rt_memory_t* memory, int mode) {
+  memset(t->dirty, 0, sizeof t->dirty);
+  t->mode = mode;
+  if (mode == SANDBOX_WASM_TRACK_UFFD) {
+    return sandbox_uffd_arm(memory->data, SANDBOX_WASM_RESERVATION, memory->size);
+  }
+  __atomic_store_n(&t->base, memory->data, __ATOMIC_RELEASE);
+  if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {
+    __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
+    return -1;
+  }
+  return 0;
+}
+
+int sandbox_wasm_track_writes_with(wasm_rt_memory_t* memory, sandbox_wasm_tracking_mode mode) {
   if (memory == NULL || memory->data == NULL) return -1;
-  if (find(memory) != NULL) return 0;
+  if (mode == SANDBOX_WASM_TRACK_NONE) {
+    sandbox_wasm_untrack_writes(memory);
+    return -1;
+  }
+  /* Already tracked: start over (e.g. after the memory was remapped). */
+  sandbox_wasm_untrack_writes(memory);
+  const int try_uffd = (mode == SANDBOX_WASM_TRACK_UFFD || mode == SANDBOX_WASM_TRACK_AUTO) &&
+                       sandbox_uffd_available();
+  if (mode == SANDBOX_WASM_TRACK_UFFD && !try_uffd) return -1;
   for (size_t i = 0; i < MAX_TRACKED; i++) {
     Tracker* t = &g_trackers[i];
     wasm_rt_memory_t* expected = NULL;
@@ -44,25 +110,31 @@ int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
       continue;
     }
-    memset(t->dirty, 0, sizeof t->dirty);
-    __atomic_store_n(&t->base, memory->data, __ATOMIC_RELEASE);
-    if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {
-      __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
-      __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
-      return -1;
+    int armed = -1;
+    if (try_uffd) armed = arm(t, memory, SANDBOX_WASM_TRACK_UFFD);
+    /* Per memory: a mapping the kernel will not write-protect asynchronously uses mprotect. */
+    if (armed != 0 && mode != SANDBOX_WASM_TRACK_UFFD) {
+      armed = arm(t, memory, SANDBOX_WASM_TRACK_MPROTECT);
     }
-    __atomic_store_n(&t->memory, memory, __ATOMIC_RELEASE);
-    return 0;
+    __atomic_store_n(&t->memory, armed == 0 ? memory : NULL, __ATOMIC_RELEASE);
+    return armed;
   }
   return -1;
+}
+
+int sandbox_wasm_track_writes(wasm_rt_memory_t* memory) {
+  return sandbox_wasm_track_writes_with(memory, sandbox_wasm_default_tracking_mode());
 }
 
 void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory) {
   Tracker* t = find(memory);
   if (t == NULL) return;
-  if (memory->size != 0) mprotect(memory->data, memory->size, PROT_READ | PROT_WRITE);
-  __atomic_store_n(&t->base, NULL, __ATOMIC_RELEASE);
-  __atomic_store_n(&t->memory, NULL, __ATOMIC_RELEASE);
+  release(t, memory);
+}
+
+sandbox_wasm_tracking_mode sandbox_wasm_tracking_mode_of(const wasm_rt_memory_t* memory) {
+  const Tracker* t = find(memory);
+  return t == NULL ? SANDBOX_WASM_TRACK_NONE : (sandbox_wasm_tracking_mode)t->mode;
 }
 
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory) { return find(memory) != NULL; }
@@ -70,6 +142,11 @@ int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory) { return find(memory
 int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out) {
   Tracker* t = find(memory);
   if (t == NULL) return -1;
+  if (t->mode == SANDBOX_WASM_TRACK_UFFD) {
+    const int64_t n = sandbox_uffd_collect(memory->data, memory->size, out, NULL);
+    if (n < 0) sandbox_wasm_untrack_writes(memory);
+    return n;
+  }
   int64_t n = 0;
   for (uint32_t p = 0; p < memory->pages; p++) {
     if (is_dirty(t, p)) out[n++] = p;
@@ -89,6 +166,7 @@ int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uin
   if (t == NULL || new_pages <= old_pages) return 0;
   const size_t start = (size_t)old_pages * SANDBOX_WASM_PAGE_SIZE;
   const size_t length = (size_t)(new_pages - old_pages) * SANDBOX_WASM_PAGE_SIZE;
+  if (t->mode == SANDBOX_WASM_TRACK_UFFD) return sandbox_uffd_protect(memory->data + start, length);
   if (mprotect(memory->data + start, length, PROT_READ) != 0) return -1;
   for (uint32_t p = old_pages; p < new_pages; p++) clear_dirty(t, p);
   return 0;
@@ -98,7 +176,9 @@ int sandbox_wasm_tracking_fault(uintptr_t addr) {
   for (size_t i = 0; i < MAX_TRACKED; i++) {
     Tracker* t = &g_trackers[i];
     wasm_rt_memory_t* memory = __atomic_load_n(&t->memory, __ATOMIC_ACQUIRE);
-    if (memory == NULL || (uintptr_t)memory == 1) continue;
+    if (memory == NULL || (uintptr_t)memory == 1 || t->mode != SANDBOX_WASM_TRACK_MPROTECT) {
+      continue;
+    }
     /* Other threads track their own memories and may untrack them meanwhile: read the base
      * atomically, and look at a memory's size only when the fault is inside its reservation
      * (then it is this thread's memory; found by ThreadSanitizer). */

@@ -1,19 +1,40 @@
 /* Write tracking of linear memories: which 64 KiB pages were written since the last time they
  * were collected. It lets a snapshot re-hash and store only what a step changed.
  *
- * Mechanism: while tracking is on, every page of the memory is read-only except the ones
- * already marked dirty. The first write to a clean page faults; the SIGSEGV handler (signals.c)
- * recognizes an address inside a tracked memory, marks the page dirty, makes it writable and
- * returns, so the write is retried and succeeds. This works for guest code and host code alike
- * (WASI imports and the embedder write guest memory too). Collecting the dirty set makes the
- * whole memory read-only again with one mprotect.
+ * Two mechanisms, chosen per memory when tracking starts (docs/snapshot-format.md, "Change
+ * detection"):
  *
- * Invariants:
+ *  - SANDBOX_WASM_TRACK_UFFD (preferred, Linux 6.7+): asynchronous userfaultfd
+ *    write-protection (uffd_tracking.h). The kernel notes the first write to each 4 KiB page
+ *    without a signal (about 1 us instead of 10); collecting scans the page tables with
+ *    PAGEMAP_SCAN and reports a 64 KiB page when one of its 4 KiB pages was written. Writes by
+ *    system calls (read(2) or getrandom(2) into guest memory) are noted too.
+ *  - SANDBOX_WASM_TRACK_MPROTECT (fallback): every page of the memory is read-only except the
+ *    ones already marked dirty. The first write to a clean page faults; the SIGSEGV handler
+ *    (signals.c) recognizes an address inside a tracked memory, marks the page dirty, makes it
+ *    writable and returns, so the write is retried and succeeds. This works for guest code and
+ *    host code alike (WASI imports and the embedder write guest memory too), but a system call
+ *    writing into a clean page fails with EFAULT instead (src/wasi/host_state.cc, random_get).
+ *    Collecting makes the whole memory read-only again with one mprotect.
+ *
+ * SANDBOX_WASM_TRACK_NONE ("hash") tracks nothing: snapshots then hash every page. The mode
+ * used by sandbox_wasm_track_writes() is the process default: the environment variable
+ * SANDBOX_WRITE_TRACKING (auto, uffd, mprotect or hash; read once), else auto (uffd where the
+ * kernel offers it, mprotect otherwise, per memory: a mapping the kernel refuses to
+ * write-protect asynchronously falls back to mprotect).
+ *
+ * Invariants (mprotect mode):
  *  1. While a tracker is active, a page of [0, size) is writable iff its dirty byte is set.
  *  2. Pages added by memory growth start clean and read-only (a write to them is tracked).
  *  3. Tracker slots live in a static table and are never freed, so the signal handler can read
  *     any slot at any time; a slot being (re)filled is skipped because its range does not hold
  *     the faulting address.
+ * Invariants (uffd mode):
+ *  4. The whole reservation is registered for write-protection; [0, size) is protected at
+ *     start, after each collection and after growth, so a page not reported was not written
+ *     since the last collection. Anything that maps over the memory (MAP_FIXED) drops the
+ *     registration: the next collection then fails (-1, tracking stops) instead of missing
+ *     writes; call sandbox_wasm_track_writes() again after such a remap to re-arm.
  *
  * Thread-safety: a memory is used by one thread at a time (its instance's); the table itself is
  * safe to use from any thread and from the signal handler. */
@@ -29,9 +50,34 @@
 extern "C" {
 #endif
 
-/* Starts tracking `memory` (every current page clean). Returns 0 on success, -1 when the table
- * is full or the protection cannot be changed (the memory is then left fully writable). */
+typedef enum sandbox_wasm_tracking_mode {
+  SANDBOX_WASM_TRACK_AUTO = 0,     /* uffd where available, else mprotect */
+  SANDBOX_WASM_TRACK_UFFD = 1,     /* asynchronous userfaultfd write-protection */
+  SANDBOX_WASM_TRACK_MPROTECT = 2, /* read-only pages and a SIGSEGV per first write */
+  SANDBOX_WASM_TRACK_NONE = 3,     /* no tracking: snapshots hash every page */
+} sandbox_wasm_tracking_mode;
+
+/* Starts tracking `memory` with the process default mode (every current page clean; when it is
+ * already tracked, re-arms it: the dirty set is dropped and every page is protected again).
+ * Returns 0 on success, -1 when the default is SANDBOX_WASM_TRACK_NONE, the table is full or
+ * the protection cannot be changed (the memory is then left untracked and fully writable). */
 int sandbox_wasm_track_writes(wasm_rt_memory_t* memory);
+
+/* The same with an explicit mode. SANDBOX_WASM_TRACK_UFFD fails (-1) where the kernel lacks it
+ * instead of falling back. */
+int sandbox_wasm_track_writes_with(wasm_rt_memory_t* memory, sandbox_wasm_tracking_mode mode);
+
+/* The mechanism tracking `memory` (SANDBOX_WASM_TRACK_UFFD or _MPROTECT), or
+ * SANDBOX_WASM_TRACK_NONE when it is not tracked. */
+sandbox_wasm_tracking_mode sandbox_wasm_tracking_mode_of(const wasm_rt_memory_t* memory);
+
+/* The process default used by sandbox_wasm_track_writes(): SANDBOX_WRITE_TRACKING from the
+ * environment on first use unless set here (benchmarks and tests compare the modes). */
+sandbox_wasm_tracking_mode sandbox_wasm_default_tracking_mode(void);
+void sandbox_wasm_set_default_tracking_mode(sandbox_wasm_tracking_mode mode);
+
+/* Whether asynchronous userfaultfd write-protection works in this process. */
+int sandbox_wasm_uffd_tracking_available(void);
 
 /* Stops tracking and makes the whole memory writable again. No-op when not tracked. */
 void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory);
@@ -39,12 +85,12 @@ void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory);
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory);
 
 /* Writes the dirty page numbers (ascending) into `out` (room for memory->pages entries), marks
- * every page clean and read-only again, and returns how many were written; -1 when the memory
- * is not tracked or re-protecting failed (tracking is then stopped). */
+ * every page clean and protected again, and returns how many were written; -1 when the memory
+ * is not tracked or collecting / re-protecting failed (tracking is then stopped). */
 int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out);
 
-/* Called by the grow path: protects the new pages [old_pages, new_pages) read-only when the
- * memory is tracked. Returns 0 on success or when not tracked, -1 on failure. */
+/* Called by the grow path: protects the new pages [old_pages, new_pages) when the memory is
+ * tracked. Returns 0 on success or when not tracked, -1 on failure. */
 int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uint32_t new_pages);
 
 /* For the SIGSEGV handler: if `addr` is a write to a clean page of a tracked memory, marks the

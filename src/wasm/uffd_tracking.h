@@ -1,0 +1,55 @@
+/* Asynchronous userfaultfd write-protection, the kernel's own page-level dirty tracking (Linux
+ * 6.7+; docs/snapshot-format.md, "Change detection"). A registered range is write-protected
+ * page by page; the first write to a protected 4 KiB page (by guest code, host code or a system
+ * call such as read(2) or getrandom(2) writing into it) is resolved inside the kernel, which
+ * only clears the page's protection bit: no signal and no exit to user space. Collecting
+ * (ioctl PAGEMAP_SCAN on /proc/self/pagemap with PM_SCAN_WP_MATCHING) lists the pages whose
+ * bit is clear and protects them again in the same page-table walk.
+ *
+ * Only the primitives live here; write_tracking.c decides which memories use them. One
+ * userfaultfd (opened with UFFD_USER_MODE_ONLY, which unprivileged processes may use even when
+ * vm.unprivileged_userfaultfd is 0) serves the whole process; it never delivers events, because
+ * every fault on it is resolved asynchronously.
+ *
+ * Thread-safety: every function may be called from any thread; the ranges passed in must not
+ * be unmapped concurrently. None is async-signal-safe. */
+#ifndef SANDBOX_WASM_UFFD_TRACKING_H_
+#define SANDBOX_WASM_UFFD_TRACKING_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when the kernel offers asynchronous write-protection and PAGEMAP_SCAN (probed once per
+ * process on a scratch mapping: a written page must be reported, an unwritten one must not);
+ * 0 otherwise. */
+int sandbox_uffd_available(void);
+
+/* Registers [base, base + reserved) for write-protection and protects [base, base + size).
+ * Both must be multiples of 4 KiB. Returns 0, or -1 when the kernel refuses this mapping (the
+ * range is then left unregistered). */
+int sandbox_uffd_arm(uint8_t* base, size_t reserved, size_t size);
+
+/* Protects [base, base + length) again (a registered range; e.g. pages added by growth).
+ * Returns 0 or -1. */
+int sandbox_uffd_protect(uint8_t* base, size_t length);
+
+/* Lists the 64 KiB pages of [base, base + size) holding a 4 KiB page written since it was
+ * last protected, ascending, into `out` (room for size / 64 KiB entries), protects those pages
+ * again, and returns their count; `*written_4k` (may be NULL) receives the number of written
+ * 4 KiB pages. Returns -1 when the scan fails or finds part of the range not registered for
+ * asynchronous write-protection (e.g. something mapped over it): writes may then have been
+ * missed. */
+int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint64_t* written_4k);
+
+/* Unregisters [base, base + reserved) (clearing every protection bit). */
+void sandbox_uffd_disarm(uint8_t* base, size_t reserved);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SANDBOX_WASM_UFFD_TRACKING_H_ */
