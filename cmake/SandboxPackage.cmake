@@ -4,7 +4,7 @@
 # built-in engines and the servers. Its Depends are the Debian packages an outside project
 # needs to build against the kit (the -dev packages the exported targets name), to run
 # sandbox-wasmc (binaryen, wabt), and the shared libraries the programs load that those do not
-# bring (libpq5: sandboxd and sandbox-runtime with --database). tests/kit/check_deb.py checks
+# bring (libpq5: sandboxd and sandbox-runtime with --database; libedit2: the `sandbox` REPL). tests/kit/check_deb.py checks
 # that every library each installed program loads comes from one of them.
 include_guard(GLOBAL)
 
@@ -21,6 +21,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libboost-json1.81-dev, libboost-url1.81-dev, libspdlog-dev, libfmt-dev, libsqlite3-dev, libzstd-dev, libssl-dev, libpq5, binaryen, wabt, g++, cmake (>= 3.25)")
+  "libboost-json1.81-dev, libboost-url1.81-dev, libspdlog-dev, libfmt-dev, libsqlite3-dev, libzstd-dev, libssl-dev, libpq5, libedit2, binaryen, wabt, g++, cmake (>= 3.25)")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clang-19, lld-19, wasi-libc, libclang-rt-19-dev-wasm32")
 include(CPack)

@@ -19,6 +19,9 @@ packages=(
   clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 binaryen wabt
   # fetching and building engines from Debian source packages
   dpkg-dev python3.11 make patch xz-utils
+  # the Python engine: SQLite's amalgamation is generated with tclsh, the time-zone database
+  # compiled with zic
+  tcl libc-bin
   # PostgreSQL backend tests
   postgresql
   # deploy/sandboxd.service is checked with systemd-analyze

@@ -3,7 +3,13 @@
 # CMakeLists.txt. The build python must be the same 3.11 (Debian's python3.11 is 3.11.2).
 #
 #   build_cpython.sh --src <dir> --build <dir> --cc "<compiler command>" --build-python <path>
-#                    --config-cache <file> --source-id <id> [--jobs N] [--stamp <file>]
+#                    --config-cache <file> --source-id <id> --deps <dir> [--jobs N]
+#                    [--stamp <file>]
+#
+# --deps is the prefix build_wasi_libs.sh installed zlib, bzip2, liblzma and SQLite into; its
+# include/ and lib/ are handed to configure (by a path relative to the build directory, so the
+# configure cache stays independent of where the build tree is), which then builds the zlib,
+# _bz2, _lzma and _sqlite3 modules into libpython.
 #
 # --source-id names the inputs (source pin, patches, compiler command, flags; the CMake side
 # uses the configure cache key); when it differs from the one the build directory was made
@@ -16,7 +22,7 @@
 # logs stay in <build>/configure.log and <build>/make.log; the console gets progress lines.
 set -euo pipefail
 
-src="" build="" cc="" build_python="" config_cache="" source_id="" jobs=2 stamp=""
+src="" build="" cc="" build_python="" config_cache="" source_id="" deps="" jobs=2 stamp=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --src) src="$2"; shift 2 ;;
@@ -25,12 +31,13 @@ while [[ $# -gt 0 ]]; do
     --build-python) build_python="$2"; shift 2 ;;
     --config-cache) config_cache="$2"; shift 2 ;;
     --source-id) source_id="$2"; shift 2 ;;
+    --deps) deps="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --stamp) stamp="$2"; shift 2 ;;
     *) echo "build_cpython.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-for v in src build cc build_python config_cache source_id; do
+for v in src build cc build_python config_cache source_id deps; do
   [[ -n "${!v}" ]] || { echo "build_cpython.sh: --${v//_/-} is required" >&2; exit 2; }
 done
 log() { echo "-- [cpython] $*"; }
@@ -56,6 +63,10 @@ extra_cflags="-Wno-int-conversion -Wno-incompatible-function-pointer-types"
 # configure runs by a relative path: the build then names its sources relative to the build
 # directory, so nothing in the module depends on where the build tree is.
 src_rel=$(realpath --relative-to="$build" "$src")
+deps_rel=$(realpath --relative-to="$build" "$deps")
+for lib in z bz2 lzma sqlite3; do
+  [[ -f "$deps/lib/lib$lib.a" ]] || die "$deps/lib/lib$lib.a is missing (build_wasi_libs.sh builds it)"
+done
 # __DATE__/__TIME__ (sys.version) come from the source's changelog, not the clock, so the module
 # is reproducible (clang honours SOURCE_DATE_EPOCH).
 SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Timestamp) ||
@@ -76,6 +87,10 @@ if [[ ! -f Makefile || ! -f config.status || "$src/configure" -nt config.status 
   if ! CONFIG_SITE="$src/Tools/wasm/config.site-wasm32-wasi" \
        CC="$cc" CPP="$cc -E" AR="${AR:-llvm-ar}" RANLIB="${RANLIB:-llvm-ranlib}" READELF=true \
        PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR=/nonexistent \
+       ZLIB_CFLAGS="-I$deps_rel/include" ZLIB_LIBS="-L$deps_rel/lib -lz" \
+       BZIP2_CFLAGS="-I$deps_rel/include" BZIP2_LIBS="-L$deps_rel/lib -lbz2" \
+       LIBLZMA_CFLAGS="-I$deps_rel/include" LIBLZMA_LIBS="-L$deps_rel/lib -llzma" \
+       LIBSQLITE3_CFLAGS="-I$deps_rel/include" LIBSQLITE3_LIBS="-L$deps_rel/lib -lsqlite3" \
        "$src_rel/configure" --cache-file=config.cache \
          --host=wasm32-unknown-wasi --build="$("$src/config.guess")" \
          --with-build-python="$build_python" --disable-ipv6 --without-ensurepip \
@@ -91,6 +106,12 @@ if [[ ! -f Makefile || ! -f config.status || "$src/configure" -nt config.status 
   log "configure took $(( $(date +%s) - start )) s"
   cp config.cache "$config_cache.tmp.$$" && mv -f "$config_cache.tmp.$$" "$config_cache"
 fi
+
+# configure silently leaves a module out when its library check fails: insist on them.
+for m in ZLIB _BZ2 _LZMA _SQLITE3; do
+  grep -q "^MODULE_${m}_STATE=yes" Makefile ||
+    die "configure did not enable the $m module ($(grep "^MODULE_${m}_STATE=" Makefile)); see $build/config.log"
+done
 
 start=$(date +%s)
 log "make -j$jobs (about 2-3 minutes without ccache hits)"

@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Packs CPython's Lib/ into the engine's stdlib archive (mounted read-only at /stdlib).
 
-The archive is an uncompressed (ZIP_STORED) zip: the WASI build has no zlib, so zipimport can
-only read stored members. Next to each module it holds the .pyc compiled by the running
+The archive is an uncompressed (ZIP_STORED) zip, which zipimport reads without inflating. Next to each module it holds the .pyc compiled by the running
 interpreter, which must be the build python of the same 3.11 (the bytecode format is per
 minor version); the .pyc files use unchecked hash-based invalidation, so they never go stale
 by timestamp and the archive is byte-for-byte reproducible (fixed dates, sorted entries).
@@ -10,9 +9,14 @@ by timestamp and the archive is byte-for-byte reproducible (fixed dates, sorted 
 Tests, IDLE, tkinter, turtledemo, ensurepip, lib2to3, venv, distutils and pydoc_data are left
 out: they cannot work in the sandbox or only serve development.
 
+--tzdata adds the IANA time-zone database compiled by zic as the `tzdata` package, in the layout
+of PyPI's tzdata (tzdata/zoneinfo/<Area>/<Location> resources, tzdata/zones), which zoneinfo
+falls back to when no TZPATH directory has the zone: the guest has no /usr/share/zoneinfo.
+
   python3.11 make_stdlib_zip.py --lib <Lib dir> --output <zip> --mount /stdlib/python311.zip \
       [--extra <file>=<name in the archive>]...
       [--sysconfigdata <file>=<name in the archive> [--rewrite <old>=<new>]...]
+      [--tzdata <zic output dir> --tzdata-version <IANA version>]
 
 --sysconfigdata adds the build configuration the sysconfig module reads; it names the build
 tree, so --rewrite replaces those paths and the file is written out again in a canonical form,
@@ -72,6 +76,38 @@ def add_module(archive, source_path, name, mount, rewrites=None):
             archive.writestr(zipfile.ZipInfo(name + 'c', DATE), f.read())
 
 
+def tzdata_modules(zoneinfo_dir, version, tmp):
+    """(name, path) of the tzdata package's files: TZif data and the package __init__ files."""
+    version_source = os.path.join(tmp, 'tzdata_init.py')
+    with open(version_source, 'w', encoding='utf-8') as f:
+        f.write(f'# IANA time-zone database, compiled by zic for the sandbox\n'
+                f'IANA_VERSION = {version!r}\n__version__ = {version!r}\n')
+    empty = os.path.join(tmp, 'empty.py')
+    open(empty, 'w').close()
+    modules = [('tzdata/__init__.py', version_source), ('tzdata/zoneinfo/__init__.py', empty)]
+    data, zones = [], []
+    for root, dirs, files in os.walk(zoneinfo_dir):
+        dirs.sort()
+        rel = os.path.relpath(root, zoneinfo_dir)
+        if rel != '.':
+            modules.append((f'tzdata/zoneinfo/{rel}/__init__.py'.replace(os.sep, '/'), empty))
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            with open(path, 'rb') as tzif:
+                if tzif.read(4) != b'TZif':
+                    continue
+            key = os.path.normpath(os.path.join(rel, f)).replace(os.sep, '/')
+            zones.append(key)
+            data.append((f'tzdata/zoneinfo/{key}', path))
+    if 'UTC' not in zones or 'Europe/Paris' not in zones:
+        sys.exit(f'make_stdlib_zip: {zoneinfo_dir} does not look like zic output (no UTC)')
+    zones_list = os.path.join(tmp, 'zones')
+    with open(zones_list, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(sorted(zones)) + '\n')
+    data.append(('tzdata/zones', zones_list))
+    return modules, data
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--lib', required=True)
@@ -80,6 +116,8 @@ def main():
     parser.add_argument('--extra', action='append', default=[], help='FILE=NAME')
     parser.add_argument('--sysconfigdata', help='FILE=NAME')
     parser.add_argument('--rewrite', action='append', default=[], help='OLD=NEW (--sysconfigdata)')
+    parser.add_argument('--tzdata', help='a directory of zic output (TZif files)')
+    parser.add_argument('--tzdata-version', help='its IANA version, e.g. 2026b')
     args = parser.parse_args()
     if sys.version_info[:2] != (3, 11):
         sys.exit(f'make_stdlib_zip: must run under Python 3.11, not {sys.version.split()[0]}')
@@ -106,12 +144,22 @@ def main():
         if not sep or not name.endswith('.py'):
             sys.exit(f'make_stdlib_zip: --extra/--sysconfigdata want FILE=NAME.py, got {extra!r}')
         modules.append((name, path, extra_rewrites))
-    modules.sort()
+    if bool(args.tzdata) != bool(args.tzdata_version):
+        sys.exit('make_stdlib_zip: --tzdata and --tzdata-version go together')
 
     tmp_output = args.output + '.tmp'
-    with zipfile.ZipFile(tmp_output, 'w', zipfile.ZIP_STORED) as archive:
+    with tempfile.TemporaryDirectory() as tmp, \
+            zipfile.ZipFile(tmp_output, 'w', zipfile.ZIP_STORED) as archive:
+        data = []
+        if args.tzdata:
+            tz_modules, data = tzdata_modules(args.tzdata, args.tzdata_version, tmp)
+            modules.extend((name, path, None) for name, path in tz_modules)
+        modules.sort()
         for name, path, module_rewrites in modules:
             add_module(archive, path, name, args.mount, module_rewrites)
+        for name, path in sorted(data):
+            with open(path, 'rb') as f:
+                archive.writestr(zipfile.ZipInfo(name, DATE), f.read())
     os.replace(tmp_output, args.output)
     print(f'-- [python stdlib] {args.output}: {len(modules)} modules, '
           f'{os.path.getsize(args.output) // 1024} KiB')

@@ -1,6 +1,7 @@
-// A guest's error as its language's own interpreter prints it (docs/languages.md#errors), built
-// from the fields the wire carries (name, message, traceback, lineNumber); the wire does not
-// change. `sandbox run` and `sandbox repl` print errors through format_guest_error.
+// A guest's error as its language's own interpreter prints it
+// (docs/languages.md#errors-in-the-cli), built from the fields the wire carries (name, message,
+// traceback, lineNumber); the wire does not change. `sandbox run` and `sandbox repl` print errors
+// through format_guest_error.
 #pragma once
 
 #include <string>
