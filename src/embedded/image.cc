@@ -1,8 +1,5 @@
 #include "embedded/image.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -10,6 +7,9 @@
 #include <span>
 #include <stdexcept>
 #include <string_view>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <sandbox/clock.h>
 #include <sandbox/workspace.h>

@@ -89,8 +89,8 @@ struct Image {
   std::vector<const std::uint8_t*> page_bytes;
   std::vector<std::uint8_t> globals;  // wasm::Instance::save_globals()
   ImageStats stats;
-  int memfd = -1;                   // the sealed image file, or -1
-  std::uint8_t* view = nullptr;     // memfd mapped shared and read-only (pages * 64 KiB)
+  int memfd = -1;                // the sealed image file, or -1
+  std::uint8_t* view = nullptr;  // memfd mapped shared and read-only (pages * 64 KiB)
 };
 
 // Boots a new guest made with `config` (EmbeddedDriver::boot under `boot_fuel`) and captures its

@@ -128,8 +128,8 @@ size_t sandbox_wasm_mapped_image_bytes(const wasm_rt_memory_t* memory) {
 
 /* [p, p + bytes) back to read-write anonymous memory of the reservation's kind. */
 static int make_anonymous(uint8_t* p, size_t bytes) {
-  if (mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
-           -1, 0) == MAP_FAILED) {
+  if (mmap(p, bytes, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
     return -1;
   }
   (void)madvise(p, bytes, MADV_HUGEPAGE); /* as reserve() asks (memory.c) */
@@ -145,8 +145,8 @@ int sandbox_wasm_map_image(wasm_rt_memory_t* memory, int fd, size_t bytes) {
   }
   /* MAP_NORESERVE like the reservation: a private writable mapping would otherwise be charged
    * in full against the commit limit although only written pages ever take memory. */
-  if (mmap(memory->data, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE,
-           fd, 0) == MAP_FAILED) {
+  if (mmap(memory->data, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE, fd,
+           0) == MAP_FAILED) {
     /* A failed MAP_FIXED may already have unmapped the range: never leave a hole in a
      * reservation (another mapping could land in it). */
     int saved = errno;

@@ -185,10 +185,10 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
   for (std::uint32_t p = 0; p < whole.pages; ++p) {
     const auto it = whole.data.find(p);
     const std::uint8_t* in_base = p < base->pages ? base->page_bytes[p] : nullptr;
-    const bool differs = it == whole.data.end()
-                             ? in_base != nullptr
-                             : in_base == nullptr ||
-                                   std::memcmp(it->second.data(), in_base, kWasmPageBytes) != 0;
+    const bool differs =
+        it == whole.data.end()
+            ? in_base != nullptr
+            : in_base == nullptr || std::memcmp(it->second.data(), in_base, kWasmPageBytes) != 0;
     if (differs || p % 4 == 0) delta.base_delta_pages->push_back(p);
   }
   ASSERT_LT(delta.base_delta_pages->size(), whole.pages);  // the delta skips something

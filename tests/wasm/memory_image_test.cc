@@ -2,7 +2,7 @@
 // bytes, resets to them after any writes (also past the image after growth), instances sharing
 // an image do not see each other's writes, write tracking and the pool keep working, and idle
 // instances share the image's pages instead of each holding a copy.
-#include <unistd.h>
+#include "wasm/memory_image.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "test_host.h"
-#include "wasm/memory_image.h"
 
 namespace sandbox::wasm {
 namespace {
@@ -58,7 +58,8 @@ std::unique_ptr<Instance> mapped(const Module& m, TestEnv& env, const ImageFd& i
 }
 
 bool equals(std::span<const std::uint8_t> memory, const std::vector<std::uint8_t>& bytes) {
-  return memory.size() >= bytes.size() && std::memcmp(memory.data(), bytes.data(), bytes.size()) == 0;
+  return memory.size() >= bytes.size() &&
+         std::memcmp(memory.data(), bytes.data(), bytes.size()) == 0;
 }
 
 bool zero(std::span<const std::uint8_t> bytes) {
@@ -189,9 +190,9 @@ TEST(MemoryImage, APooledMemoryThatMappedAnImageComesBackZero) {
       EXPECT_TRUE(zero(inst->memory().subspan(std::size_t{initial} * kPage)));
       EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", (large_pages + 2) * kPage).value),
                 0u);
-      EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", (large_pages + 3) * kPage).trap
-                     .kind),
-                TrapKind::kOutOfBounds);
+      EXPECT_EQ(
+          (inst->call<std::uint32_t(std::uint32_t)>("load", (large_pages + 3) * kPage).trap.kind),
+          TrapKind::kOutOfBounds);
     }
   }
   EXPECT_EQ(live_memory_reservations(), before);
