@@ -4,9 +4,9 @@
 //   - stateless `1+1` run (reused instance: reset to the image + run), p50;
 //   - restore of a context stored as a delta from the image (the server's 16-page chunks) and of
 //     the same context stored whole, p50;
-//   - memory per idle resident session: Rss and Pss growth over kIdle booted sessions that each
-//     ran one small execute, divided by kIdle.
-// Usage: image-bench [iterations]   (default 40)
+//   - memory per idle resident session: Rss and Pss growth over g_idle booted sessions that each
+//     ran one small execute, divided by g_idle.
+// Usage: image-bench [iterations [idle sessions]]   (default 40 50)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,7 +42,7 @@ namespace {
 using namespace sandbox;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kIdle = 50;
+int g_idle = 50;  // idle sessions for the memory figures (second argument)
 constexpr std::uint32_t kChunkPages = 16;
 
 double ms_since(Clock::time_point t) {
@@ -183,12 +183,12 @@ Figures measure(const Case& c, const Engine& engine, int iterations) {
   const std::uint64_t rss = rollup_kib("Rss");
   const std::uint64_t pss = rollup_kib("Pss");
   std::vector<std::unique_ptr<SessionInstance>> idle;
-  for (int i = 0; i < kIdle; ++i) {
+  for (int i = 0; i < g_idle; ++i) {
     idle.push_back(engine.sessions->boot(options));
     idle.back()->execute(ExecutionRequest{c.first, {}});
   }
-  f.rss_kib = static_cast<double>(rollup_kib("Rss") - rss) / kIdle;
-  f.pss_kib = static_cast<double>(rollup_kib("Pss") - pss) / kIdle;
+  f.rss_kib = static_cast<double>(rollup_kib("Rss") - rss) / g_idle;
+  f.pss_kib = static_cast<double>(rollup_kib("Pss") - pss) / g_idle;
   (void)c;
   return f;
 }
@@ -197,6 +197,7 @@ Figures measure(const Case& c, const Engine& engine, int iterations) {
 
 int main(int argc, char** argv) {
   const int iterations = argc > 1 ? std::max(1, std::atoi(argv[1])) : 40;
+  if (argc > 2) g_idle = std::max(1, std::atoi(argv[2]));
   std::vector<Case> cases;
 #ifdef IMAGE_BENCH_LUA
   cases.push_back({"lua", &engines::make_lua_engine, "x = 41 + 1"});
@@ -214,7 +215,7 @@ int main(int argc, char** argv) {
   cases.push_back({"perl", &engines::make_perl_engine, "our $x = 41 + 1"});
 #endif
   std::printf("iterations %d, idle sessions %d; times are p50 in ms, memory per idle session\n",
-              iterations, kIdle);
+              iterations, g_idle);
   std::printf("%-10s %-6s %8s %9s %9s %9s %9s %9s %s\n", "language", "image", "boot", "stateless",
               "rest.delta", "rest.whole", "Rss KiB", "Pss KiB", "delta/pages");
   for (const Case& c : cases) {

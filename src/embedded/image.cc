@@ -241,8 +241,8 @@ bool reset_to_image(const Image& image, Guest& guest) {
     return false;
   }
   if (maps_image(image, instance)) {
-    // The private copies of the pages the run wrote are dropped: the range reads the image.
-    if (sandbox_wasm_reset_mapped_image(instance.rt_memory()) != 0) return false;
+    // Only the 4 KiB pages the run wrote are copied back; the rest still map the image.
+    if (sandbox_wasm_reset_mapped_image(instance.rt_memory(), image.view) != 0) return false;
   } else {
     // Every page is rewritten: the memory is resident, so this costs a few milliseconds, while
     // a new instance's first writes to fresh memory cost several times more.

@@ -19,8 +19,10 @@
 // copying path so both are tested.
 //
 // Resetting a used instance: reset_to_image() brings an instance that ran back to the image, so
-// a stateless run can reuse the instance of an earlier one. A mapped instance drops its private
-// pages (MADV_DONTNEED): the mapped range reads the image again. A copied one is rewritten page
+// a stateless run can reuse the instance of an earlier one. A mapped instance gets the image's
+// bytes back on just the 4 KiB pages it wrote (its private copies, found in /proc/self/pagemap;
+// where that cannot be read they are dropped with MADV_DONTNEED, and the next run faults them
+// in again). A copied one is rewritten page
 // by page: on virtual machines the first writes to memory fresh from the kernel cost about a
 // millisecond per MiB (far more than page faults alone), so rewriting a resident memory is
 // several times cheaper than filling a new one; write tracking would cost a signal round trip

@@ -162,9 +162,53 @@ int sandbox_wasm_map_image(wasm_rt_memory_t* memory, int fd, size_t bytes) {
   return 0;
 }
 
-int sandbox_wasm_reset_mapped_image(wasm_rt_memory_t* memory) {
-  if (sandbox_wasm_mapped_image_bytes(memory) == 0 || sandbox_wasm_is_tracked(memory)) return -1;
-  /* Private copies go: the mapped range reads the image again, the anonymous rest zero. */
-  if (memory->size != 0 && madvise(memory->data, memory->size, MADV_DONTNEED) != 0) return -1;
+/* /proc/self/pagemap, opened once (-2: not yet tried, -1: unavailable). */
+static int g_pagemap = -2;
+static pthread_once_t g_pagemap_once = PTHREAD_ONCE_INIT;
+static void open_pagemap(void) { g_pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC); }
+
+#define PAGEMAP_PRESENT ((uint64_t)1 << 63)
+#define PAGEMAP_SWAPPED ((uint64_t)1 << 62)
+#define PAGEMAP_FILE ((uint64_t)1 << 61) /* file page or shared anonymous */
+#define PAGEMAP_BATCH 512
+
+/* Copies `image` back over the 4 KiB pages of [p, p + bytes) that hold private copies (written
+ * since mapped), as /proc/self/pagemap reports them: present or swapped and not a file page.
+ * Pages never written still map the image. Returns 0, or -1 when pagemap cannot be read. */
+static int rewrite_private_pages(uint8_t* p, const uint8_t* image, size_t bytes) {
+  pthread_once(&g_pagemap_once, open_pagemap);
+  if (g_pagemap < 0) return -1;
+  uint64_t entries[PAGEMAP_BATCH];
+  const size_t pages = bytes / SMALL_PAGE;
+  for (size_t first = 0; first < pages; first += PAGEMAP_BATCH) {
+    const size_t n = pages - first < PAGEMAP_BATCH ? pages - first : PAGEMAP_BATCH;
+    const off_t at = (off_t)(((uintptr_t)p / SMALL_PAGE + first) * sizeof(uint64_t));
+    if (pread(g_pagemap, entries, n * sizeof(uint64_t), at) != (ssize_t)(n * sizeof(uint64_t))) {
+      return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const uint64_t e = entries[i];
+      if ((e & (PAGEMAP_PRESENT | PAGEMAP_SWAPPED)) != 0 && (e & PAGEMAP_FILE) == 0) {
+        const size_t off = (first + i) * SMALL_PAGE;
+        memcpy(p + off, image + off, SMALL_PAGE);
+      }
+    }
+  }
+  return 0;
+}
+
+int sandbox_wasm_reset_mapped_image(wasm_rt_memory_t* memory, const uint8_t* image) {
+  const size_t bytes = sandbox_wasm_mapped_image_bytes(memory);
+  if (bytes == 0 || sandbox_wasm_is_tracked(memory)) return -1;
+  /* Past the image: anonymous memory, back to zero. */
+  if (memory->size > bytes &&
+      madvise(memory->data + bytes, memory->size - bytes, MADV_DONTNEED) != 0) {
+    return -1;
+  }
+  /* With the image's bytes at hand, only the pages written are rewritten: they stay private and
+   * mapped, and the next run neither faults on them nor on the pages it only reads (dropping
+   * them would cost a fault per page touched again). Otherwise the private copies go. */
+  if (image != NULL && rewrite_private_pages(memory->data, image, bytes) == 0) return 0;
+  if (madvise(memory->data, bytes, MADV_DONTNEED) != 0) return -1;
   return 0;
 }

@@ -49,9 +49,13 @@ int sandbox_wasm_map_image(wasm_rt_memory_t* memory, int fd, size_t bytes);
 size_t sandbox_wasm_mapped_image_bytes(const wasm_rt_memory_t* memory);
 
 /* Brings an untracked memory with an image mapped back to that image: [0, image) to the image's
- * bytes and [image, size) to zero, by dropping every private page. Returns 0, or -1 (nothing
- * mapped, tracked, or madvise failed; then discard the memory). */
-int sandbox_wasm_reset_mapped_image(wasm_rt_memory_t* memory);
+ * bytes and [image, size) to zero (MADV_DONTNEED). With `image` (the image's bytes, e.g. a
+ * read-only view of its file), only the 4 KiB pages written since the mapping are copied back
+ * (found in /proc/self/pagemap: private copies instead of file pages), so the pages stay mapped
+ * for the next run; without it, or when pagemap cannot be read, every private page is dropped
+ * and the range reads the image again. Returns 0, or -1 (nothing mapped, tracked, or madvise
+ * failed; then discard the memory). */
+int sandbox_wasm_reset_mapped_image(wasm_rt_memory_t* memory, const uint8_t* image);
 
 /* Called when the memory whose data starts at `data` is freed: forgets its image and returns
  * the bytes that were mapped (0 if none). */

@@ -77,7 +77,20 @@ TEST(MemoryImage, TheFileIsSealedAgainstEveryChange) {
   EXPECT_EQ(sandbox_wasm_image_create(bytes.data(), 1000), -1);  // not whole pages
 }
 
-TEST(MemoryImage, AResetAfterScribblingGivesExactlyTheImageBytes) {
+// Resets both ways: dropping the private pages (no bytes given) and rewriting the written ones.
+class MemoryImageReset : public ::testing::TestWithParam<bool> {
+ protected:
+  int reset(Instance& inst, const std::vector<std::uint8_t>& bytes) {
+    return sandbox_wasm_reset_mapped_image(inst.rt_memory(), GetParam() ? bytes.data() : nullptr);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Both, MemoryImageReset, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "RewriteWritten" : "DropPrivate";
+                         });
+
+TEST_P(MemoryImageReset, AResetAfterScribblingGivesExactlyTheImageBytes) {
   Module m = plain_module();
   TestEnv env;
   const std::uint32_t pages = 24;
@@ -94,16 +107,16 @@ TEST(MemoryImage, AResetAfterScribblingGivesExactlyTheImageBytes) {
   }
   std::memset(inst->memory().data() + 3 * kPage, 0x5a, 2 * kPage);
   ASSERT_FALSE(equals(inst->memory(), bytes));
-  ASSERT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory()), 0);
+  ASSERT_EQ(reset(*inst, bytes), 0);
   EXPECT_TRUE(equals(inst->memory(), bytes));
   // Still writable after the reset, and reset again.
   inst->call<void(std::uint32_t, std::uint32_t)>("store", 5 * kPage, 1);
   EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", 5 * kPage).value), 1u);
-  ASSERT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory()), 0);
+  ASSERT_EQ(reset(*inst, bytes), 0);
   EXPECT_TRUE(equals(inst->memory(), bytes));
 }
 
-TEST(MemoryImage, GrowthPastTheImageStaysAnonymousAndResetsToZero) {
+TEST_P(MemoryImageReset, GrowthPastTheImageStaysAnonymousAndResetsToZero) {
   Module m = plain_module();
   TestEnv env;
   const std::uint32_t pages = 16;
@@ -119,13 +132,13 @@ TEST(MemoryImage, GrowthPastTheImageStaysAnonymousAndResetsToZero) {
   // Past the grown size still traps.
   EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", beyond + 4 * kPage).trap.kind),
             TrapKind::kOutOfBounds);
-  ASSERT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory()), 0);
+  ASSERT_EQ(reset(*inst, bytes), 0);
   EXPECT_EQ(inst->memory_pages(), pages + 4);
   EXPECT_TRUE(equals(inst->memory(), bytes));
   EXPECT_TRUE(zero(inst->memory().subspan(beyond)));
 }
 
-TEST(MemoryImage, TwoInstancesOfOneImageDoNotSeeEachOthersWrites) {
+TEST_P(MemoryImageReset, TwoInstancesOfOneImageDoNotSeeEachOthersWrites) {
   Module m = plain_module();
   TestEnv env;
   const std::uint32_t pages = 8;
@@ -140,7 +153,7 @@ TEST(MemoryImage, TwoInstancesOfOneImageDoNotSeeEachOthersWrites) {
   EXPECT_EQ((a->call<std::uint32_t(std::uint32_t)>("load", 2 * kPage).value), 5u);
   a.reset();  // unmapping one instance leaves the other's view alone
   EXPECT_EQ((b->call<std::uint32_t(std::uint32_t)>("load", 2 * kPage).value), 6u);
-  ASSERT_EQ(sandbox_wasm_reset_mapped_image(b->rt_memory()), 0);
+  ASSERT_EQ(reset(*b, bytes), 0);
   EXPECT_TRUE(equals(b->memory(), bytes));
 }
 
@@ -158,7 +171,8 @@ TEST(MemoryImage, WriteTrackingWorksOnAMappedMemoryAndBlocksAReset) {
   EXPECT_EQ(inst->take_dirty_pages(), (std::vector<std::uint32_t>{1, 6}));
   EXPECT_EQ((inst->call<std::uint32_t(std::uint32_t)>("load", 6 * kPage + 4).value), 77u);
   // A tracked memory is neither reset nor mapped again (both change protections).
-  EXPECT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory()), -1);
+  EXPECT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory(), nullptr), -1);
+  EXPECT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory(), bytes.data()), -1);
   EXPECT_EQ(inst->memory()[std::size_t{1} * kPage], 9);
 }
 
