@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -108,6 +109,20 @@ TEST_P(ImageMappingTest, TheImageIsPlacedAsRequested) {
   const auto expected = image_bytes();
   ASSERT_EQ(memory.size(), expected.size());
   EXPECT_EQ(std::memcmp(memory.data(), expected.data(), expected.size()), 0);
+}
+
+// A mapping that fails for one instance (here refused: the memory is tracked, and mapping would
+// undo its protection) falls back to copying the image into it.
+TEST_P(ImageMappingTest, AnInstanceThatCannotMapTheImageGetsACopy) {
+  auto guest = std::make_unique<embedded::Guest>(config_, WasiOptions{.workspace = &ws_});
+  wasm::Instance& instance = guest->instance();
+  instance.prepare_restore(image_->pages);
+  ASSERT_TRUE(instance.track_writes());
+  embedded::place_image(*image_, instance);
+  EXPECT_FALSE(embedded::maps_image(*image_, instance));
+  const auto expected = image_bytes();
+  ASSERT_EQ(instance.memory().size(), expected.size());
+  EXPECT_EQ(std::memcmp(instance.memory().data(), expected.data(), expected.size()), 0);
 }
 
 TEST_P(ImageMappingTest, AResetAfterTheGuestScribbledGivesExactlyTheImageBytes) {
@@ -222,6 +237,41 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
     EXPECT_EQ(text_of(s->execute(req("get y"))), "6");
     EXPECT_EQ(text_of(s->execute(req("datasum"))), "0");
   }
+}
+
+// Kilobytes of a field of /proc/self/smaps_rollup.
+std::uint64_t rollup_kib(const std::string& field) {
+  std::ifstream in("/proc/self/smaps_rollup");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field + ":", 0) == 0) return std::stoull(line.substr(field.size() + 1));
+  }
+  return 0;
+}
+
+// Resident sessions that each ran a small execute hold the pages they wrote, not the image.
+TEST(ImageMappingMemory, IdleSessionsShareTheImageInsteadOfEachHoldingACopy) {
+  const MappingEnv env(ImageMapping::kCopyOnWrite);
+  const Engine engine = probe_engine();
+  const auto base = engine.sessions->base();
+  ASSERT_NE(base, nullptr);
+  std::uint64_t image_kib = 0;
+  for (const std::uint8_t* p : base->page_bytes) image_kib += p != nullptr ? 64 : 0;
+  ManualClock clock;
+  Workspace ws(clock);
+  constexpr int kSessions = 16;
+  {
+    auto warm = engine.sessions->boot(SessionOptions{.workspace = &ws});  // first-use costs
+  }
+  const std::uint64_t before = rollup_kib("Rss");
+  std::vector<std::unique_ptr<SessionInstance>> idle;
+  for (int i = 0; i < kSessions; ++i) {
+    idle.push_back(engine.sessions->boot(SessionOptions{.workspace = &ws}));
+    ASSERT_EQ(text_of(idle.back()->execute(req("set x 1\nget x"))), "1");
+  }
+  const std::uint64_t grown = rollup_kib("Rss") - std::min(rollup_kib("Rss"), before);
+  EXPECT_LT(grown, kSessions * image_kib / 3) << kSessions << " sessions of a " << image_kib
+                                              << " KiB image grew Rss by " << grown << " KiB";
 }
 
 TEST(ImageMappingDefault, TheEnvironmentForcesTheCopyingPath) {
