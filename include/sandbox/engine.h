@@ -157,6 +157,12 @@ struct SnapshotSource {
   boost::json::object extra;
   std::uint32_t memory_pages = 0;
   std::function<std::optional<std::span<const std::uint8_t>>(std::uint32_t page)> read_page;
+  // Set when the snapshot is stored as a delta from the engine's SnapshotBase (Sessions::base)
+  // whose fingerprint is `base_fingerprint`: every page not listed (ascending) equals the base's
+  // page (zero past the base), so an engine that starts from that image need only read these.
+  // Unset: read every page.
+  std::optional<std::vector<std::uint32_t>> base_delta_pages;
+  std::string base_fingerprint;
 };
 
 // What snapshot() returns: an engine-defined root handle and extra restore data (both stored in

@@ -56,7 +56,9 @@ std::shared_ptr<const SnapshotBase> EngineState::snapshot_base() {
   config.call_timeout = language.boot_timeout;
   bool reproducible = false;
   try {
-    reproducible = same_pages(*first, *capture_image(config, language.stdlib, language.boot_fuel));
+    // Only compared, never placed: no memfd for it.
+    reproducible = same_pages(
+        *first, *capture_image(config, language.stdlib, language.boot_fuel, ImageMapping::kCopy));
   } catch (const std::exception&) {
     reproducible = false;  // a boot that fails once is no base to rely on
   }

@@ -2,13 +2,20 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <span>
 #include <stdexcept>
+#include <string_view>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <sandbox/clock.h>
 #include <sandbox/workspace.h>
 
 #include "embedded/sha256.h"
+#include "wasm/memory_image.h"
 
 namespace sandbox::embedded {
 namespace {
@@ -25,11 +32,63 @@ bool all_zero(const std::uint8_t* p, std::size_t n) {
                      [](std::uint8_t b) { return b == 0; });
 }
 
+// Writes every page of the image into `memory` (its first image.pages pages), whatever they
+// hold now.
+void write_every_page(const Image& image, std::span<std::uint8_t> memory) {
+  std::uint32_t page = 0;
+  while (page < image.pages) {
+    std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+    if (const std::uint8_t* bytes = image.page_bytes[page]) {
+      std::memcpy(p, bytes, kWasmPageBytes);
+      ++page;
+      continue;
+    }
+    std::uint32_t end = page + 1;
+    while (end < image.pages && image.page_bytes[end] == nullptr) ++end;
+    std::memset(p, 0, std::size_t{end - page} * kWasmPageBytes);
+    page = end;
+  }
+}
+
+// Moves a captured image's pages into a sealed memfd and points page_bytes into a read-only view
+// of it; leaves the image as it is (copied into instances) when any step fails.
+void make_copy_on_write(Image& image, std::span<const std::uint8_t> memory) {
+  const std::size_t bytes = std::size_t{image.pages} * kWasmPageBytes;
+  if (bytes == 0 || memory.size() < bytes) return;
+  const int fd = sandbox_wasm_image_create(memory.data(), bytes);
+  if (fd < 0) return;
+  void* view = mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  if (view == MAP_FAILED) {
+    close(fd);
+    return;
+  }
+  image.memfd = fd;
+  image.view = static_cast<std::uint8_t*>(view);
+  for (std::uint32_t page = 0; page < image.pages; ++page) {
+    if (image.page_bytes[page] != nullptr) {
+      image.page_bytes[page] = image.view + std::size_t{page} * kWasmPageBytes;
+    }
+  }
+  image.data = {};
+  image.base = {};
+}
+
 }  // namespace
+
+ImageMapping default_image_mapping() {
+  const char* value = std::getenv(kImageMappingEnv);
+  return value != nullptr && std::string_view(value) == "copy" ? ImageMapping::kCopy
+                                                               : ImageMapping::kCopyOnWrite;
+}
+
+Image::~Image() {
+  if (view != nullptr) munmap(view, std::size_t{pages} * kWasmPageBytes);
+  if (memfd >= 0) close(memfd);
+}
 
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
                                            const std::shared_ptr<const StdlibTree>& stdlib,
-                                           std::uint64_t boot_fuel) {
+                                           std::uint64_t boot_fuel, ImageMapping mapping) {
   SystemClock clock;
   Workspace workspace(clock);
   auto image = std::make_shared<Image>();
@@ -103,9 +162,10 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
         image->page_bytes[page] = image->base.data() + base_offsets[page];
       }
     }
+    image->stats.copied_pages = static_cast<std::uint32_t>(image->data.size() / kWasmPageBytes);
+    if (mapping == ImageMapping::kCopyOnWrite) make_copy_on_write(*image, memory);
   }
   image->stats.pages = image->pages;
-  image->stats.copied_pages = static_cast<std::uint32_t>(image->data.size() / kWasmPageBytes);
   image->stats.cleared_pages = static_cast<std::uint32_t>(image->cleared.size());
   return image;
 }
@@ -133,10 +193,22 @@ std::string image_fingerprint(const Image& image) {
   return sha256_hex(digests);
 }
 
-void apply_image(const Image& image, Guest& guest, bool track_writes) {
-  wasm::Instance& instance = guest.instance();
-  instance.prepare_restore(image.pages);
+void place_image(const Image& image, wasm::Instance& instance) {
   const auto memory = instance.memory();
+  if (memory.size() < std::size_t{image.pages} * kWasmPageBytes) {
+    throw std::logic_error("place_image: the memory is smaller than the image");
+  }
+  if (image.copy_on_write()) {
+    const int mapped = sandbox_wasm_map_image(instance.rt_memory(), image.memfd,
+                                              std::size_t{image.pages} * kWasmPageBytes);
+    if (mapped == 0) return;
+    if (mapped == -2) {
+      throw std::runtime_error("Mapping the engine image failed and left the memory unusable");
+    }
+    // The range is anonymous memory again, of unknown contents: copy the whole image.
+    write_every_page(image, memory);
+    return;
+  }
   for (const Image::Run& run : image.runs) {
     std::memcpy(memory.data() + std::size_t{run.first_page} * kWasmPageBytes,
                 image.data.data() + run.offset, std::size_t{run.pages} * kWasmPageBytes);
@@ -144,6 +216,18 @@ void apply_image(const Image& image, Guest& guest, bool track_writes) {
   for (const std::uint32_t page : image.cleared) {
     std::memset(memory.data() + std::size_t{page} * kWasmPageBytes, 0, kWasmPageBytes);
   }
+}
+
+bool maps_image(const Image& image, const wasm::Instance& instance) {
+  return image.copy_on_write() && image.pages != 0 &&
+         sandbox_wasm_mapped_image_bytes(instance.rt_memory()) ==
+             std::size_t{image.pages} * kWasmPageBytes;
+}
+
+void apply_image(const Image& image, Guest& guest, bool track_writes) {
+  wasm::Instance& instance = guest.instance();
+  instance.prepare_restore(image.pages);
+  place_image(image, instance);
   instance.load_globals(image.globals);
   // Best effort: without tracking, snapshots hash every page.
   if (track_writes) instance.track_writes();
@@ -156,21 +240,13 @@ bool reset_to_image(const Image& image, Guest& guest) {
       guest.wasi().exit_code().has_value()) {
     return false;
   }
-  // Every page is rewritten: the memory is resident, so this costs a few milliseconds, while a
-  // new instance's first writes to fresh memory cost several times more.
-  const auto memory = instance.memory();
-  std::uint32_t page = 0;
-  while (page < image.pages) {
-    std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
-    if (const std::uint8_t* bytes = image.page_bytes[page]) {
-      std::memcpy(p, bytes, kWasmPageBytes);
-      ++page;
-      continue;
-    }
-    std::uint32_t end = page + 1;
-    while (end < image.pages && image.page_bytes[end] == nullptr) ++end;
-    std::memset(p, 0, std::size_t{end - page} * kWasmPageBytes);
-    page = end;
+  if (maps_image(image, instance)) {
+    // Only the 4 KiB pages the run wrote are copied back; the rest still map the image.
+    if (sandbox_wasm_reset_mapped_image(instance.rt_memory(), image.view) != 0) return false;
+  } else {
+    // Every page is rewritten: the memory is resident, so this costs a few milliseconds, while
+    // a new instance's first writes to fresh memory cost several times more.
+    write_every_page(image, instance.memory());
   }
   instance.load_globals(image.globals);
   // The image's C library has stdio and the preopens open; the previous run may have closed

@@ -8,9 +8,22 @@
 // image has all zero (`cleared`) reproduces the image exactly. Pages the interpreter's start-up
 // left as the data segments wrote them (most of an embedded standard library) cost nothing.
 //
-// Resetting a used instance: reset_to_image() brings an instance that ran back to the image by
-// rewriting every page of its memory, so a stateless run can reuse the instance of an earlier
-// one. On virtual machines the first writes to memory fresh from the kernel cost about a
+// Copy-on-write (ImageMapping::kCopyOnWrite, the default; docs/guest-abi.md#copy-on-write-mapping):
+// the image's pages are written once into a sealed memfd, and each instance maps it
+// MAP_PRIVATE over the start of its memory (src/wasm/memory_image.h) instead of copying: tens of
+// MiB cost a few tens of microseconds of page-table work, an instance pays only for the 4 KiB
+// pages it writes, and idle instances share every page they did not write. `page_bytes` then
+// point into a read-only shared view of the memfd (no second copy in the heap). Where
+// memfd_create, sealing or a mapping fails, the image is copied as described above, chosen at
+// run time per image (and per instance when one mapping fails); kImageMappingEnv forces the
+// copying path so both are tested.
+//
+// Resetting a used instance: reset_to_image() brings an instance that ran back to the image, so
+// a stateless run can reuse the instance of an earlier one. A mapped instance gets the image's
+// bytes back on just the 4 KiB pages it wrote (its private copies, found in /proc/self/pagemap;
+// where that cannot be read they are dropped with MADV_DONTNEED, and the next run faults them
+// in again). A copied one is rewritten page
+// by page: on virtual machines the first writes to memory fresh from the kernel cost about a
 // millisecond per MiB (far more than page faults alone), so rewriting a resident memory is
 // several times cheaper than filling a new one; write tracking would cost a signal round trip
 // per written page instead. For that the image also knows every page's bytes (`page_bytes`). A
@@ -44,10 +57,25 @@ struct ImageStats {
   std::uint64_t boot_fuel = 0;
 };
 
+// How instances get an image (see above).
+enum class ImageMapping : std::uint8_t {
+  kCopyOnWrite,  // a sealed memfd mapped into each instance; copied where that fails
+  kCopy,         // copied into each instance
+};
+
+// When this environment variable is "copy", default_image_mapping() is kCopy: the whole suite
+// can run on the copying path.
+inline constexpr const char* kImageMappingEnv = "SANDBOX_IMAGE_MAPPING";
+ImageMapping default_image_mapping();
+
 struct Image {
   Image() = default;
   Image(const Image&) = delete;  // page_bytes points into the image's own buffers
   Image& operator=(const Image&) = delete;
+  ~Image();
+
+  // True when instances map `memfd` (and `data`/`base` are empty).
+  bool copy_on_write() const { return memfd >= 0; }
 
   struct Run {
     std::uint32_t first_page = 0;
@@ -59,9 +87,12 @@ struct Image {
   std::vector<std::uint8_t> data;  // their bytes
   std::vector<std::uint32_t> cleared;
   std::vector<std::uint8_t> base;  // non-zero pages the image shares with instantiation
-  std::vector<const std::uint8_t*> page_bytes;  // per page: into data or base; null = all zero
-  std::vector<std::uint8_t> globals;            // wasm::Instance::save_globals()
+  // Per page: into data or base, or into `view` when copy-on-write; null = all zero.
+  std::vector<const std::uint8_t*> page_bytes;
+  std::vector<std::uint8_t> globals;  // wasm::Instance::save_globals()
   ImageStats stats;
+  int memfd = -1;                // the sealed image file, or -1
+  std::uint8_t* view = nullptr;  // memfd mapped shared and read-only (pages * 64 KiB)
 };
 
 // Boots a new guest made with `config` (EmbeddedDriver::boot under `boot_fuel`) and captures its
@@ -80,9 +111,13 @@ struct Image {
 // time) is the same in every process of the build.
 inline constexpr std::int64_t kImageClockMs = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 inline constexpr std::uint64_t kImageRandomSeed = 0x5eed'1a6e'0b00'7eedULL;
+//
+// With kCopyOnWrite the image is placed in a sealed memfd; when that fails it is kept for
+// copying (copy_on_write() is then false).
 std::shared_ptr<const Image> capture_image(const GuestConfig& config,
                                            const std::shared_ptr<const StdlibTree>& stdlib,
-                                           std::uint64_t boot_fuel);
+                                           std::uint64_t boot_fuel,
+                                           ImageMapping mapping = default_image_mapping());
 
 // True when `a` and `b` hold the same pages, byte for byte.
 bool same_pages(const Image& a, const Image& b);
@@ -91,9 +126,19 @@ bool same_pages(const Image& a, const Image& b);
 // (zero pages included), so equal fingerprints mean equal memory.
 std::string image_fingerprint(const Image& image);
 
-// Copies `image` into `guest`, whose instance must be fresh (kFresh); it becomes ready to call.
-// With `track_writes`, write tracking starts afterwards (sessions report dirty pages with it).
+// Copies (or maps) `image` into `guest`, whose instance must be fresh (kFresh); it becomes ready
+// to call. With `track_writes`, write tracking starts afterwards (sessions report dirty pages
+// with it). Throws std::runtime_error when a failed mapping left the memory unusable (the
+// guest must be discarded).
 void apply_image(const Image& image, Guest& guest, bool track_writes);
+
+// The memory part of apply_image(): puts the image's pages into [0, image.pages) of `instance`,
+// whose memory must hold at least that many pages, be untracked, and be as instantiation and
+// prepare_restore() left it. Globals are not touched. Throws like apply_image().
+void place_image(const Image& image, wasm::Instance& instance);
+
+// True when `instance`'s memory maps `image` (copy-on-write) rather than holding a copy.
+bool maps_image(const Image& image, const wasm::Instance& instance);
 
 // Brings a guest made by apply_image() and then used back to `image` (see above). Returns false,
 // leaving the guest as it was, when that is not possible; the guest must then be discarded.

@@ -6,6 +6,7 @@
 
 #include "base/base64.h"
 #include "embedded/guest_abi.h"
+#include "embedded/image.h"
 
 namespace sandbox::embedded {
 namespace {
@@ -25,6 +26,30 @@ void prepare_copy(const EngineState& state, Guest& guest) {
   guest.reset_fuel();
   state.driver->after_copy(guest);
   guest.wasi().reset_logs();
+}
+
+// True when `source` is a delta from the image this engine's sessions boot from (the
+// SnapshotBase is made from that image), so restore can start from the image.
+bool from_image(EngineState& state, const SnapshotSource& source) {
+  if (!source.base_delta_pages || !source.read_page) return false;
+  const auto base = state.snapshot_base();
+  return base != nullptr && base->fingerprint == source.base_fingerprint &&
+         source.memory_pages >= base->pages;
+}
+
+// Writes one restored page: its bytes, or zero when the snapshot had it all zero.
+void write_page(std::span<std::uint8_t> memory, std::uint32_t page,
+                const std::optional<std::span<const std::uint8_t>>& bytes) {
+  std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+  if (!bytes) {
+    std::memset(p, 0, kWasmPageBytes);
+    return;
+  }
+  if (bytes->size() != kWasmPageBytes) {
+    throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
+                             std::to_string(bytes->size()) + " bytes");
+  }
+  std::memcpy(p, bytes->data(), kWasmPageBytes);
 }
 
 }  // namespace
@@ -55,7 +80,25 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
   const std::uint32_t initial_pages = instance.module().initial_pages();
-  if (source.read_page) {
+  if (from_image(*state, source)) {
+    // A delta from this engine's image: place the image (mapped copy-on-write where possible)
+    // and write only the pages the delta lists.
+    const auto image = state->image();
+    place_image(*image, instance);
+    for (const std::uint32_t page : *source.base_delta_pages) {
+      if (page >= source.memory_pages) continue;
+      const auto bytes = source.read_page(page);
+      // A chunk of the delta lists 16 pages, most of them often equal to the image's: writing
+      // those would only cost private copies of mapped pages.
+      const std::uint8_t* in_image = page < image->pages ? image->page_bytes[page] : nullptr;
+      if (!bytes ? in_image == nullptr
+                 : in_image != nullptr && bytes->size() == kWasmPageBytes &&
+                       std::memcmp(bytes->data(), in_image, kWasmPageBytes) == 0) {
+        continue;
+      }
+      write_page(memory, page, bytes);
+    }
+  } else if (source.read_page) {
     for (std::uint32_t page = 0; page < source.memory_pages; ++page) {
       std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
       const auto bytes = source.read_page(page);

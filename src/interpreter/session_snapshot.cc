@@ -159,6 +159,10 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
   source.extra = record.extra;
   source.memory_pages = record.memory_pages;
   source.read_page = [&reader](std::uint32_t page) { return reader.page(page); };
+  if (record.base) {
+    source.base_delta_pages = reader.delta_pages();
+    source.base_fingerprint = *record.base;
+  }
 
   Resident resident;
   resident.context_id = row.id;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "wasm/memory_image.h"
 #include "wasm/runtime.h"
 #include "wasm/thread_state.h"
 #include "wasm/write_tracking.h"
@@ -78,8 +79,10 @@ static int pool_take(sandbox_wasm_pool* pool, pooled_memory* out) {
  * re-protected), then keeps the reservation if there is room. Everything beyond `pages` is
  * dropped and made PROT_NONE whatever the memory's bookkeeping says, so a grow cut short (or
  * any other stray protection change) never hands writable or non-zero pages beyond its size to
- * the next tenant; both calls are cheap where nothing is mapped. */
-static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
+ * the next tenant; both calls are cheap where nothing is mapped. A range that maps an image
+ * (memory_image.h; `image` bytes) is replaced by fresh anonymous memory instead: MADV_DONTNEED
+ * would bring it back to the image, not to zero. */
+static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages, size_t image) {
   size_t used = (size_t)pages * SANDBOX_WASM_PAGE_SIZE;
   pooled_memory item = {p, pages};
   uint8_t* rest = (uint8_t*)p + used;
@@ -87,7 +90,14 @@ static int pool_put(sandbox_wasm_pool* pool, void* p, uint32_t pages) {
   if (madvise(rest, rest_bytes, MADV_DONTNEED) != 0 || mprotect(rest, rest_bytes, PROT_NONE) != 0) {
     return 0;
   }
-  if (used <= POOL_MEMSET_LIMIT) {
+  if (image != 0) {
+    if (mmap(p, used, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) ==
+        MAP_FAILED) {
+      return 0;
+    }
+    (void)madvise(p, used, MADV_HUGEPAGE); /* as reserve() asks */
+    item.rw_pages = 0;
+  } else if (used <= POOL_MEMSET_LIMIT) {
     memset(p, 0, used);
   } else {
     if (madvise(p, used, MADV_DONTNEED) != 0 || mprotect(p, used, PROT_NONE) != 0) return 0;
@@ -208,8 +218,10 @@ uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t delta) {
 void wasm_rt_free_memory(wasm_rt_memory_t* memory) {
   if (memory->data == NULL) return;
   sandbox_wasm_untrack_writes(memory);
+  const size_t image = sandbox_wasm_forget_image(memory->data);
   const sandbox_wasm_alloc_context* ctx = tl_alloc;
-  if (ctx == NULL || ctx->pool == NULL || !pool_put(ctx->pool, memory->data, memory->pages)) {
+  if (ctx == NULL || ctx->pool == NULL ||
+      !pool_put(ctx->pool, memory->data, memory->pages, image)) {
     unreserve(memory->data);
   }
   memory->data = NULL;
