@@ -269,9 +269,15 @@ async function main() {
       await page.click('#ws-save');
       await page.waitForSelector('#banner-text >> text=Saved /workspace/notes/hello.txt');
       await page.click('#tab-repl');
-      const read = await replRun(page, 'io.open("/workspace/notes/hello.txt"):read("a")');
+      // Python when this build has it (the example), Lua otherwise.
+      const python = languages.some((l) => l.id === 'python');
+      await page.selectOption('#language', python ? 'python' : 'lua');
+      const read = await replRun(page, python ? 'open("/workspace/notes/hello.txt").read()'
+                                              : 'io.open("/workspace/notes/hello.txt"):read("a")');
       assert.match(await read.locator('.out-result').innerText(), /hello from the workspace tab/);
-      await replRun(page, 'local f = io.open("/workspace/from_guest.txt", "w") f:write("written by a guest") f:close()');
+      await replRun(page, python
+        ? 'with open("/workspace/from_guest.txt", "w") as f: f.write("written by a guest")'
+        : 'local f = io.open("/workspace/from_guest.txt", "w") f:write("written by a guest") f:close()');
       await page.click('#tab-workspace');
       await page.click('button[data-path="/workspace/from_guest.txt"]');
       await page.waitForFunction(() => document.getElementById('ws-content').value === 'written by a guest');
