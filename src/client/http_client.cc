@@ -54,6 +54,33 @@ struct HttpClient::Impl {
     buffer.clear();
   }
 
+  // Sends one request, on the kept connection when there is one; a stale kept connection is
+  // replaced and the request sent once more. `on_body` set: an event-stream answer is passed on
+  // in pieces as it arrives.
+  HttpResponse send(const std::string& method, const std::string& path, const std::string& body,
+                    const std::vector<std::pair<std::string, std::string>>& headers,
+                    const std::function<void(std::string_view)>* on_body) {
+    http::request<http::string_body> req;
+    req.method_string(method);
+    req.target(prefix + path);
+    req.version(11);
+    req.set(http::field::host, base.host + ":" + base.port);
+    req.set(http::field::user_agent, "sandbox-workers-cpp");
+    for (const auto& [k, v] : headers) req.set(k, v);
+    req.keep_alive(true);
+    if (!body.empty() || method == "POST" || method == "PUT") {
+      req.body() = body;
+      req.prepare_payload();
+    }
+    HttpResponse out;
+    const bool had_connection = stream != nullptr;
+    if (!had_connection) connect();
+    if (attempt(req, out, !had_connection, on_body)) return out;
+    connect();
+    attempt(req, out, true, on_body);
+    return out;
+  }
+
   // One attempt on the current connection; returns false when the connection turned out stale
   // before anything of the response was read (the caller reconnects and retries once).
   bool attempt(http::request<http::string_body>& req, HttpResponse& out, bool fresh,
@@ -131,50 +158,14 @@ void HttpClient::set_timeout(std::chrono::milliseconds timeout) { impl_->timeout
 HttpResponse HttpClient::request(const std::string& method, const std::string& path,
                                  const std::string& body,
                                  const std::vector<std::pair<std::string, std::string>>& headers) {
-  http::request<http::string_body> req;
-  req.method_string(method);
-  req.target(impl_->prefix + path);
-  req.version(11);
-  req.set(http::field::host, impl_->base.host + ":" + impl_->base.port);
-  req.set(http::field::user_agent, "sandbox-workers-cpp");
-  for (const auto& [k, v] : headers) req.set(k, v);
-  req.keep_alive(true);
-  if (!body.empty() || method == "POST" || method == "PUT") {
-    req.body() = body;
-    req.prepare_payload();
-  }
-  HttpResponse out;
-  const bool had_connection = impl_->stream != nullptr;
-  if (!had_connection) impl_->connect();
-  if (impl_->attempt(req, out, !had_connection)) return out;
-  impl_->connect();
-  impl_->attempt(req, out, true);
-  return out;
+  return impl_->send(method, path, body, headers, nullptr);
 }
 
 HttpResponse HttpClient::request_streaming(
     const std::string& method, const std::string& path, const std::string& body,
     const std::vector<std::pair<std::string, std::string>>& headers,
     const std::function<void(std::string_view)>& on_body) {
-  http::request<http::string_body> req;
-  req.method_string(method);
-  req.target(impl_->prefix + path);
-  req.version(11);
-  req.set(http::field::host, impl_->base.host + ":" + impl_->base.port);
-  req.set(http::field::user_agent, "sandbox-workers-cpp");
-  for (const auto& [k, v] : headers) req.set(k, v);
-  req.keep_alive(true);
-  if (!body.empty() || method == "POST" || method == "PUT") {
-    req.body() = body;
-    req.prepare_payload();
-  }
-  HttpResponse out;
-  const bool had_connection = impl_->stream != nullptr;
-  if (!had_connection) impl_->connect();
-  if (impl_->attempt(req, out, !had_connection, &on_body)) return out;
-  impl_->connect();
-  impl_->attempt(req, out, true, &on_body);
-  return out;
+  return impl_->send(method, path, body, headers, &on_body);
 }
 
 HttpResponse HttpClient::post_json(
