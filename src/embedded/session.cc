@@ -80,7 +80,7 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
   const std::uint32_t initial_pages = instance.module().initial_pages();
-  if (from_image(*state, source)) {
+  if (from_image(*state, source) && source.base_delta_pages) {  // from_image checks it too
     // A delta from this engine's image: place the image (mapped copy-on-write where possible)
     // and write only the pages the delta lists.
     const auto image = state->image();

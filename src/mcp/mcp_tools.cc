@@ -134,7 +134,7 @@ json::value request(const Backend& backend, const std::string& method, const std
 }
 
 json::object files_request(const Backend& backend, const std::string& sandbox_id,
-                           json::object body) {
+                           const json::object& body) {
   const json::value answer = request(backend, "POST", "/sandboxes/" + sandbox_id + "/files", &body);
   if (!answer.is_object()) throw ToolFailure("sandboxd's files answer is not an object");
   return answer.as_object();
@@ -306,7 +306,7 @@ json::object delete_context(const Backend& backend, const json::object& args) {
 json::object read_file(const Backend& backend, const json::object& args) {
   json::object body{{"op", "read"}, {"path", string_arg(args, "path")}};
   if (const auto encoding = optional_string_arg(args, "encoding")) body["encoding"] = *encoding;
-  json::object answer = files_request(backend, sandbox_arg(args), std::move(body));
+  json::object answer = files_request(backend, sandbox_arg(args), body);
   const json::value* content = answer.if_contains("content");
   const json::value* encoding = answer.if_contains("encoding");
   if (!content || !content->is_string()) throw ToolFailure("sandboxd's read answer has no content");
@@ -328,7 +328,7 @@ json::object write_file(const Backend& backend, const json::object& args) {
   }
   json::object body{{"op", "write"}, {"path", path}, {"content", string_arg(args, "content")}};
   if (const auto encoding = optional_string_arg(args, "encoding")) body["encoding"] = *encoding;
-  return structured_result(files_request(backend, sandbox_id, std::move(body)));
+  return structured_result(files_request(backend, sandbox_id, body));
 }
 
 json::object list_files(const Backend& backend, const json::object& args) {
@@ -336,14 +336,14 @@ json::object list_files(const Backend& backend, const json::object& args) {
                     {"path", optional_string_arg(args, "path").value_or("/workspace")},
                     {"recursive", bool_arg(args, "recursive")},
                     {"includeHidden", bool_arg(args, "include_hidden")}};
-  return structured_result(files_request(backend, sandbox_arg(args), std::move(body)));
+  return structured_result(files_request(backend, sandbox_arg(args), body));
 }
 
 json::object delete_file(const Backend& backend, const json::object& args) {
   json::object body{{"op", "delete"},
                     {"path", string_arg(args, "path")},
                     {"recursive", bool_arg(args, "recursive")}};
-  return structured_result(files_request(backend, sandbox_arg(args), std::move(body)));
+  return structured_result(files_request(backend, sandbox_arg(args), body));
 }
 
 // The schemas' shared properties.

@@ -27,13 +27,13 @@
 #endif
 
 #ifndef PAGEMAP_SCAN
-struct page_region {
+struct page_region {  // NOLINT(readability-identifier-naming): the kernel's UAPI name
   uint64_t start;
   uint64_t end;
   uint64_t categories;
 };
 
-struct pm_scan_arg {
+struct pm_scan_arg {  // NOLINT(readability-identifier-naming): the kernel's UAPI name
   uint64_t size;
   uint64_t flags;
   uint64_t start;

@@ -82,7 +82,7 @@ struct Language {
 
 // lua.c prints "lua5.4: <message>" and, unless __tostring made the message, "\nstack
 // traceback:\n..." after it.
-NativeError lua_native_error(const std::string& err) {
+[[maybe_unused]] NativeError lua_native_error(const std::string& err) {
   static const std::string kPrefix = "lua5.4: ";
   std::size_t start = err.rfind("\n" + kPrefix);
   start = start == std::string::npos ? 0 : start + 1;
@@ -98,7 +98,7 @@ NativeError lua_native_error(const std::string& err) {
 // CPython prints "Traceback (most recent call last):" (or, for a SyntaxError, the `  File`
 // line) and the frames, then "Name: message" last; the name is module-qualified unless the
 // class is a builtin ("json.decoder.JSONDecodeError"), which the wire's bare type name is not.
-NativeError python_native_error(const std::string& err) {
+[[maybe_unused]] NativeError python_native_error(const std::string& err) {
   std::size_t start = std::string::npos;
   for (const std::string header : {"Traceback (most recent call last):\n", "  File \""}) {
     for (std::size_t at = err.find(header); at != std::string::npos;
@@ -124,7 +124,7 @@ NativeError python_native_error(const std::string& err) {
 
 // The final line CPython prints: "Name: message", or "Name" alone; a SyntaxError's str() ends
 // in " (<input>, line N)", which the printer leaves out.
-std::string python_sandbox_error(const ExecutionError& error) {
+[[maybe_unused]] std::string python_sandbox_error(const ExecutionError& error) {
   std::string message = error.message;
   if (error.name == "SyntaxError" || error.name == "IndentationError" || error.name == "TabError") {
     if (const std::size_t at = message.rfind(" (<input>, line "); at != std::string::npos) {
@@ -136,7 +136,7 @@ std::string python_sandbox_error(const ExecutionError& error) {
 
 // ruby prints "(sandbox):3:in 'method': message (Name)" then "\tfrom ..." frames, then each
 // cause as another "(sandbox):..." line; a syntax error is "(sandbox): ..." lines.
-NativeError ruby_native_error(const std::string& err) {
+[[maybe_unused]] NativeError ruby_native_error(const std::string& err) {
   static const std::string kFile = "(sandbox)";
   std::size_t start = err.starts_with(kFile) ? 0 : err.find("\n" + kFile);
   if (start == std::string::npos) return {.message = err, .preceding_stderr = ""};
@@ -156,7 +156,7 @@ NativeError ruby_native_error(const std::string& err) {
   return e;
 }
 
-std::string ruby_sandbox_error(const ExecutionError& error) {
+[[maybe_unused]] std::string ruby_sandbox_error(const ExecutionError& error) {
   return error.message + " (" + error.name + ")";
 }
 
@@ -164,7 +164,7 @@ std::string ruby_sandbox_error(const ExecutionError& error) {
 // stderr unless Carp's backtrace ("\tmain::f(1) called at (sandbox) line 5") follows it; what
 // comes before is the program's own warnings. A compilation error ends in "Execution of
 // (sandbox) aborted due to compilation errors.", which a string eval does not add.
-NativeError perl_native_error(const std::string& err) {
+[[maybe_unused]] NativeError perl_native_error(const std::string& err) {
   std::vector<std::string> lines = split_lines(err);
   if (!lines.empty() && lines.back().starts_with("Execution of (sandbox) aborted")) {
     lines.pop_back();
@@ -181,7 +181,7 @@ NativeError perl_native_error(const std::string& err) {
 
 // node runs with node_uncaught.cjs preloaded, which ends its stderr with "\n--- uncaught ---\n"
 // and "Name: message" (or "Uncaught <value>" for a thrown non-error).
-NativeError node_native_error(const std::string& err) {
+[[maybe_unused]] NativeError node_native_error(const std::string& err) {
   static const std::string kMarker = "\n--- uncaught ---\n";
   const std::size_t at = err.rfind(kMarker);
   if (at == std::string::npos) return {.message = err, .preceding_stderr = ""};
@@ -191,7 +191,7 @@ NativeError node_native_error(const std::string& err) {
 }
 
 // node shows an error as its stack's first line: "Name: message", or "Name" alone.
-std::string javascript_sandbox_error(const ExecutionError& e) {
+[[maybe_unused]] std::string javascript_sandbox_error(const ExecutionError& e) {
   return e.message.empty() ? e.name : e.name + ": " + e.message;
 }
 
