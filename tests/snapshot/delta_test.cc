@@ -118,7 +118,10 @@ TEST(Delta, AChunkPastTheMemoryIsRefused) {
 
 TEST(Delta, APagePastTheMemoryIsRefused) {
   TestImage image;
-  SnapshotPageReader reader(delta_record(3), ChunkMap{}, &image.base);
+  // The reader borrows the record and the chunks: they must outlive it.
+  const SnapshotRecord record = delta_record(3);
+  const ChunkMap no_chunks;
+  SnapshotPageReader reader(record, no_chunks, &image.base);
   EXPECT_EQ((*reader.page(0))[0], 0x11);  // equal to the image
   EXPECT_FALSE(reader.page(1));           // a zero image page
   EXPECT_THROW(reader.page(3), SnapshotError);
@@ -128,11 +131,12 @@ TEST(Delta, TruncatedAndOversizedDeltaChunksAreRefused) {
   TestImage image;
   const auto whole = encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kChunkBytes, 1));
   ChunkMap truncated{{0, std::vector<std::uint8_t>(whole.begin(), whole.end() - 3)}};
-  SnapshotPageReader a(delta_record(3), truncated, &image.base);
+  const SnapshotRecord record = delta_record(3);
+  SnapshotPageReader a(record, truncated, &image.base);
   EXPECT_THROW(a.page(0), SnapshotError);
   ChunkMap oversized{
       {0, encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kChunkBytes + 1, 0))}};
-  SnapshotPageReader b(delta_record(3), oversized, &image.base);
+  SnapshotPageReader b(record, oversized, &image.base);
   EXPECT_THROW(b.page(0), SnapshotError);
   ChunkMap raw_short{{0, std::vector<std::uint8_t>(100, 0)}};
   SnapshotRecord raw = delta_record(3);
