@@ -235,9 +235,15 @@ class PtySession {
     }
   }
 
-  int wait_exit() {
+  // The child's exit status; -1 when it did not exit within `timeout` (it is then killed), so a
+  // REPL that missed a key fails the test instead of hanging it.
+  int wait_exit(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
     int st = 0;
-    waitpid(pid_, &st, 0);
+    while (waitpid(pid_, &st, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) return -1;  // the destructor kills it
+      usleep(2000);
+    }
     pid_ = -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   }
@@ -309,7 +315,8 @@ TEST_F(Cli, ReplEndsAtEndOfInput) {
   repl.type("incr n\n");
   EXPECT_NE(repl.expect("1"), "");
   ASSERT_NE(repl.expect(">>> "), "");
-  repl.type("\x04");  // Ctrl-D
+  ASSERT_TRUE(repl.wait_raw_mode());  // a Ctrl-D before the editor reads is dropped (see below)
+  repl.type("\x04");                  // Ctrl-D
   EXPECT_EQ(repl.wait_exit(), 0);
 }
 
@@ -404,6 +411,9 @@ TEST_F(Cli, ReplHistoryPersistsAcrossSessionsAndLinesAreEditable) {
     repl.type("n + 2\n");
     EXPECT_NE(repl.expect("42"), "") << repl.pending();
     ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+    // A Ctrl-D typed while the terminal is still canonical is an end of file in the line
+    // discipline's buffer, which the switch to raw mode drops: wait for the editor first.
+    ASSERT_TRUE(repl.wait_raw_mode());
     repl.type("\x04");  // Ctrl-D
     EXPECT_EQ(repl.wait_exit(), 0);
   }
@@ -426,6 +436,7 @@ TEST_F(Cli, ReplHistoryPersistsAcrossSessionsAndLinesAreEditable) {
   repl.type("\x12t[1]\n");  // Ctrl-R: the last line containing "t[1]"
   EXPECT_NE(repl.expect("120"), "") << repl.pending();
   ASSERT_NE(repl.expect(">>> "), "") << repl.pending();
+  ASSERT_TRUE(repl.wait_raw_mode());
   repl.type(".exit\n");
   EXPECT_EQ(repl.wait_exit(), 0);
 }
