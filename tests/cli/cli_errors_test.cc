@@ -13,23 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli_process.h"
 #include "server/sandboxd_process.h"
 
 namespace sandbox::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct CliResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 bool built(const std::string& language) {
   const std::string list = "," SANDBOXD_BUILT_ENGINES ",";
@@ -53,26 +43,9 @@ class CliErrors : public ::testing::Test {
   void SetUp() override { ASSERT_TRUE(sandboxd_->started()) << sandboxd_->process().stderr_text(); }
 
   static CliResult cli(std::vector<std::string> args, const std::string& input = {}) {
-    const fs::path in_path = *dir_ / "stdin", out_path = *dir_ / "stdout",
-                   err_path = *dir_ / "stderr";
-    std::ofstream(in_path, std::ios::binary) << input;
     std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", sandboxd_->url()};
     for (auto& a : args) argv.push_back(std::move(a));
-    const pid_t pid = fork();
-    if (pid == 0) {
-      dup2(open(in_path.c_str(), O_RDONLY), 0);
-      dup2(open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
-      dup2(open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
-      closefrom(3);
-      std::vector<char*> raw;
-      for (auto& a : argv) raw.push_back(a.data());
-      raw.push_back(nullptr);
-      execv(raw[0], raw.data());
-      _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return CliResult{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out_path), slurp(err_path)};
+    return run_process(std::move(argv), input, *dir_);
   }
 
   static CliResult run(const std::string& language, const std::string& code) {

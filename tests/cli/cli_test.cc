@@ -16,21 +16,11 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cli/cli_process.h"
 #include "server/sandboxd_fixture.h"
 
 namespace sandbox::test {
 namespace {
-
-struct CliResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 class Cli : public ::testing::Test {
  protected:
@@ -47,29 +37,9 @@ class Cli : public ::testing::Test {
 
   // Runs the CLI with `args` (after --server URL) and `input` on its standard input.
   CliResult cli(std::vector<std::string> args, const std::string& input = {}) {
-    const std::string in_path = dir_.file("stdin"), out_path = dir_.file("stdout"),
-                      err_path = dir_.file("stderr");
-    std::ofstream(in_path, std::ios::binary) << input;
     std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url()};
     for (auto& a : args) argv.push_back(std::move(a));
-    const pid_t pid = fork();
-    if (pid == 0) {
-      const int in = open(in_path.c_str(), O_RDONLY);
-      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(in, 0);
-      dup2(out, 1);
-      dup2(err, 2);
-      closefrom(3);  // the test's own sockets (the server's listener) stay out of the child
-      std::vector<char*> raw;
-      for (auto& a : argv) raw.push_back(a.data());
-      raw.push_back(nullptr);
-      execv(raw[0], raw.data());
-      _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return CliResult{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out_path), slurp(err_path)};
+    return run_process(std::move(argv), input, dir_.path());
   }
 
   TempDir dir_;
