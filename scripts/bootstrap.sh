@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git
   # libraries the project links
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-  libcli11-dev libspdlog-dev libfmt-dev libsqlite3-dev libzstd-dev libpq-dev
+  libcli11-dev libspdlog-dev libfmt-dev libsqlite3-dev libzstd-dev libpq-dev libxxhash-dev
   # line editing and history of `sandbox repl`
   libedit-dev
   # tests and benchmarks

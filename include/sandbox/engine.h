@@ -213,7 +213,7 @@ struct SnapshotBase {
   std::vector<const std::uint8_t*> page_bytes;
   // Page index -> page hash (docs/snapshot-format.md#page-hash) of every non-zero page: the
   // baseline of a booted session's first snapshot.
-  std::map<std::uint32_t, std::uint32_t> page_hashes;
+  std::map<std::uint32_t, std::uint64_t> page_hashes;
   std::shared_ptr<const void> owner;
 };
 

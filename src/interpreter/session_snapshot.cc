@@ -27,9 +27,9 @@ void rehash_pages(std::span<const std::uint8_t> memory, const std::vector<std::u
   }
 }
 
-std::uint32_t chunks_spanning(std::span<const std::uint8_t> memory) {
+std::uint32_t chunks_spanning(std::span<const std::uint8_t> memory, std::uint32_t chunk_pages) {
   const std::uint64_t pages = memory.size() / kSnapshotPageBytes;
-  return static_cast<std::uint32_t>((pages + kChunkPages - 1) / kChunkPages);
+  return static_cast<std::uint32_t>((pages + chunk_pages - 1) / chunk_pages);
 }
 
 }  // namespace
@@ -56,10 +56,12 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       base != nullptr && memory.size() >= std::size_t{base->pages} * kSnapshotPageBytes ? base
                                                                                         : nullptr;
   const bool to_delta = delta_base != nullptr;
-  // I13: chunks stored in the other encoding (or in a delta from another image) are all
-  // rewritten once; otherwise only the chunks around pages that changed since the last write.
-  const bool rewrite_all =
-      to_delta != resident.delta || (to_delta && resident.base_fingerprint != base->fingerprint);
+  const std::uint32_t chunk_pages = to_delta ? kDeltaChunkPages : kChunkPages;
+  // I13: chunks stored in the other encoding (or in a delta from another image, or in chunks of
+  // another size) are all rewritten once; otherwise only the chunks around pages that changed
+  // since the last write.
+  const bool rewrite_all = to_delta != resident.delta || chunk_pages != resident.chunk_pages ||
+                           (to_delta && resident.base_fingerprint != base->fingerprint);
 
   // One codec per thread: its zstd context and buffers stay warm across snapshots.
   thread_local ChunkCodec codec(Codec::kZstd);
@@ -68,16 +70,20 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   if (to_delta) {
     std::set<std::uint32_t> touched;
     if (rewrite_all) {
-      for (std::uint32_t c = 0; c < chunks_spanning(memory); ++c) touched.insert(c);
+      // Old ids of another chunk size that are not rewritten below are removed.
+      for (std::uint32_t c = 0; c < chunks_spanning(memory, chunk_pages); ++c) touched.insert(c);
       touched.insert(resident.chunk_ids.begin(), resident.chunk_ids.end());
     } else {
       const PageDiff diff = diff_pages(resident.prev_hashes, hashes);
-      for (const auto p : diff.changed) touched.insert(chunk_of_page(p));
-      for (const auto p : diff.removed) touched.insert(chunk_of_page(p));
+      for (const auto p : diff.changed) touched.insert(p / chunk_pages);
+      for (const auto p : diff.removed) touched.insert(p / chunk_pages);
     }
-    std::vector<std::uint8_t> chunk(kChunkBytes);
+    // One buffer per thread, like the codec: no allocation (nor page faults) per snapshot.
+    thread_local std::vector<std::uint8_t> buffer;
+    buffer.resize(std::size_t{chunk_pages} * kSnapshotPageBytes);
+    const std::span<std::uint8_t> chunk(buffer);
     for (const std::uint32_t c : touched) {
-      if (delta_chunk(memory, *delta_base, c, chunk)) {
+      if (delta_chunk(memory, *delta_base, c, chunk, chunk_pages)) {
         write.upserts.push_back(ChunkWrite{c, codec.encode(chunk)});
         chunk_ids.insert(c);
       } else if (chunk_ids.erase(c) > 0) {
@@ -125,6 +131,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   record.stale = false;
   record.codec = codec.codec();
   if (to_delta) record.base = delta_base->fingerprint;
+  record.chunk_pages = chunk_pages;
 
   ContextRow updated = row;
   updated.snapshot = record;
@@ -136,6 +143,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
   resident.delta = to_delta;
+  resident.chunk_pages = chunk_pages;
   resident.base_fingerprint = to_delta ? delta_base->fingerprint : std::string();
   return {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
@@ -187,6 +195,7 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
   resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
   resident.delta = record.base.has_value();
+  resident.chunk_pages = record.chunk_pages;
   resident.base_fingerprint = record.base.value_or(std::string());
   return resident;
 }
@@ -199,6 +208,7 @@ void start_from_base(Resident& resident, const SnapshotBase* base) {
   resident.hashes_valid = true;
   resident.chunk_ids.clear();
   resident.delta = true;
+  resident.chunk_pages = kDeltaChunkPages;
   resident.base_fingerprint = base->fingerprint;
 }
 

@@ -16,6 +16,7 @@
 
 #include "interpreter/fifo_lock.h"
 #include "protocol/context_row.h"
+#include "snapshot/chunks.h"
 #include "snapshot/page_hash.h"
 
 namespace sandbox {
@@ -35,6 +36,7 @@ struct Resident {
   // The stored chunks are deltas from the engine image with this fingerprint
   // (docs/snapshot-format.md#delta-encoding); false: they hold the memory itself, or none yet.
   bool delta = false;
+  std::uint32_t chunk_pages = kChunkPages;  // pages per stored chunk row
   std::string base_fingerprint;
 };
 

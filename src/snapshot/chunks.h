@@ -29,6 +29,17 @@ namespace sandbox {
 inline constexpr std::uint32_t kChunkPages = 16;
 inline constexpr std::size_t kChunkBytes = kChunkPages * kSnapshotPageBytes;  // 1 MiB
 
+// Pages per chunk of a delta record written now (docs/snapshot-format.md#delta-encoding): one,
+// so a step that wrote a few pages XORs, compresses and stores those pages and nothing around
+// them. Records of the memory itself keep kChunkPages (upstream's layout), and so do delta
+// records written before a record carried its chunk size.
+inline constexpr std::uint32_t kDeltaChunkPages = 1;
+
+// A record's chunk size is a power of two from 1 to kChunkPages pages.
+constexpr bool valid_chunk_pages(std::uint32_t pages) {
+  return pages >= 1 && pages <= kChunkPages && (pages & (pages - 1)) == 0;
+}
+
 // Chunk index -> its (decoded) 1 MiB of memory.
 using ChunkMap = std::map<std::uint32_t, std::vector<std::uint8_t>>;
 

@@ -23,6 +23,26 @@ void xor_into(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
   for (; i < n; ++i) dst[i] ^= src[i];
 }
 
+// dst = a XOR b over `n` bytes, word-wise; true when any byte of the result is not zero.
+bool xor_of(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+  std::uint64_t any = 0;
+  std::size_t i = 0;
+  for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
+    std::uint64_t x;
+    std::uint64_t y;
+    std::memcpy(&x, a + i, sizeof x);
+    std::memcpy(&y, b + i, sizeof y);
+    x ^= y;
+    any |= x;
+    std::memcpy(dst + i, &x, sizeof x);
+  }
+  for (; i < n; ++i) {
+    dst[i] = static_cast<std::uint8_t>(a[i] ^ b[i]);
+    any |= dst[i];
+  }
+  return any != 0;
+}
+
 bool any_nonzero(const std::uint8_t* p, std::size_t n) {
   std::size_t i = 0;
   for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
@@ -44,29 +64,43 @@ const std::uint8_t* base_page(const SnapshotBase& base, std::uint32_t page) {
 }
 
 bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
-                 std::uint32_t chunk, std::span<std::uint8_t> out) {
-  if (out.size() != kChunkBytes) throw std::invalid_argument("delta_chunk needs one chunk");
+                 std::uint32_t chunk, std::span<std::uint8_t> out, std::uint32_t chunk_pages) {
+  if (!valid_chunk_pages(chunk_pages) || out.size() != chunk_pages * kSnapshotPageBytes) {
+    throw std::invalid_argument("delta_chunk needs one chunk");
+  }
   bool differs = false;
-  for (std::uint32_t i = 0; i < kChunkPages; ++i) {
-    const std::uint32_t page = chunk * kChunkPages + i;
+  for (std::uint32_t i = 0; i < chunk_pages; ++i) {
+    const std::uint64_t page = std::uint64_t{chunk} * chunk_pages + i;
     std::uint8_t* dst = out.data() + std::size_t{i} * kSnapshotPageBytes;
-    const std::uint64_t at = std::uint64_t{page} * kSnapshotPageBytes;
-    const std::uint8_t* base_bytes = base_page(base, page);
-    if (at + kSnapshotPageBytes <= memory.size()) {
+    const std::uint64_t at = page * kSnapshotPageBytes;
+    const std::uint8_t* base_bytes = page < kMaxSnapshotMemoryPages
+                                         ? base_page(base, static_cast<std::uint32_t>(page))
+                                         : nullptr;
+    const bool in_memory = at + kSnapshotPageBytes <= memory.size();  // whole Wasm pages
+    if (in_memory && base_bytes) {
+      differs |= xor_of(dst, memory.data() + at, base_bytes, kSnapshotPageBytes);
+    } else if (in_memory) {
       std::memcpy(dst, memory.data() + at, kSnapshotPageBytes);
+      differs |= any_nonzero(dst, kSnapshotPageBytes);
+    } else if (base_bytes) {
+      std::memcpy(dst, base_bytes, kSnapshotPageBytes);
+      differs |= any_nonzero(dst, kSnapshotPageBytes);
     } else {
-      std::memset(dst, 0, kSnapshotPageBytes);  // Wasm memories are whole pages
+      std::memset(dst, 0, kSnapshotPageBytes);
     }
-    if (base_bytes) xor_into(dst, base_bytes, kSnapshotPageBytes);
-    if (!differs && any_nonzero(dst, kSnapshotPageBytes)) differs = true;
   }
   return differs;
 }
 
-void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data) {
-  if (data.size() != kChunkBytes) throw std::invalid_argument("undelta_chunk needs one chunk");
-  for (std::uint32_t i = 0; i < kChunkPages; ++i) {
-    if (const std::uint8_t* b = base_page(base, chunk * kChunkPages + i)) {
+void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data,
+                   std::uint32_t chunk_pages) {
+  if (!valid_chunk_pages(chunk_pages) || data.size() != chunk_pages * kSnapshotPageBytes) {
+    throw std::invalid_argument("undelta_chunk needs one chunk");
+  }
+  for (std::uint32_t i = 0; i < chunk_pages; ++i) {
+    const std::uint64_t page = std::uint64_t{chunk} * chunk_pages + i;
+    if (page >= kMaxSnapshotMemoryPages) break;
+    if (const std::uint8_t* b = base_page(base, static_cast<std::uint32_t>(page))) {
       xor_into(data.data() + std::size_t{i} * kSnapshotPageBytes, b, kSnapshotPageBytes);
     }
   }
@@ -76,6 +110,10 @@ void check_record_against_base(const SnapshotRecord& record, const SnapshotBase*
   if (record.memory_pages > kMaxSnapshotMemoryPages) {
     throw SnapshotError("snapshot record declares " + std::to_string(record.memory_pages) +
                         " memory pages, more than " + std::to_string(kMaxSnapshotMemoryPages));
+  }
+  if (!valid_chunk_pages(record.chunk_pages)) {
+    throw SnapshotError("snapshot record declares " + std::to_string(record.chunk_pages) +
+                        " pages per chunk");
   }
   if (!record.base) return;
   if (base == nullptr) {
@@ -96,7 +134,8 @@ SnapshotPageReader::SnapshotPageReader(const SnapshotRecord& record, const Chunk
     : record_(record), chunks_(chunks), base_(record.base ? base : nullptr), codec_(record.codec) {
   check_record_against_base(record, base);
   if (base_ && !chunks.empty()) {
-    const std::uint64_t last_first_page = std::uint64_t{chunks.rbegin()->first} * kChunkPages;
+    const std::uint64_t last_first_page =
+        std::uint64_t{chunks.rbegin()->first} * record.chunk_pages;
     if (last_first_page >= record.memory_pages) {
       throw SnapshotError("delta snapshot has chunk " + std::to_string(chunks.rbegin()->first) +
                           " past its " + std::to_string(record.memory_pages) + " memory pages");
@@ -109,7 +148,8 @@ std::optional<std::span<const std::uint8_t>> SnapshotPageReader::page(std::uint3
     throw SnapshotError("snapshot page " + std::to_string(page) + " is past its " +
                         std::to_string(record_.memory_pages) + " memory pages");
   }
-  const std::uint32_t chunk = chunk_of_page(page);
+  const std::uint32_t pages_per_chunk = record_.chunk_pages;
+  const std::uint32_t chunk = page / pages_per_chunk;
   const auto it = chunks_.find(chunk);
   if (it == chunks_.end()) {
     if (!base_) return std::nullopt;                  // all zero
@@ -119,21 +159,21 @@ std::optional<std::span<const std::uint8_t>> SnapshotPageReader::page(std::uint3
   }
   if (decoded_ != chunk) {
     decoded_.reset();
-    buffer_.resize(kChunkBytes);
+    buffer_.resize(std::size_t{pages_per_chunk} * kSnapshotPageBytes);
     codec_.decode_into(record_.codec, it->second, buffer_);  // exactly one chunk, or throws
-    if (base_) undelta_chunk(*base_, chunk, buffer_);
+    if (base_) undelta_chunk(*base_, chunk, buffer_, pages_per_chunk);
     decoded_ = chunk;
   }
   return std::span<const std::uint8_t>(buffer_).subspan(
-      std::size_t{page % kChunkPages} * kSnapshotPageBytes, kSnapshotPageBytes);
+      std::size_t{page % pages_per_chunk} * kSnapshotPageBytes, kSnapshotPageBytes);
 }
 
 std::vector<std::uint32_t> SnapshotPageReader::delta_pages() const {
   std::vector<std::uint32_t> pages;
   if (!base_) return pages;
   for (const auto& entry : chunks_) {
-    for (std::uint32_t i = 0; i < kChunkPages; ++i) {
-      const std::uint64_t page = std::uint64_t{entry.first} * kChunkPages + i;
+    for (std::uint32_t i = 0; i < record_.chunk_pages; ++i) {
+      const std::uint64_t page = std::uint64_t{entry.first} * record_.chunk_pages + i;
       if (page < record_.memory_pages) pages.push_back(static_cast<std::uint32_t>(page));
     }
   }

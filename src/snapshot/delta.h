@@ -3,7 +3,9 @@
 // A record with a `base` stores, per chunk, the XOR of the memory with the image's pages
 // (SnapshotBase, include/sandbox/engine.h; pages past the image and zero image pages count as
 // zero), and has a chunk row only where that XOR is not all zero: a context that changed a few
-// pages of its engine's image stores a few mostly-zero chunks, which zstd shrinks to kilobytes.
+// pages of its engine's image stores a few mostly-zero pages, which zstd shrinks to kilobytes.
+// Deltas are written one page per chunk (kDeltaChunkPages); records written before that have
+// 16-page chunks, and every function here takes the record's chunk size.
 // A record without a base stores the memory itself (the older encoding, still read).
 //
 // SnapshotPageReader serves the pages of a stored snapshot of either encoding to an engine's
@@ -34,17 +36,22 @@ inline constexpr std::uint32_t kMaxSnapshotMemoryPages = 65'536;
 // Page `page` of the base, or null when it is all zero or past the base.
 const std::uint8_t* base_page(const SnapshotBase& base, std::uint32_t page);
 
-// Writes into `out` (kChunkBytes) the XOR of chunk `chunk` of `memory` (zero past its end) with
-// the base's pages. Returns true when any byte differs, i.e. the chunk needs a row.
+// Writes into `out` (chunk_pages x 64 KiB) the XOR of chunk `chunk` (of `chunk_pages` pages) of
+// `memory` (zero past its end) with the base's pages. Returns true when any byte differs, i.e.
+// the chunk needs a row.
 bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
-                 std::uint32_t chunk, std::span<std::uint8_t> out);
+                 std::uint32_t chunk, std::span<std::uint8_t> out,
+                 std::uint32_t chunk_pages = kChunkPages);
 
-// XORs the base's pages into a decoded delta chunk (kChunkBytes) in place: it becomes memory.
-void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data);
+// XORs the base's pages into a decoded delta chunk (chunk_pages x 64 KiB) in place: it becomes
+// memory.
+void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data,
+                   std::uint32_t chunk_pages = kChunkPages);
 
 // Checks a record before anything is decoded. Throws SnapshotError when it declares more than
-// kMaxSnapshotMemoryPages; and for a delta record, when `base` is null, its fingerprint is not
-// the record's, or the record's memory is smaller than the base (memory never shrinks).
+// kMaxSnapshotMemoryPages or a chunk size that is not valid_chunk_pages; and for a delta record,
+// when `base` is null, its fingerprint is not the record's, or the record's memory is smaller than
+// the base (memory never shrinks).
 void check_record_against_base(const SnapshotRecord& record, const SnapshotBase* base);
 
 class SnapshotPageReader {
@@ -56,11 +63,11 @@ class SnapshotPageReader {
 
   // Page `page`'s 64 KiB, or nullopt when it is all zero; valid until the next call. Throws
   // SnapshotError for a page past the record's memory or a chunk that does not decode to
-  // exactly one chunk. Sequential reads decode each chunk once.
+  // exactly one chunk of the record's size. Sequential reads decode each chunk once.
   std::optional<std::span<const std::uint8_t>> page(std::uint32_t page);
 
-  // The pages that may differ from the base (every page of a stored chunk of a delta record),
-  // ascending; empty for an absolute record.
+  // The pages that may differ from the base (every page of a stored chunk of a delta record; with
+  // one-page chunks exactly the stored pages), ascending; empty for an absolute record.
   std::vector<std::uint32_t> delta_pages() const;
 
  private:

@@ -1,24 +1,46 @@
 #include "snapshot/page_hash.h"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+
+#include <sys/random.h>
+
+#define XXH_INLINE_ALL  // header only: nothing to link
+#include <xxhash.h>
 
 namespace sandbox {
+namespace {
 
-std::optional<std::uint32_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page) {
-  std::uint32_t h = 0x811C9DC5u;
-  std::uint32_t any = 0;
-  const std::uint8_t* p = page.data();
-  for (std::size_t i = 0; i < kSnapshotPageBytes; i += 4) {
-    // Little-endian regardless of the host; compilers turn this into one load on x86/arm.
-    const std::uint32_t w =
-        static_cast<std::uint32_t>(p[i]) | (static_cast<std::uint32_t>(p[i + 1]) << 8) |
-        (static_cast<std::uint32_t>(p[i + 2]) << 16) | (static_cast<std::uint32_t>(p[i + 3]) << 24);
+// The secret seed of every page hash of this process, drawn once.
+std::uint64_t process_seed() {
+  static const std::uint64_t seed = [] {
+    std::uint64_t s = 0;
+    if (getrandom(&s, sizeof s, 0) != static_cast<ssize_t>(sizeof s)) {
+      throw std::system_error(errno, std::generic_category(), "getrandom for the page-hash seed");
+    }
+    return s;
+  }();
+  return seed;
+}
+
+bool all_zero(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t any = 0;
+  for (std::size_t i = 0; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, sizeof w);
     any |= w;
-    h = (h ^ w) * 0x01000193u;
   }
-  if (any == 0) return std::nullopt;
-  return h;
+  return any == 0;  // pages are whole words
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page) {
+  if (all_zero(page.data(), page.size())) return std::nullopt;
+  return XXH3_64bits_withSeed(page.data(), page.size(), process_seed());
 }
 
 PageHashes hash_memory(std::span<const std::uint8_t> memory) {

@@ -72,6 +72,7 @@ boost::json::object to_json(const SnapshotRecord& record) {
   o["stale"] = record.stale;
   o["codec"] = codec_name(record.codec);
   if (record.base) o["base"] = *record.base;
+  if (record.chunk_pages != kChunkPages) o["chunkPages"] = record.chunk_pages;
   return o;
 }
 
@@ -113,6 +114,10 @@ SnapshotRecord parse_snapshot_record(const boost::json::value& value) {
     }
     r.base = std::string(base->get_string());
   }
+  r.chunk_pages = number_field<std::uint32_t>(*o, "chunkPages", kChunkPages);
+  if (!valid_chunk_pages(r.chunk_pages)) {
+    throw SnapshotError("snapshot record chunkPages is not a power of two from 1 to 16");
+  }
   return r;
 }
 
@@ -121,7 +126,7 @@ SnapshotInfo snapshot_info(const SnapshotRecord& record) {
   info.build = record.build;
   info.pages = record.page_count;
   info.bytes = record.bytes;
-  info.stored_bytes = static_cast<std::uint64_t>(record.chunk_count) * kChunkBytes;
+  info.stored_bytes = std::uint64_t{record.chunk_count} * record.chunk_pages * kSnapshotPageBytes;
   info.taken_at = record.taken_at;
   info.stale = record.stale;
   return info;

@@ -5,8 +5,9 @@
 // JSON form (field names as upstream):
 //   {"build": "...", "memoryPages": 600, "pageCount": 412, "bytes": 27000832, "chunkCount": 38,
 //    "handle": "1234567", "extra": {...}, "takenAt": 1700000000000, "stale": false,
-//    "codec": "zstd", "base": "<image fingerprint>"}
-// (`base` only for a delta from the engine's image, docs/snapshot-format.md#delta-encoding.)
+//    "codec": "zstd", "base": "<image fingerprint>", "chunkPages": 1}
+// (`base` only for a delta from the engine's image, docs/snapshot-format.md#delta-encoding;
+// `chunkPages` only when a chunk is not 16 pages.)
 // `handle` is a decimal string because it is a 64-bit integer (JSON numbers lose precision).
 //
 // Thread-safety: value types and pure functions.
@@ -22,6 +23,7 @@
 #include <sandbox/protocol.h>
 
 #include "snapshot/chunk_codec.h"
+#include "snapshot/chunks.h"
 
 namespace sandbox {
 
@@ -42,6 +44,9 @@ struct SnapshotRecord {
   // The fingerprint of the engine image the chunks are deltas from
   // (docs/snapshot-format.md#delta-encoding); nullopt: the chunks hold the memory itself.
   std::optional<std::string> base;
+  // Pages per chunk row (valid_chunk_pages): kChunkPages unless the record says otherwise;
+  // deltas are written with kDeltaChunkPages.
+  std::uint32_t chunk_pages = kChunkPages;
 
   bool operator==(const SnapshotRecord&) const = default;
 };
@@ -52,8 +57,8 @@ boost::json::object to_json(const SnapshotRecord& record);
 // raw, a missing `stale` false, a missing `extra` {}, missing counts 0; `handle` may also be a
 // JSON number, and a negative decimal (a signed 64-bit handle) is kept as its two's complement.
 // Throws SnapshotError when `value` is not an object, `build` or `handle` is missing or
-// malformed, a number does not fit its field, the codec is unknown, or `base` is not a string of
-// 1 to kMaxBaseFingerprintChars characters.
+// malformed, a number does not fit its field, the codec is unknown, `base` is not a string of
+// 1 to kMaxBaseFingerprintChars characters, or `chunkPages` is not a power of two from 1 to 16.
 SnapshotRecord parse_snapshot_record(const boost::json::value& value);
 
 // The SnapshotInfo (include/sandbox/protocol.h) a client sees of a stored record.
