@@ -1,8 +1,11 @@
 #include "embedded/session.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
+
+#include <sys/mman.h>
 
 #include "base/base64.h"
 #include "embedded/guest_abi.h"
@@ -35,6 +38,48 @@ bool from_image(EngineState& state, const SnapshotSource& source) {
   const auto base = state.snapshot_base();
   return base != nullptr && base->fingerprint == source.base_fingerprint &&
          source.memory_pages >= base->pages;
+}
+
+#ifdef MADV_POPULATE_WRITE
+constexpr int kMadvPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kMadvPopulateWrite = 23;  // Linux 5.14's value; older kernels answer EINVAL
+#endif
+
+// The host's page size: the unit of copy-on-write.
+constexpr std::size_t kBlockBytes = 4096;
+
+// Writes a restored page over the image's page `in_image` (null: the memory there is zero)
+// already in place, touching only the 4 KiB blocks that differ: a mapped image page stays shared
+// where the context did not change it, which saves both its copy and its resident memory. Each
+// run of several differing blocks is made private in one system call first (the kernel then
+// breaks copy-on-write for the run at once instead of taking a write fault per block: 2.5 ms
+// against 1 ms for 39 whole pages on a 2-core virtual machine); that is best effort, as a kernel
+// without MADV_POPULATE_WRITE (before 5.14) takes the faults instead.
+void write_page_over_image(std::span<std::uint8_t> memory, std::uint32_t page,
+                           std::span<const std::uint8_t> bytes, const std::uint8_t* in_image) {
+  static const std::array<std::uint8_t, kBlockBytes> kZero{};
+  std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+  const auto differs = [&](std::size_t block) {
+    const std::size_t at = block * kBlockBytes;
+    return std::memcmp(bytes.data() + at, in_image ? in_image + at : kZero.data(), kBlockBytes) !=
+           0;
+  };
+  constexpr std::size_t kBlocks = kWasmPageBytes / kBlockBytes;
+  std::size_t block = 0;
+  while (block < kBlocks) {
+    if (!differs(block)) {
+      ++block;
+      continue;
+    }
+    std::size_t end = block + 1;
+    while (end < kBlocks && differs(end)) ++end;
+    const std::size_t at = block * kBlockBytes;
+    const std::size_t n = (end - block) * kBlockBytes;
+    if (end - block > 1) (void)madvise(p + at, n, kMadvPopulateWrite);
+    std::memcpy(p + at, bytes.data() + at, n);
+    block = end;
+  }
 }
 
 // Writes one restored page: its bytes, or zero when the snapshot had it all zero.
@@ -88,15 +133,17 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
     for (const std::uint32_t page : *source.base_delta_pages) {
       if (page >= source.memory_pages) continue;
       const auto bytes = source.read_page(page);
-      // A chunk of the delta lists 16 pages, most of them often equal to the image's: writing
-      // those would only cost private copies of mapped pages.
       const std::uint8_t* in_image = page < image->pages ? image->page_bytes[page] : nullptr;
-      if (!bytes ? in_image == nullptr
-                 : in_image != nullptr && bytes->size() == kWasmPageBytes &&
-                       std::memcmp(bytes->data(), in_image, kWasmPageBytes) == 0) {
+      if (!bytes) {
+        // All zero in the snapshot: only an image page there needs clearing.
+        if (in_image != nullptr) write_page(memory, page, bytes);
         continue;
       }
-      write_page(memory, page, bytes);
+      if (bytes->size() != kWasmPageBytes) {
+        throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
+                                 std::to_string(bytes->size()) + " bytes");
+      }
+      write_page_over_image(memory, page, *bytes, in_image);
     }
   } else if (source.read_page) {
     for (std::uint32_t page = 0; page < source.memory_pages; ++page) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <stdexcept>
 
 #include "interpreter/session_state.h"
@@ -166,7 +167,15 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
   source.handle = record.handle;
   source.extra = record.extra;
   source.memory_pages = record.memory_pages;
-  source.read_page = [&reader](std::uint32_t page) { return reader.page(page); };
+  // The hash of every page the engine copies in, taken from the bytes served: the memory is
+  // not read again for it (an untouched 4 KiB block of a mapped image costs a page fault on its
+  // first read once write tracking is armed, as the kernel then maps no neighbours).
+  std::map<std::uint32_t, std::optional<std::uint64_t>> served;  // page -> hash (none: zero)
+  source.read_page = [&reader, &served, delta = record.base.has_value()](std::uint32_t page) {
+    const auto bytes = reader.page(page);
+    if (delta) served[page] = bytes ? hash_page(bytes->first<kSnapshotPageBytes>()) : std::nullopt;
+    return bytes;
+  };
   if (record.base) {
     source.base_delta_pages = reader.delta_pages();
     source.base_fingerprint = *record.base;
@@ -183,7 +192,18 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
     // I14: the image's hashes, with the pages of the stored delta and the pages written since
     // the copy rehashed; no need to hash the whole memory again.
     resident.prev_hashes = base->page_hashes;
-    rehash_pages(after.memory, reader.delta_pages(), resident.prev_hashes);
+    std::vector<std::uint32_t> unserved;
+    for (const std::uint32_t page : reader.delta_pages()) {
+      const auto it = served.find(page);
+      if (it == served.end()) {
+        unserved.push_back(page);  // the engine did not ask: read what the memory holds
+      } else if (it->second) {
+        resident.prev_hashes[page] = *it->second;
+      } else {
+        resident.prev_hashes.erase(page);
+      }
+    }
+    rehash_pages(after.memory, unserved, resident.prev_hashes);
     rehash_pages(after.memory, *after.dirty_pages, resident.prev_hashes);
     for (auto it = resident.prev_hashes.lower_bound(record.memory_pages);
          it != resident.prev_hashes.end();) {
