@@ -10,7 +10,9 @@
 #include <optional>
 #include <string>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "embedded/abi_driver.h"
 #include "embedded/image.h"
@@ -236,6 +238,51 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
     EXPECT_EQ(text_of(s->execute(req("get x"))), "5");
     EXPECT_EQ(text_of(s->execute(req("get y"))), "6");
     EXPECT_EQ(text_of(s->execute(req("datasum"))), "0");
+  }
+}
+
+// The /proc/self/pagemap entry of the 4 KiB page at `address` (bit 63: present; bit 61: a file
+// page, here the image's, rather than a private copy).
+std::uint64_t pagemap_entry(const std::uint8_t* address) {
+  const int fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ~std::uint64_t{0};
+  std::uint64_t entry = 0;
+  const auto offset = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(address) / 4096 * 8);
+  const bool ok = ::pread(fd, &entry, sizeof entry, offset) == static_cast<ssize_t>(sizeof entry);
+  ::close(fd);
+  return ok ? entry : ~std::uint64_t{0};
+}
+
+// A restored delta page that differs from the image in one 4 KiB block gets a private copy of
+// that block only; its other 15 blocks stay the image's (mapped) pages: no copy, no memory.
+TEST_P(ImageMappingTest, ARestoredPageCopiesOnlyTheBlocksThatDifferFromTheImage) {
+  const MappingEnv env(GetParam());
+  const Engine engine = probe_engine();
+  const auto base = engine.sessions->base();
+  ASSERT_NE(base, nullptr);
+  ManualClock clock;
+  Workspace ws(clock);
+  auto booted = engine.sessions->boot(SessionOptions{.workspace = &ws});
+  StoredSnapshot stored = StoredSnapshot::of(*booted);
+  std::uint32_t page = 0;
+  while (page < base->pages && base->page_bytes[page] == nullptr) ++page;
+  ASSERT_LT(page, base->pages);
+  std::vector<std::uint8_t> changed(base->page_bytes[page],
+                                    base->page_bytes[page] + kWasmPageBytes);
+  changed[5 * 4096 + 7] ^= 0x5a;  // block 5 only
+  stored.data[page] = changed;
+  SnapshotSource delta = stored.source();
+  delta.base_fingerprint = base->fingerprint;
+  delta.base_delta_pages = std::vector<std::uint32_t>{page};
+  auto restored = engine.sessions->restore(SessionOptions{.workspace = &ws}, delta);
+  const std::uint8_t* at = restored->snapshot().memory.data() + std::size_t{page} * kWasmPageBytes;
+  EXPECT_EQ(std::memcmp(at, changed.data(), kWasmPageBytes), 0);
+  if (!cow()) return;  // a copied image is private memory anyway
+  for (std::size_t block = 0; block < kWasmPageBytes / 4096; ++block) {
+    const std::uint64_t entry = pagemap_entry(at + block * 4096);
+    ASSERT_NE(entry, ~std::uint64_t{0}) << "pagemap unreadable";
+    const bool private_copy = (entry >> 63 & 1) != 0 && (entry >> 61 & 1) == 0;
+    EXPECT_EQ(private_copy, block == 5) << "block " << block << " entry " << std::hex << entry;
   }
 }
 

@@ -10,10 +10,13 @@
 //   p  a chunk map (count, then per chunk: index byte, length u16 of filler), then page numbers
 //   h  two memories of up to 20 pages (page count, then per page: a byte, 0 = zero page), diffed
 //   d  a delta record against a small image (docs/snapshot-format.md#delta-encoding): image
-//      (memory as for h), memoryPages byte, flags (bit 0: a foreign fingerprint, bit 1: zstd),
+//      (memory as for h), memoryPages byte, flags (bit 0: a foreign fingerprint, bit 1: zstd,
+//      bits 2-4: pages per chunk, 0 or 5 = 16, 1-4 = 1, 2, 4, 8, 6 = 0 and 7 = 3, both invalid),
 //      then chunks (count, per chunk: index byte, length u16, that many bytes); every page is
 //      read, and one past the memory: only SnapshotError may come out
-//   D  an image and a memory (as for h): the memory stored as a delta must read back exactly
+//   D  an image and a memory (as for h): the memory stored as a delta in 16-page chunks must
+//      read back exactly
+//   P  the same with the chunks of deltas written now (kDeltaChunkPages)
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -154,6 +157,8 @@ void hostile_delta(fuzz::FuzzInput& in) {
   const std::uint8_t flags = in.u8();
   record.base = flags & 1 ? "foreign" : base.fingerprint;
   record.codec = flags & 2 ? Codec::kZstd : Codec::kRaw;
+  constexpr std::uint32_t kChunkSizes[] = {16, 1, 2, 4, 8, 16, 0, 3};
+  record.chunk_pages = kChunkSizes[(flags >> 2) & 7];
   ChunkMap chunks;
   for (int n = in.u8() % 4; n > 0; --n) {
     const std::uint32_t index = in.u8();
@@ -164,7 +169,8 @@ void hostile_delta(fuzz::FuzzInput& in) {
   }
   try {
     SnapshotPageReader reader(record, chunks, &base);
-    FUZZ_CHECK(!(flags & 1));  // a foreign image is always refused
+    FUZZ_CHECK(!(flags & 1));                           // a foreign image is always refused
+    FUZZ_CHECK(valid_chunk_pages(record.chunk_pages));  // so is a chunk size of 0 or 3
     for (std::uint32_t p = 0; p <= record.memory_pages; ++p) {
       try {
         const auto view = reader.page(p);
@@ -177,22 +183,25 @@ void hostile_delta(fuzz::FuzzInput& in) {
   }
 }
 
-void delta_round_trip(fuzz::FuzzInput& in) {
+void delta_round_trip(fuzz::FuzzInput& in, std::uint32_t chunk_pages) {
   const auto image = memory_of(in);
   auto memory = memory_of(in);
   if (memory.size() < image.size()) memory.resize(image.size());  // memory never shrinks
   const SnapshotBase base = base_of(image);
   ChunkMap chunks;
-  std::vector<std::uint8_t> chunk(kChunkBytes);
+  std::vector<std::uint8_t> chunk(std::size_t{chunk_pages} * kSnapshotPageBytes);
   const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
-  for (std::uint32_t c = 0; c * kChunkPages < pages; ++c) {
-    if (delta_chunk(memory, base, c, chunk)) chunks[c] = encode_chunk(Codec::kZstd, chunk);
+  for (std::uint32_t c = 0; c * chunk_pages < pages; ++c) {
+    if (delta_chunk(memory, base, c, chunk, chunk_pages)) {
+      chunks[c] = encode_chunk(Codec::kZstd, chunk);
+    }
   }
   SnapshotRecord record;
   record.build = "b";
   record.memory_pages = pages;
   record.base = base.fingerprint;
   record.codec = Codec::kZstd;
+  record.chunk_pages = chunk_pages;
   SnapshotPageReader reader(record, chunks, &base);
   for (std::uint32_t p = 0; p < pages; ++p) {
     const auto view = reader.page(p);
@@ -233,7 +242,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       hostile_delta(in);
       break;
     case 'D':
-      delta_round_trip(in);
+      delta_round_trip(in, kChunkPages);
+      break;
+    case 'P':
+      delta_round_trip(in, kDeltaChunkPages);
       break;
     default:
       break;

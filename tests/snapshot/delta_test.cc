@@ -159,5 +159,73 @@ TEST(Delta, TheBaseFieldRoundTripsAndIsChecked) {
   EXPECT_FALSE(parse_snapshot_record(json).base);  // the older encoding
 }
 
+// Deltas written now: one page per chunk row (kDeltaChunkPages), so only the changed pages have
+// a row, and each decodes to exactly 64 KiB.
+ChunkMap store_page_delta(const std::vector<std::uint8_t>& memory, const SnapshotBase& base) {
+  ChunkMap chunks;
+  std::vector<std::uint8_t> page(kSnapshotPageBytes);
+  const std::uint32_t pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  for (std::uint32_t p = 0; p < pages; ++p) {
+    if (delta_chunk(memory, base, p, page, kDeltaChunkPages)) {
+      chunks[p] = encode_chunk(Codec::kZstd, page);
+    }
+  }
+  return chunks;
+}
+
+TEST(Delta, OnePageChunksHoldExactlyTheChangedPagesAndReadBack) {
+  TestImage image;
+  auto memory = image.bytes;
+  memory.resize(20 * kSnapshotPageBytes, 0);
+  memory[2 * kSnapshotPageBytes + 5] = 0x34;
+  memory[17 * kSnapshotPageBytes + 9] = 0x01;
+  memory[0] = 0x10;  // page 0 differs from the image too
+  const ChunkMap chunks = store_page_delta(memory, image.base);
+  EXPECT_EQ(chunks.size(), 3u);
+  EXPECT_TRUE(chunks.contains(0) && chunks.contains(2) && chunks.contains(17));
+  SnapshotRecord record = delta_record(20);
+  record.chunk_pages = kDeltaChunkPages;
+  SnapshotPageReader reader(record, chunks, &image.base);
+  EXPECT_EQ(reader.delta_pages(), (std::vector<std::uint32_t>{0, 2, 17}));
+  for (std::uint32_t p = 0; p < 20; ++p) {
+    const auto view = reader.page(p);
+    const auto want = std::span<const std::uint8_t>(memory).subspan(
+        std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
+    if (view) {
+      EXPECT_TRUE(std::equal(view->begin(), view->end(), want.begin())) << p;
+    } else {
+      EXPECT_TRUE(std::all_of(want.begin(), want.end(), [](auto b) { return b == 0; })) << p;
+    }
+  }
+  // The same rows read as 16-page chunks would be wrong sizes: refused, never misread.
+  const SnapshotRecord sixteen = delta_record(20);
+  EXPECT_THROW(
+      {
+        SnapshotPageReader wrong(sixteen, chunks, &image.base);  // row 17 is past 20 pages
+        (void)wrong.page(0);
+      },
+      SnapshotError);
+}
+
+TEST(Delta, HostileChunkSizesAndOnePageRowsPastTheMemoryAreRefused) {
+  TestImage image;
+  for (const std::uint32_t pages : {0u, 3u, 17u, 32u}) {
+    SnapshotRecord record = delta_record(4);
+    record.chunk_pages = pages;
+    EXPECT_THROW(SnapshotPageReader(record, ChunkMap{}, &image.base), SnapshotError) << pages;
+    record.base.reset();  // a record of the memory itself is checked the same way
+    EXPECT_THROW(SnapshotPageReader(record, ChunkMap{}, &image.base), SnapshotError) << pages;
+  }
+  SnapshotRecord record = delta_record(4);
+  record.chunk_pages = kDeltaChunkPages;
+  const ChunkMap past{
+      {4, encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kSnapshotPageBytes, 1))}};
+  EXPECT_THROW(SnapshotPageReader(record, past, &image.base), SnapshotError);
+  // A one-page row holding a whole 1 MiB chunk decodes to the wrong size.
+  const ChunkMap big{{1, encode_chunk(Codec::kZstd, std::vector<std::uint8_t>(kChunkBytes, 1))}};
+  SnapshotPageReader reader(record, big, &image.base);
+  EXPECT_THROW(reader.page(1), SnapshotError);
+}
+
 }  // namespace
 }  // namespace sandbox

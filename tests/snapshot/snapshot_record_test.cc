@@ -79,6 +79,10 @@ TEST(SnapshotRecord, RejectsMalformedRecords) {
       R"({"build":"b","handle":"1","extra":[]})",
       R"({"build":"b","handle":"1","stale":"no"})",
       R"({"build":"b","handle":"1","codec":"lz4"})",
+      R"({"build":"b","handle":"1","chunkPages":0})",
+      R"({"build":"b","handle":"1","chunkPages":3})",
+      R"({"build":"b","handle":"1","chunkPages":32})",
+      R"({"build":"b","handle":"1","chunkPages":-16})",
   };
   for (const char* text : bad) {
     EXPECT_THROW(parse_snapshot_record(boost::json::parse(text)), SnapshotError) << text;
@@ -98,6 +102,24 @@ TEST(SnapshotRecord, InfoDerivation) {
   EXPECT_EQ(o.at("storedBytes").to_number<std::uint64_t>(), 38ull * 1'048'576);
   EXPECT_EQ(o.at("pages").to_number<int>(), 412);
   EXPECT_EQ(o.at("build").as_string(), "sha256:abc");
+}
+
+// docs/snapshot-format.md#chunks: a delta written now says it has one page per chunk; a record
+// that says nothing has upstream's 16, and writes none.
+TEST(SnapshotRecord, ChunkPagesIsWrittenOnlyWhenNotSixteen) {
+  SnapshotRecord r = sample();
+  EXPECT_EQ(r.chunk_pages, kChunkPages);
+  EXPECT_FALSE(to_json(r).contains("chunkPages"));
+  r.base = "image";
+  r.chunk_pages = kDeltaChunkPages;
+  const boost::json::object o = to_json(r);
+  EXPECT_EQ(o.at("chunkPages").to_number<int>(), 1);
+  EXPECT_EQ(parse_snapshot_record(boost::json::parse(boost::json::serialize(o))), r);
+  EXPECT_EQ(snapshot_info(r).stored_bytes, 38ull * 65'536);  // 38 one-page chunks
+  for (const std::uint32_t pages : {1u, 2u, 4u, 8u, 16u}) {
+    const auto text = R"({"build":"b","handle":"1","chunkPages":)" + std::to_string(pages) + "}";
+    EXPECT_EQ(parse_snapshot_record(boost::json::parse(text)).chunk_pages, pages);
+  }
 }
 
 }  // namespace
