@@ -46,7 +46,11 @@ void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
     std::lock_guard lock(mu_);
     queue_.push_back(Queued{std::move(job), long_running});
   }
-  cv_.notify_all();
+  // One job, one worker: waking every idle worker for it costs each of them a futex wake and
+  // two context switches for nothing. A job none can start now (a long-running one over
+  // max_long_running) cannot be started by any other worker either; the end of a long job
+  // wakes them all (loop()).
+  cv_.notify_one();
 }
 
 bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
@@ -55,7 +59,7 @@ bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
     if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
     queue_.push_back(Queued{std::move(job), long_running});
   }
-  cv_.notify_all();
+  cv_.notify_one();  // as in submit()
   return true;
 }
 

@@ -21,14 +21,14 @@ Watchdog::Impl::~Impl() {
 
 std::uint64_t Watchdog::Impl::arm(Clock::time_point deadline) {
   std::uint64_t serial = sandbox_wasm_next_serial();
-  bool earliest;
+  bool sooner;
   {
     std::lock_guard lock(mu_);
-    earliest = std::all_of(entries_.begin(), entries_.end(),
-                           [&](const Entry& e) { return deadline < e.fire; });
     entries_.push_back(Entry{serial, deadline, pthread_self()});
+    sooner = deadline < wake_at_;
+    if (sooner) wake_at_ = deadline;  // the thread is told; later arms need not tell it again
   }
-  if (earliest) cv_.notify_one();
+  if (sooner) cv_.notify_one();
   return serial;
 }
 
@@ -42,6 +42,7 @@ void Watchdog::Impl::loop() {
   std::unique_lock lock(mu_);
   while (!stop_) {
     if (entries_.empty()) {
+      wake_at_ = Clock::time_point::max();
       cv_.wait(lock);
       continue;
     }
@@ -49,10 +50,11 @@ void Watchdog::Impl::loop() {
                                  [](const Entry& a, const Entry& b) { return a.fire < b.fire; });
     Clock::time_point now = Clock::now();
     if (next->fire > now) {
-      Clock::time_point fire = next->fire;  // entries_ may change while we wait
-      cv_.wait_until(lock, fire);
+      wake_at_ = next->fire;  // entries_ may change while we wait
+      cv_.wait_until(lock, wake_at_);
       continue;
     }
+    wake_at_ = now;  // awake: an arm() meanwhile is seen by the next round
     for (Entry& e : entries_) {
       if (e.fire > now) continue;
       union sigval value;

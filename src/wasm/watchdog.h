@@ -6,6 +6,11 @@
 // due, an entry is signalled again every kRepeat until disarm(), which covers a guest that was
 // inside an import when the first signal came (runtime.h, invariant 3). Signals are only sent
 // under the mutex that disarm() takes, so a thread is never signalled after disarm() returned.
+//
+// arm() wakes the thread only for a deadline earlier than the time it will wake anyway: calls
+// with the usual timeout arm deadlines later than every earlier one, so the thread sleeps until
+// the oldest of them and then on to the next, instead of waking (two context switches, tens of
+// microseconds on a small virtual machine) for every guest call.
 #pragma once
 
 #include <atomic>
@@ -45,6 +50,9 @@ struct Watchdog::Impl {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Entry> entries_;
+  // When the thread wakes by itself next: the deadline it sleeps until, max() while it waits
+  // for an entry. Guarded by mu_.
+  Clock::time_point wake_at_ = Clock::time_point::max();
   bool stop_ = false;
   std::thread thread_;
 };

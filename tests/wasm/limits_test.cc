@@ -256,6 +256,45 @@ TEST(Deadline, ShortCallsAreNeverInterrupted) {
   EXPECT_EQ(watchdog.signals_sent(), 0u);
 }
 
+// The watchdog sleeps until the earliest deadline it was told about and is woken only for an
+// earlier one (watchdog.h). A short deadline after a long one wakes it.
+TEST(Deadline, AShortDeadlineAfterALongOneStillFiresOnTime) {
+  TestEnv env;
+  Watchdog watchdog;
+  auto slow = make_instance(plain_module(), env, {.watchdog = &watchdog});
+  slow->set_call_timeout(30s);
+  ASSERT_TRUE((slow->call<std::uint32_t(std::uint32_t, std::uint32_t)>("add", 1, 2).ok()));
+  auto fast = make_instance(plain_module(), env, {.watchdog = &watchdog});
+  fast->set_call_timeout(100ms);
+  const auto start = Clock::now();
+  EXPECT_EQ(fast->call<void()>("spin").trap.kind, TrapKind::kDeadline);
+  EXPECT_LT(Clock::now() - start, 5s);  // not at the long deadline's 30 s
+}
+
+// A later deadline armed while the watchdog sleeps toward an earlier one does not wake it; it
+// fires once the earlier one has been dealt with.
+TEST(Deadline, ALaterDeadlineArmedMeanwhileFiresAfterTheEarlierOne) {
+  TestEnv env;
+  Watchdog watchdog;
+  Module m = plain_module();
+  TrapKind first = TrapKind::kNone;
+  std::thread early([&] {
+    auto inst = make_instance(m, env, {.watchdog = &watchdog});
+    inst->set_call_timeout(200ms);
+    first = inst->call<void()>("spin").trap.kind;
+  });
+  std::this_thread::sleep_for(50ms);
+  auto inst = make_instance(m, env, {.watchdog = &watchdog});
+  inst->set_call_timeout(400ms);
+  const auto start = Clock::now();
+  EXPECT_EQ(inst->call<void()>("spin").trap.kind, TrapKind::kDeadline);
+  const auto elapsed = Clock::now() - start;
+  early.join();
+  EXPECT_EQ(first, TrapKind::kDeadline);
+  EXPECT_GE(elapsed, 400ms);
+  EXPECT_LT(elapsed, 5s);
+}
+
 TEST(Deadline, RacingDeadlinesNeverHitTheWrongCall) {
   // Calls that take about as long as their deadline: some are interrupted, some finish just
   // in time. A late signal must never interrupt a later call that has no deadline.
