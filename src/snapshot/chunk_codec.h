@@ -1,10 +1,14 @@
-// Chunk compression. The server compresses each 1 MiB chunk before storing it and records the
-// codec name in the snapshot record, so a reader knows how to decode every chunk of that
-// snapshot (records without a codec are raw, as upstream stores them).
+// Chunk compression. The server compresses each chunk (a delta page, or 1 MiB of memory) before
+// storing it and records the codec name in the snapshot record, so a reader knows how to decode
+// every chunk of that snapshot (records without a codec are raw, as upstream stores them).
 //
-// zstd level 1 is the default. bench/snapshot (synthetic heap-like 1 MiB chunk, shared 2-core
-// machine, median of 5): level 1 ~750 MB/s at ratio 10.0, level 3 ~660 MB/s at 10.1, level 6
-// ~140 MB/s at 10.7; decompression ~1.4 GB/s. Higher levels buy almost nothing for the time.
+// zstd level -1 is the default. What a snapshot compresses is mostly one 64 KiB page of a delta
+// (its XOR with the engine image: a quarter of its 4 KiB blocks non-zero, the rest zero). On
+// such pages dumped from Ruby and Python steps (2-core machine) level -1 takes 7-10 us a page
+// against 13-20 us for level 1, for 5-8% more bytes; level 2 and 3 are in between and barely
+// smaller. For whole 1 MiB chunks of memory (bench/snapshot, synthetic heap-like data) level 1
+// ran ~750 MB/s at ratio 10.0, level 3 ~660 MB/s at 10.1, level 6 ~140 MB/s at 10.7;
+// decompression ~1.4 GB/s.
 //
 // Thread-safety: a ChunkCodec owns zstd contexts and must be used by one thread at a time (one
 // per InterpreterServer); the free functions are thread-safe.
@@ -21,7 +25,7 @@ namespace sandbox {
 
 enum class Codec { kRaw, kZstd };
 
-inline constexpr int kDefaultZstdLevel = 1;
+inline constexpr int kDefaultZstdLevel = -1;
 
 // The smallest zstd window log a decoder accepts (ZSTD_WINDOWLOG_ABSOLUTEMIN, 1 KiB).
 inline constexpr int kMinZstdWindowLog = 10;
