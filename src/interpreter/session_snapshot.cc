@@ -42,15 +42,6 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   const SessionSnapshot snap = resident.instance->snapshot();
   const std::span<const std::uint8_t> memory = snap.memory;
 
-  PageHashes hashes;
-  if (snap.dirty_pages && resident.hashes_valid) {
-    // Write tracking: only the dirty pages can differ from what was last stored.
-    hashes = resident.prev_hashes;
-    rehash_pages(memory, *snap.dirty_pages, hashes);
-  } else {
-    hashes = hash_memory(memory);
-  }
-
   // docs/snapshot-format.md#delta-encoding (I11): a delta from the image when the engine offers
   // one; the memory itself otherwise.
   const SnapshotBase* delta_base =
@@ -64,11 +55,52 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   const bool rewrite_all = to_delta != resident.delta || chunk_pages != resident.chunk_pages ||
                            (to_delta && resident.base_fingerprint != base->fingerprint);
 
-  // One codec per thread: its zstd context and buffers stay warm across snapshots.
+  // Write tracking: only the dirty pages can differ from what was last stored.
+  const bool tracked = snap.dirty_pages && resident.hashes_valid;
+  // The hashes of the memory now: the stored ones with the dirty pages rehashed, or all anew.
+  const auto hash_now = [&] {
+    if (!tracked) return hash_memory(memory);
+    PageHashes h = resident.prev_hashes;
+    rehash_pages(memory, *snap.dirty_pages, h);
+    return h;
+  };
+
+  // One codec and one chunk buffer per thread: the zstd context stays warm across snapshots,
+  // and a snapshot allocates (and page-faults) no buffer.
   thread_local ChunkCodec codec(Codec::kZstd);
+  thread_local std::vector<std::uint8_t> buffer;
+  if (to_delta) buffer.resize(std::size_t{chunk_pages} * kSnapshotPageBytes);
   SnapshotWrite write;
   std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
-  if (to_delta) {
+  PageHashes hashes;  // the new hashes, except on the usual step, which lists its changes
+  std::vector<std::pair<std::uint32_t, std::optional<std::uint64_t>>> hash_changes;
+  std::size_t page_count = 0;
+  const bool usual_step = to_delta && tracked && !rewrite_all;
+  if (usual_step) {
+    // Each dirty page is hashed and XORed with the image in one pass (read once), and only a
+    // page whose hash changed is compressed and stored, as its own chunk.
+    const std::span<std::uint8_t, kSnapshotPageBytes> out(buffer.data(), kSnapshotPageBytes);
+    const auto memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+    page_count = resident.prev_hashes.size();
+    for (const std::uint32_t p : *snap.dirty_pages) {
+      if (p >= memory_pages) continue;
+      const DeltaPage page = delta_page(memory, *delta_base, p, out);
+      const auto it = resident.prev_hashes.find(p);
+      const std::optional<std::uint64_t> before =
+          it == resident.prev_hashes.end() ? std::nullopt : std::optional(it->second);
+      if (page.hash == before) continue;  // written, but as it was
+      page_count = page_count + (page.hash ? 1 : 0) - (before ? 1 : 0);
+      hash_changes.emplace_back(p, page.hash);
+      if (page.differs) {
+        write.upserts.push_back(ChunkWrite{p, codec.encode(out)});
+        chunk_ids.insert(p);
+      } else if (chunk_ids.erase(p) > 0) {
+        write.removed.push_back(p);  // the page equals the image again
+      }
+    }
+  } else if (to_delta) {
+    hashes = hash_now();
+    page_count = hashes.size();
     std::set<std::uint32_t> touched;
     if (rewrite_all) {
       // Old ids of another chunk size that are not rewritten below are removed.
@@ -79,9 +111,6 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       for (const auto p : diff.changed) touched.insert(p / chunk_pages);
       for (const auto p : diff.removed) touched.insert(p / chunk_pages);
     }
-    // One buffer per thread, like the codec: no allocation (nor page faults) per snapshot.
-    thread_local std::vector<std::uint8_t> buffer;
-    buffer.resize(std::size_t{chunk_pages} * kSnapshotPageBytes);
     const std::span<std::uint8_t> chunk(buffer);
     for (const std::uint32_t c : touched) {
       if (delta_chunk(memory, *delta_base, c, chunk, chunk_pages)) {
@@ -92,6 +121,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       }
     }
   } else {
+    hashes = hash_now();
+    page_count = hashes.size();
     ChunkPlan plan;
     if (rewrite_all) {
       // Every chunk with a non-zero page; every other stored chunk goes.
@@ -123,8 +154,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   SnapshotRecord record;
   record.build = build;
   record.memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
-  record.page_count = static_cast<std::uint32_t>(hashes.size());
-  record.bytes = static_cast<std::uint64_t>(hashes.size()) * kSnapshotPageBytes;
+  record.page_count = static_cast<std::uint32_t>(page_count);
+  record.bytes = static_cast<std::uint64_t>(page_count) * kSnapshotPageBytes;
   record.chunk_count = static_cast<std::uint32_t>(chunk_ids.size());
   record.handle = snap.handle;
   record.extra = snap.extra;
@@ -140,7 +171,17 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   store.write_snapshot(key, row.id, write);  // throws: nothing changed
 
   row.snapshot = std::move(record);
-  resident.prev_hashes = std::move(hashes);
+  if (!usual_step) {
+    resident.prev_hashes = std::move(hashes);
+  } else {
+    for (const auto& [p, hash] : hash_changes) {
+      if (hash) {
+        resident.prev_hashes[p] = *hash;
+      } else {
+        resident.prev_hashes.erase(p);
+      }
+    }
+  }
   resident.hashes_valid = true;
   resident.chunk_ids = std::move(chunk_ids);
   resident.delta = to_delta;

@@ -92,6 +92,34 @@ bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
   return differs;
 }
 
+DeltaPage delta_page(std::span<const std::uint8_t> memory, const SnapshotBase& base,
+                     std::uint32_t page, std::span<std::uint8_t, kSnapshotPageBytes> out) {
+  const std::uint64_t at = std::uint64_t{page} * kSnapshotPageBytes;
+  if (at + kSnapshotPageBytes > memory.size()) {
+    throw std::invalid_argument("delta_page: page " + std::to_string(page) + " is past the memory");
+  }
+  struct Visit {
+    const std::uint8_t* base_bytes;
+    std::uint8_t* out;
+    bool differs;
+  } visit{base_page(base, page), out.data(), false};
+  DeltaPage result;
+  result.hash = hash_page_visiting(
+      memory.subspan(at).first<kSnapshotPageBytes>(),
+      [](void* context, std::size_t offset, const std::uint8_t* block) {
+        auto& v = *static_cast<Visit*>(context);
+        if (v.base_bytes) {
+          v.differs |= xor_of(v.out + offset, block, v.base_bytes + offset, kHashBlockBytes);
+        } else {
+          std::memcpy(v.out + offset, block, kHashBlockBytes);
+          v.differs = v.differs || any_nonzero(block, kHashBlockBytes);
+        }
+      },
+      &visit);
+  result.differs = visit.differs;
+  return result;
+}
+
 void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data,
                    std::uint32_t chunk_pages) {
   if (!valid_chunk_pages(chunk_pages) || data.size() != chunk_pages * kSnapshotPageBytes) {

@@ -48,6 +48,17 @@ bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
 void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data,
                    std::uint32_t chunk_pages = kChunkPages);
 
+// One dirty page of a delta snapshot, read once (docs/snapshot-format.md#snapshot-write).
+struct DeltaPage {
+  std::optional<std::uint64_t> hash;  // hash_page() of the memory page; none when all zero
+  bool differs = false;               // the XOR written to `out` is not all zero
+};
+
+// Hashes page `page` of `memory` (which must hold it) and writes its XOR with the base's page
+// into `out`, in one pass over the page.
+DeltaPage delta_page(std::span<const std::uint8_t> memory, const SnapshotBase& base,
+                     std::uint32_t page, std::span<std::uint8_t, kSnapshotPageBytes> out);
+
 // Checks a record before anything is decoded. Throws SnapshotError when it declares more than
 // kMaxSnapshotMemoryPages or a chunk size that is not valid_chunk_pages; and for a delta record,
 // when `base` is null, its fingerprint is not the record's, or the record's memory is smaller than

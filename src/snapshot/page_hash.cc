@@ -43,6 +43,23 @@ std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPa
   return XXH3_64bits_withSeed(page.data(), page.size(), process_seed());
 }
 
+std::optional<std::uint64_t> hash_page_visiting(
+    std::span<const std::uint8_t, kSnapshotPageBytes> page,
+    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context) {
+  // The streaming form of XXH3 gives exactly the one-shot value hash_page() computes.
+  XXH3_state_t state;
+  XXH3_64bits_reset_withSeed(&state, process_seed());
+  bool zero = true;
+  for (std::size_t at = 0; at < kSnapshotPageBytes; at += kHashBlockBytes) {
+    const std::uint8_t* block = page.data() + at;
+    if (zero) zero = all_zero(block, kHashBlockBytes);
+    XXH3_64bits_update(&state, block, kHashBlockBytes);
+    visit(context, at, block);
+  }
+  if (zero) return std::nullopt;
+  return XXH3_64bits_digest(&state);
+}
+
 PageHashes hash_memory(std::span<const std::uint8_t> memory) {
   if (memory.size() % kSnapshotPageBytes != 0) {
     throw std::invalid_argument("memory size " + std::to_string(memory.size()) +

@@ -26,6 +26,16 @@ using PageHashes = std::map<std::uint32_t, std::uint64_t>;
 // The hash of one page, or nullopt when all of it is zero. Requires page.size() == 64 KiB.
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page);
 
+// The size of the blocks hash_page_visiting() hands out: small enough to stay in the L1 cache.
+inline constexpr std::size_t kHashBlockBytes = 4096;
+
+// hash_page(page), handing each kHashBlockBytes block of the page to `visit(context, offset,
+// block)` right after hashing it, so a caller's second pass over the page reads the cache
+// instead of memory (a dirty page of a snapshot is hashed and XORed with the image at once).
+std::optional<std::uint64_t> hash_page_visiting(
+    std::span<const std::uint8_t, kSnapshotPageBytes> page,
+    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context);
+
 // Hashes every page of `memory`. Throws std::invalid_argument when memory.size() is not a
 // multiple of 64 KiB (Wasm memories always are).
 PageHashes hash_memory(std::span<const std::uint8_t> memory);
