@@ -203,7 +203,16 @@ void delta_round_trip(fuzz::FuzzInput& in, std::uint32_t chunk_pages) {
   record.codec = Codec::kZstd;
   record.chunk_pages = chunk_pages;
   SnapshotPageReader reader(record, chunks, &base);
+  std::vector<std::uint8_t> one(kSnapshotPageBytes), separate(kSnapshotPageBytes);
   for (std::uint32_t p = 0; p < pages; ++p) {
+    // The one-pass form of a step writes what the separate passes write.
+    const DeltaPage page = delta_page(
+        memory, base, p, std::span<std::uint8_t, kSnapshotPageBytes>(one.data(), one.size()));
+    FUZZ_CHECK(page.differs == delta_chunk(memory, base, p, separate, kDeltaChunkPages));
+    FUZZ_CHECK(one == separate);
+    FUZZ_CHECK(page.hash == hash_page(std::span<const std::uint8_t>(memory)
+                                          .subspan(std::size_t{p} * kSnapshotPageBytes)
+                                          .first<kSnapshotPageBytes>()));
     const auto view = reader.page(p);
     const auto want = std::span<const std::uint8_t>(memory).subspan(
         std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);

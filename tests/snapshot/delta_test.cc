@@ -207,6 +207,35 @@ TEST(Delta, OnePageChunksHoldExactlyTheChangedPagesAndReadBack) {
       SnapshotError);
 }
 
+// The one-pass form of a step (delta_page) writes what delta_chunk writes for a one-page chunk,
+// and the memory page's hash_page().
+TEST(Delta, OnePassOverADirtyPageEqualsTheSeparatePasses) {
+  TestImage image;
+  auto memory = image.bytes;
+  memory.resize(5 * kSnapshotPageBytes, 0);
+  memory[7] = 0x12;                                             // page 0 differs from the image
+  memory[2 * kSnapshotPageBytes + kSnapshotPageBytes - 1] = 0;  // page 2: its last byte
+  memory[4 * kSnapshotPageBytes + 4096 * 9] = 5;                // page 4: past the image
+  std::vector<std::uint8_t> a(kSnapshotPageBytes), b(kSnapshotPageBytes);
+  for (std::uint32_t p = 0; p < 5; ++p) {
+    const DeltaPage one = delta_page(
+        memory, image.base, p, std::span<std::uint8_t, kSnapshotPageBytes>(a.data(), a.size()));
+    const bool differs = delta_chunk(memory, image.base, p, b, kDeltaChunkPages);
+    EXPECT_EQ(one.differs, differs) << p;
+    EXPECT_EQ(a, b) << p;
+    EXPECT_EQ(one.hash, hash_page(std::span<const std::uint8_t>(memory)
+                                      .subspan(std::size_t{p} * kSnapshotPageBytes)
+                                      .first<kSnapshotPageBytes>()))
+        << p;
+  }
+  EXPECT_FALSE(delta_page(memory, image.base, 1,
+                          std::span<std::uint8_t, kSnapshotPageBytes>(a.data(), a.size()))
+                   .differs);  // zero in both
+  EXPECT_THROW(delta_page(memory, image.base, 5,
+                          std::span<std::uint8_t, kSnapshotPageBytes>(a.data(), a.size())),
+               std::invalid_argument);
+}
+
 TEST(Delta, HostileChunkSizesAndOnePageRowsPastTheMemoryAreRefused) {
   TestImage image;
   for (const std::uint32_t pages : {0u, 3u, 17u, 32u}) {

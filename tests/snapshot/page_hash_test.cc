@@ -42,6 +42,36 @@ TEST(PageHash, ZeroPagesHaveNoHashAndEveryBitCounts) {
   }
 }
 
+TEST(PageHash, VisitingGivesTheSameHashAndEveryBlockInOrder) {
+  auto mem = pages(2);
+  for (std::size_t i = 0; i < kSnapshotPageBytes; ++i) mem[i] = static_cast<std::uint8_t>(i * 7);
+  mem[kSnapshotPageBytes + kSnapshotPageBytes - 1] = 1;  // page 1: one byte, in its last block
+  for (const std::size_t p : {std::size_t{0}, std::size_t{1}}) {
+    struct Seen {
+      std::vector<std::size_t> offsets;
+      const std::uint8_t* first = nullptr;
+    } seen;
+    const auto h = hash_page_visiting(
+        page_of(mem, p),
+        [](void* context, std::size_t offset, const std::uint8_t* block) {
+          auto& s = *static_cast<Seen*>(context);
+          if (s.offsets.empty()) s.first = block;
+          s.offsets.push_back(offset);
+        },
+        &seen);
+    EXPECT_EQ(h, hash_page(page_of(mem, p))) << p;
+    ASSERT_EQ(seen.offsets.size(), kSnapshotPageBytes / kHashBlockBytes);
+    for (std::size_t i = 0; i < seen.offsets.size(); ++i) {
+      EXPECT_EQ(seen.offsets[i], i * kHashBlockBytes);
+    }
+    EXPECT_EQ(seen.first, page_of(mem, p).data());
+  }
+  const auto zero = pages(1);
+  EXPECT_EQ(hash_page_visiting(
+                page_of(zero, 0), [](void*, std::size_t, const std::uint8_t*) {}, nullptr),
+            std::nullopt);
+}
+
 TEST(PageHash, HashMemorySkipsZeroPagesAndIsDeterministic) {
   auto mem = pages(40);
   mem[5 * kSnapshotPageBytes + 17] = 9;
