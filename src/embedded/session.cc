@@ -31,13 +31,16 @@ void prepare_copy(const EngineState& state, Guest& guest) {
   guest.wasi().reset_logs();
 }
 
-// True when `source` is a delta from the image this engine's sessions boot from (the
-// SnapshotBase is made from that image), so restore can start from the image.
-bool from_image(EngineState& state, const SnapshotSource& source) {
-  if (!source.base_delta_pages || !source.read_page) return false;
+// The pages of the delta when `source` is a delta from the image this engine's sessions boot
+// from (the SnapshotBase is made from that image), so restore can start from the image; null
+// otherwise.
+const std::vector<std::uint32_t>* delta_from_image(EngineState& state,
+                                                   const SnapshotSource& source) {
+  if (!source.base_delta_pages || !source.read_page) return nullptr;
   const auto base = state.snapshot_base();
-  return base != nullptr && base->fingerprint == source.base_fingerprint &&
-         source.memory_pages >= base->pages;
+  const bool ours = base != nullptr && base->fingerprint == source.base_fingerprint &&
+                    source.memory_pages >= base->pages;
+  return ours ? &*source.base_delta_pages : nullptr;
 }
 
 #ifdef MADV_POPULATE_WRITE
@@ -125,12 +128,12 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
   const std::uint32_t initial_pages = instance.module().initial_pages();
-  if (from_image(*state, source) && source.base_delta_pages) {  // from_image checks it too
+  if (const auto* delta_pages = delta_from_image(*state, source)) {
     // A delta from this engine's image: place the image (mapped copy-on-write where possible)
     // and write only the pages the delta lists.
     const auto image = state->image();
     place_image(*image, instance);
-    for (const std::uint32_t page : *source.base_delta_pages) {
+    for (const std::uint32_t page : *delta_pages) {
       if (page >= source.memory_pages) continue;
       const auto bytes = source.read_page(page);
       const std::uint8_t* in_image = page < image->pages ? image->page_bytes[page] : nullptr;

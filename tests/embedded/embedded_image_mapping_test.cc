@@ -17,12 +17,15 @@
 #include "embedded/abi_driver.h"
 #include "embedded/image.h"
 #include "embedded_test_util.h"
+#include "support/proc_memory.h"
 
 namespace sandbox {
 namespace {
 
 using embedded::ImageMapping;
 using namespace testing_embedded;
+using testing_support::pagemap_entry;
+using testing_support::rollup_kib;
 
 // Sets SANDBOX_IMAGE_MAPPING for the lifetime of the guard (engines capture their image lazily,
 // so the guard must span the first run or boot).
@@ -241,18 +244,6 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
   }
 }
 
-// The /proc/self/pagemap entry of the 4 KiB page at `address` (bit 63: present; bit 61: a file
-// page, here the image's, rather than a private copy).
-std::uint64_t pagemap_entry(const std::uint8_t* address) {
-  const int fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ~std::uint64_t{0};
-  std::uint64_t entry = 0;
-  const auto offset = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(address) / 4096 * 8);
-  const bool ok = ::pread(fd, &entry, sizeof entry, offset) == static_cast<ssize_t>(sizeof entry);
-  ::close(fd);
-  return ok ? entry : ~std::uint64_t{0};
-}
-
 // A restored delta page that differs from the image in one 4 KiB block gets a private copy of
 // that block only; its other 15 blocks stay the image's (mapped) pages: no copy, no memory.
 TEST_P(ImageMappingTest, ARestoredPageCopiesOnlyTheBlocksThatDifferFromTheImage) {
@@ -284,16 +275,6 @@ TEST_P(ImageMappingTest, ARestoredPageCopiesOnlyTheBlocksThatDifferFromTheImage)
     const bool private_copy = (entry >> 63 & 1) != 0 && (entry >> 61 & 1) == 0;
     EXPECT_EQ(private_copy, block == 5) << "block " << block << " entry " << std::hex << entry;
   }
-}
-
-// Kilobytes of a field of /proc/self/smaps_rollup.
-std::uint64_t rollup_kib(const std::string& field) {
-  std::ifstream in("/proc/self/smaps_rollup");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(field + ":", 0) == 0) return std::stoull(line.substr(field.size() + 1));
-  }
-  return 0;
 }
 
 // Resident sessions that each ran a small execute hold the pages they wrote, not the image.

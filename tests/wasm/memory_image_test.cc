@@ -15,10 +15,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "support/proc_memory.h"
 #include "test_host.h"
 
 namespace sandbox::wasm {
 namespace {
+
+using testing_support::rollup_kib;
 
 using testing::make_instance;
 using testing::plain_module;
@@ -210,16 +213,6 @@ TEST(MemoryImage, APooledMemoryThatMappedAnImageComesBackZero) {
     }
   }
   EXPECT_EQ(live_memory_reservations(), before);
-}
-
-// Kilobytes of a field of /proc/self/smaps_rollup ("Rss", "Pss", "Pss_Anon", ...).
-std::uint64_t rollup_kib(const std::string& field) {
-  std::ifstream in("/proc/self/smaps_rollup");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(field + ":", 0) == 0) return std::stoull(line.substr(field.size() + 1));
-  }
-  return 0;
 }
 
 TEST(MemoryImage, IdleInstancesShareTheImageInsteadOfEachHoldingACopy) {
