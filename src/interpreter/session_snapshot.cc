@@ -238,8 +238,10 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
       const auto it = served.find(page);
       if (it == served.end()) {
         unserved.push_back(page);  // the engine did not ask: read what the memory holds
-      } else if (it->second) {
-        resident.prev_hashes[page] = *it->second;
+        continue;
+      }
+      if (const std::optional<std::uint64_t>& hash = it->second) {
+        resident.prev_hashes[page] = *hash;
       } else {
         resident.prev_hashes.erase(page);
       }

@@ -215,7 +215,7 @@ TEST(Delta, OnePassOverADirtyPageEqualsTheSeparatePasses) {
   memory.resize(5 * kSnapshotPageBytes, 0);
   memory[7] = 0x12;                                             // page 0 differs from the image
   memory[2 * kSnapshotPageBytes + kSnapshotPageBytes - 1] = 0;  // page 2: its last byte
-  memory[4 * kSnapshotPageBytes + 4096 * 9] = 5;                // page 4: past the image
+  memory[4 * kSnapshotPageBytes + std::size_t{4096} * 9] = 5;   // page 4: past the image
   std::vector<std::uint8_t> a(kSnapshotPageBytes), b(kSnapshotPageBytes);
   for (std::uint32_t p = 0; p < 5; ++p) {
     const DeltaPage one = delta_page(

@@ -179,8 +179,9 @@ TEST_F(LegacySnapshotTest, ADeltaInSixteenPageChunksRestoresAndIsRewrittenAsPage
     auto& chunk = chunks[page / kChunkPages];
     chunk.resize(kChunkBytes);
     const auto xor_page = decode_chunk(Codec::kZstd, data, kSnapshotPageBytes);
-    std::copy(xor_page.begin(), xor_page.end(),
-              chunk.begin() + std::ptrdiff_t{page % kChunkPages} * kSnapshotPageBytes);
+    std::copy(
+        xor_page.begin(), xor_page.end(),
+        chunk.begin() + static_cast<std::ptrdiff_t>((page % kChunkPages) * kSnapshotPageBytes));
     old_format.removed.push_back(page);  // deleted before the upserts, in one transaction
   }
   for (const auto& [c, chunk] : chunks) {
