@@ -46,8 +46,13 @@ std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPa
 std::optional<std::uint64_t> hash_page_visiting(
     std::span<const std::uint8_t, kSnapshotPageBytes> page,
     void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context) {
-  // The streaming form of XXH3 gives exactly the one-shot value hash_page() computes.
-  XXH3_state_t state;
+  // The streaming form of XXH3 gives exactly the one-shot value hash_page() computes. Its state
+  // must start initialised: XXH3_64bits_reset_withSeed derives the secret from the seed only
+  // when the state's seed differs, so an uninitialised state on the stack that happened to hold
+  // this seed from an earlier call (but not its secret) hashed wrongly (found by
+  // fuzz_replay_fuzz_snapshot). One state per thread, zeroed before its first use, keeps the
+  // derived secret across calls as well.
+  thread_local XXH3_state_t state{};
   XXH3_64bits_reset_withSeed(&state, process_seed());
   bool zero = true;
   for (std::size_t at = 0; at < kSnapshotPageBytes; at += kHashBlockBytes) {
