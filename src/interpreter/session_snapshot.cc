@@ -82,7 +82,11 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     const std::span<std::uint8_t, kSnapshotPageBytes> out(buffer.data(), kSnapshotPageBytes);
     const auto memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
     page_count = resident.prev_hashes.size();
-    for (const std::uint32_t p : *snap.dirty_pages) {
+    // The engine lists dirty pages in any order (engine.h), perhaps more than once.
+    std::vector<std::uint32_t> dirty = *snap.dirty_pages;
+    std::sort(dirty.begin(), dirty.end());
+    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+    for (const std::uint32_t p : dirty) {
       if (p >= memory_pages) continue;
       const DeltaPage page = delta_page(memory, *delta_base, p, out);
       const auto it = resident.prev_hashes.find(p);
