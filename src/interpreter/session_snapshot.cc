@@ -238,7 +238,7 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
     // the copy rehashed; no need to hash the whole memory again.
     resident.prev_hashes = base->page_hashes;
     std::vector<std::uint32_t> unserved;
-    for (const std::uint32_t page : reader.delta_pages()) {
+    for (const std::uint32_t page : *source.base_delta_pages) {  // reader.delta_pages()
       const auto it = served.find(page);
       if (it == served.end()) {
         unserved.push_back(page);  // the engine did not ask: read what the memory holds

@@ -9,20 +9,6 @@
 namespace sandbox {
 namespace {
 
-// XOR of `n` bytes of `src` into `dst`, word-wise.
-void xor_into(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
-    std::uint64_t a;
-    std::uint64_t b;
-    std::memcpy(&a, dst + i, sizeof a);
-    std::memcpy(&b, src + i, sizeof b);
-    a ^= b;
-    std::memcpy(dst + i, &a, sizeof a);
-  }
-  for (; i < n; ++i) dst[i] ^= src[i];
-}
-
 // dst = a XOR b over `n` bytes, word-wise; true when any byte of the result is not zero.
 bool xor_of(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
   std::uint64_t any = 0;
@@ -41,19 +27,6 @@ bool xor_of(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std
     any |= dst[i];
   }
   return any != 0;
-}
-
-bool any_nonzero(const std::uint8_t* p, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
-    std::uint64_t w;
-    std::memcpy(&w, p + i, sizeof w);
-    if (w != 0) return true;
-  }
-  for (; i < n; ++i) {
-    if (p[i] != 0) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -81,10 +54,10 @@ bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
       differs |= xor_of(dst, memory.data() + at, base_bytes, kSnapshotPageBytes);
     } else if (in_memory) {
       std::memcpy(dst, memory.data() + at, kSnapshotPageBytes);
-      differs |= any_nonzero(dst, kSnapshotPageBytes);
+      differs |= !all_zero(dst, kSnapshotPageBytes);
     } else if (base_bytes) {
       std::memcpy(dst, base_bytes, kSnapshotPageBytes);
-      differs |= any_nonzero(dst, kSnapshotPageBytes);
+      differs |= !all_zero(dst, kSnapshotPageBytes);
     } else {
       std::memset(dst, 0, kSnapshotPageBytes);
     }
@@ -112,7 +85,7 @@ DeltaPage delta_page(std::span<const std::uint8_t> memory, const SnapshotBase& b
           v.differs |= xor_of(v.out + offset, block, v.base_bytes + offset, kHashBlockBytes);
         } else {
           std::memcpy(v.out + offset, block, kHashBlockBytes);
-          v.differs = v.differs || any_nonzero(block, kHashBlockBytes);
+          v.differs = v.differs || !all_zero(block, kHashBlockBytes);
         }
       },
       &visit);
@@ -129,7 +102,8 @@ void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std:
     const std::uint64_t page = std::uint64_t{chunk} * chunk_pages + i;
     if (page >= kMaxSnapshotMemoryPages) break;
     if (const std::uint8_t* b = base_page(base, static_cast<std::uint32_t>(page))) {
-      xor_into(data.data() + std::size_t{i} * kSnapshotPageBytes, b, kSnapshotPageBytes);
+      std::uint8_t* at = data.data() + std::size_t{i} * kSnapshotPageBytes;
+      (void)xor_of(at, at, b, kSnapshotPageBytes);  // in place: each word is read first
     }
   }
 }

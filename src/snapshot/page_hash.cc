@@ -26,17 +26,19 @@ std::uint64_t process_seed() {
   return seed;
 }
 
+}  // namespace
+
 bool all_zero(const std::uint8_t* p, std::size_t n) {
   std::uint64_t any = 0;
-  for (std::size_t i = 0; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
+  std::size_t i = 0;
+  for (; i + sizeof(std::uint64_t) <= n; i += sizeof(std::uint64_t)) {
     std::uint64_t w;
     std::memcpy(&w, p + i, sizeof w);
     any |= w;
   }
-  return any == 0;  // pages are whole words
+  for (; i < n; ++i) any |= p[i];
+  return any == 0;
 }
-
-}  // namespace
 
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page) {
   if (all_zero(page.data(), page.size())) return std::nullopt;

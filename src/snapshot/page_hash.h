@@ -23,6 +23,9 @@ inline constexpr std::size_t kSnapshotPageBytes = 65'536;
 // Non-zero page index -> hash. Zero pages are absent. Ordered, so diffs come out sorted.
 using PageHashes = std::map<std::uint32_t, std::uint64_t>;
 
+// True when all `n` bytes at `p` are zero (word-wise, without branching on the data).
+bool all_zero(const std::uint8_t* p, std::size_t n);
+
 // The hash of one page, or nullopt when all of it is zero. Requires page.size() == 64 KiB.
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page);
 

@@ -189,9 +189,7 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
   const Engine engine = probe_engine();
   const auto base = engine.sessions->base();
   ASSERT_NE(base, nullptr);
-  ManualClock clock;
-  Workspace ws(clock);
-  auto a = engine.sessions->boot(SessionOptions{.workspace = &ws});
+  auto a = engine.sessions->boot(SessionOptions{.workspace = &ws_});
   ASSERT_EQ(text_of(a->execute(req("set x 5\nzerodata\nalloc 2\nset y 6\nget x"))), "5");
   const StoredSnapshot whole = StoredSnapshot::of(*a);
   ASSERT_GT(whole.pages, base->pages);
@@ -221,14 +219,14 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
     };
     return source;
   };
-  auto from_delta = engine.sessions->restore(SessionOptions{.workspace = &ws}, counted(delta));
+  auto from_delta = engine.sessions->restore(SessionOptions{.workspace = &ws_}, counted(delta));
   EXPECT_EQ(reads, delta.base_delta_pages->size());  // only the delta's pages
-  auto from_whole = engine.sessions->restore(SessionOptions{.workspace = &ws}, whole.source());
+  auto from_whole = engine.sessions->restore(SessionOptions{.workspace = &ws_}, whole.source());
   // A foreign fingerprint: every page is read instead (still correct).
   SnapshotSource foreign = delta;
   foreign.base_fingerprint = "not-the-image";
   reads = 0;
-  auto from_foreign = engine.sessions->restore(SessionOptions{.workspace = &ws}, counted(foreign));
+  auto from_foreign = engine.sessions->restore(SessionOptions{.workspace = &ws_}, counted(foreign));
   EXPECT_EQ(reads, whole.pages);
   const auto m_delta = from_delta->snapshot().memory;
   const auto m_whole = from_whole->snapshot().memory;
@@ -250,9 +248,7 @@ TEST_P(ImageMappingTest, ARestoredPageCopiesOnlyTheBlocksThatDifferFromTheImage)
   const Engine engine = probe_engine();
   const auto base = engine.sessions->base();
   ASSERT_NE(base, nullptr);
-  ManualClock clock;
-  Workspace ws(clock);
-  auto booted = engine.sessions->boot(SessionOptions{.workspace = &ws});
+  auto booted = engine.sessions->boot(SessionOptions{.workspace = &ws_});
   StoredSnapshot stored = StoredSnapshot::of(*booted);
   std::uint32_t page = 0;
   while (page < base->pages && base->page_bytes[page] == nullptr) ++page;
@@ -264,7 +260,7 @@ TEST_P(ImageMappingTest, ARestoredPageCopiesOnlyTheBlocksThatDifferFromTheImage)
   SnapshotSource delta = stored.source();
   delta.base_fingerprint = base->fingerprint;
   delta.base_delta_pages = std::vector<std::uint32_t>{page};
-  auto restored = engine.sessions->restore(SessionOptions{.workspace = &ws}, delta);
+  auto restored = engine.sessions->restore(SessionOptions{.workspace = &ws_}, delta);
   const std::uint8_t* at = restored->snapshot().memory.data() + std::size_t{page} * kWasmPageBytes;
   EXPECT_EQ(std::memcmp(at, changed.data(), kWasmPageBytes), 0);
   if (!cow()) return;  // a copied image is private memory anyway

@@ -11,6 +11,7 @@
 #include "snapshot/chunk_codec.h"
 #include "snapshot/delta.h"
 #include "storage/sqlite/sqlite_stores.h"
+#include "support/snapshot_reads.h"
 
 namespace sandbox {
 namespace {
@@ -126,15 +127,7 @@ TEST_F(SessionSnapshotTest, ADirtyPageListedTwiceIsCountedOnce) {
 
   // What is stored reads back as the memory.
   SnapshotPageReader reader(*row_.snapshot, after, &base_);
-  for (std::uint32_t p = 0; p < kPages; ++p) {
-    const auto view = reader.page(p);
-    const auto* want = page(p);
-    if (view) {
-      EXPECT_TRUE(std::equal(view->begin(), view->end(), want)) << p;
-    } else {
-      EXPECT_TRUE(std::all_of(want, want + kSnapshotPageBytes, [](auto b) { return b == 0; })) << p;
-    }
-  }
+  testing_support::expect_reads_back(reader, instance_->memory);
 }
 
 }  // namespace

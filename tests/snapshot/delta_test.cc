@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "snapshot/snapshot_error.h"
+#include "support/snapshot_reads.h"
 
 namespace sandbox {
 namespace {
@@ -61,17 +62,8 @@ TEST(Delta, AChangedByteStoresOneSmallChunkAndReadsBackExactly) {
   EXPECT_LT(chunks.at(0).size(), 1024u);  // mostly zero: zstd keeps almost nothing
   const SnapshotRecord record = delta_record(20);
   SnapshotPageReader reader(record, chunks, &image.base);
-  for (std::uint32_t p = 0; p < 20; ++p) {
-    const auto view = reader.page(p);
-    const auto want = std::span<const std::uint8_t>(memory).subspan(
-        std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
-    if (view) {
-      EXPECT_TRUE(std::equal(view->begin(), view->end(), want.begin())) << p;
-    } else {
-      EXPECT_TRUE(std::all_of(want.begin(), want.end(), [](auto b) { return b == 0; })) << p;
-    }
-  }
-  EXPECT_EQ(reader.delta_pages().size(), 20u);  // both chunks, cut at the memory's end
+  testing_support::expect_reads_back(reader, memory);  // its 20 pages
+  EXPECT_EQ(reader.delta_pages().size(), 20u);         // both chunks, cut at the memory's end
 }
 
 TEST(Delta, ARecordWithoutBaseStillReadsTheMemoryItself) {
@@ -187,16 +179,7 @@ TEST(Delta, OnePageChunksHoldExactlyTheChangedPagesAndReadBack) {
   record.chunk_pages = kDeltaChunkPages;
   SnapshotPageReader reader(record, chunks, &image.base);
   EXPECT_EQ(reader.delta_pages(), (std::vector<std::uint32_t>{0, 2, 17}));
-  for (std::uint32_t p = 0; p < 20; ++p) {
-    const auto view = reader.page(p);
-    const auto want = std::span<const std::uint8_t>(memory).subspan(
-        std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
-    if (view) {
-      EXPECT_TRUE(std::equal(view->begin(), view->end(), want.begin())) << p;
-    } else {
-      EXPECT_TRUE(std::all_of(want.begin(), want.end(), [](auto b) { return b == 0; })) << p;
-    }
-  }
+  testing_support::expect_reads_back(reader, memory);  // its 20 pages
   // The same rows read as 16-page chunks would be wrong sizes: refused, never misread.
   const SnapshotRecord sixteen = delta_record(20);
   EXPECT_THROW(

@@ -194,8 +194,7 @@ TEST_F(LegacySnapshotTest, ADeltaInSixteenPageChunksRestoresAndIsRewrittenAsPage
   world.store().write_snapshot("fresh", "n", old_format);
   ASSERT_LT(chunks.size(), pages.size());  // several changed pages share a 1 MiB chunk
 
-  world.restart();
-  world.set_key("fresh");
+  world.restart();  // keeps the key
   EXPECT_EQ(text(world.run("return x .. ' ' .. #t .. ' ' .. t[3000]", "n")), "\"7 3000 v3000\"");
   EXPECT_EQ(text(world.run("x = x + 1; return x", "n")), "8");
   const ContextRow rewritten = world.row("n");
@@ -207,8 +206,7 @@ TEST_F(LegacySnapshotTest, ADeltaInSixteenPageChunksRestoresAndIsRewrittenAsPage
     EXPECT_LT(page, rewritten.snapshot->memory_pages);
     EXPECT_EQ(decode_chunk(Codec::kZstd, data, kSnapshotPageBytes).size(), kSnapshotPageBytes);
   }
-  world.restart();
-  world.set_key("fresh");
+  world.restart();  // keeps the key
   EXPECT_EQ(text(world.run("return x .. ' ' .. t[1]", "n")), "\"8 v1\"");
 }
 
@@ -229,8 +227,7 @@ TEST_F(LegacySnapshotTest, AStepRewritesOnlyThePagesItChanged) {
   }
   // Lua's allocator and collector touch a few pages besides t[1]'s; most rows stay as they were.
   EXPECT_GE(unchanged, after.size() / 2) << unchanged << " of " << after.size();
-  world.restart();
-  world.set_key("fresh");
+  world.restart();  // keeps the key
   EXPECT_EQ(text(world.run("return t[1] + t[20000]", "n")), "19999");
 }
 
