@@ -357,6 +357,11 @@ struct InstanceOptions {
   MemoryPool* pool = nullptr;    // borrowed; nullptr: plain mmap/munmap
   Watchdog* watchdog = nullptr;  // borrowed; nullptr: the process-wide watchdog
   void* host_data = nullptr;     // returned by Instance::host_data()
+  // The caller replaces the whole linear memory before any guest code runs (Instance::restore,
+  // or a copy-on-write image of the same module): instantiation leaves the memory zero instead
+  // of copying the module's active data segments, which for a large interpreter is megabytes
+  // and most of the instantiation's time. A segment out of bounds then does not trap here.
+  bool skip_data_segments = false;
 };
 
 enum class InstanceState : std::uint8_t { kFresh, kReady, kRunning, kInvalid };
@@ -408,6 +413,8 @@ class Instance {
   // The trap that made the instance invalid (kind kNone while it is not).
   const Trap& invalidating_trap() const { return invalidating_trap_; }
   void* host_data() const { return host_data_; }
+  // Instantiated with InstanceOptions::skip_data_segments: the memory started all zero.
+  bool skipped_data_segments() const { return skipped_data_segments_; }
   // The instance whose guest code is innermost on this thread's stack (e.g. inside an import),
   // or nullptr.
   static Instance* current();
@@ -500,6 +507,7 @@ class Instance {
   InstanceState state_ = InstanceState::kFresh;
   Trap invalidating_trap_;
   void* host_data_ = nullptr;
+  bool skipped_data_segments_ = false;
   std::uint32_t depth_ = 0;  // nested calls on this instance
   std::chrono::nanoseconds call_timeout_{0};
   std::optional<std::chrono::steady_clock::time_point> deadline_;

@@ -38,6 +38,12 @@ GuestConfig EngineState::run_config() const {
   };
 }
 
+GuestConfig EngineState::placed_config() const {
+  GuestConfig config = run_config();
+  config.skip_data_segments = true;
+  return config;
+}
+
 std::shared_ptr<const Image> EngineState::image() {
   std::lock_guard<std::mutex> lock(image_mu_);
   if (!image_) {
@@ -91,7 +97,7 @@ std::unique_ptr<StatelessGuest> EngineState::take_guest(const Image& image) {
       return guest;
     }
   }
-  auto guest = std::make_unique<StatelessGuest>(run_config(), language.stdlib, clock);
+  auto guest = std::make_unique<StatelessGuest>(placed_config(), language.stdlib, clock);
   apply_image(image, guest->guest, /*track_writes=*/false);
   return guest;
 }

@@ -34,6 +34,9 @@ struct EngineState {
 
   // The configuration of the guests that run requests (the language's fuel and call timeout).
   GuestConfig run_config() const;
+  // run_config() for a guest whose whole memory is placed before it runs (the image, or a
+  // snapshot): its instantiation skips the module's data segments.
+  GuestConfig placed_config() const;
   // The image, captured on first use; a failed capture throws and is retried next time.
   std::shared_ptr<const Image> image();
   // The image as the base of delta snapshots (docs/snapshot-format.md#delta-encoding), or null

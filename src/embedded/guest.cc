@@ -69,6 +69,7 @@ Guest::Guest(const GuestConfig& config, WasiOptions wasi)
                                                   .imports = std::move(imports),
                                                   .memory_limit_bytes = config_.memory_limit_bytes,
                                                   .pool = config_.pool,
+                                                  .skip_data_segments = config_.skip_data_segments,
                                               });
   wasi_->attach_memory(instance_->rt_memory());
   if (config_.call_timeout.count() > 0) instance_->set_call_timeout(config_.call_timeout);

@@ -20,6 +20,9 @@ struct GuestConfig {
   std::uint64_t memory_limit_bytes = 0;      // 0 = the module's maximum
   std::chrono::nanoseconds call_timeout{0};  // 0 = none
   wasm::MemoryPool* pool = nullptr;          // borrowed; may be null
+  // The image or a snapshot replaces the whole memory before the guest runs: instantiation
+  // skips the data segments (wasm::InstanceOptions::skip_data_segments).
+  bool skip_data_segments = false;
 };
 
 class Guest final : public EmbeddedGuest {

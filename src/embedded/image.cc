@@ -209,6 +209,11 @@ void place_image(const Image& image, wasm::Instance& instance) {
     write_every_page(image, memory);
     return;
   }
+  if (instance.skipped_data_segments()) {
+    // The runs and `cleared` are relative to the memory instantiation fills; this one is zero.
+    write_every_page(image, memory);
+    return;
+  }
   for (const Image::Run& run : image.runs) {
     std::memcpy(memory.data() + std::size_t{run.first_page} * kWasmPageBytes,
                 image.data.data() + run.offset, std::size_t{run.pages} * kWasmPageBytes);

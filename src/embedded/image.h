@@ -133,8 +133,9 @@ std::string image_fingerprint(const Image& image);
 void apply_image(const Image& image, Guest& guest, bool track_writes);
 
 // The memory part of apply_image(): puts the image's pages into [0, image.pages) of `instance`,
-// whose memory must hold at least that many pages, be untracked, and be as instantiation and
-// prepare_restore() left it. Globals are not touched. Throws like apply_image().
+// whose memory must hold at least that many pages, be untracked, and be as instantiation (with
+// or without the data segments) and prepare_restore() left it. Globals are not touched. Throws
+// like apply_image().
 void place_image(const Image& image, wasm::Instance& instance);
 
 // True when `instance`'s memory maps `image` (copy-on-write) rather than holding a copy.

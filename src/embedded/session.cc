@@ -114,7 +114,7 @@ std::unique_ptr<SessionInstance> EmbeddedSession::boot(std::shared_ptr<EngineSta
                                                        const SessionOptions& options) {
   WasiOptions wasi = session_wasi(*state, options);
   const auto image = state->image();
-  auto guest = std::make_unique<Guest>(state->run_config(), std::move(wasi));
+  auto guest = std::make_unique<Guest>(state->placed_config(), std::move(wasi));
   apply_image(*image, *guest, /*track_writes=*/true);
   prepare_copy(*state, *guest);
   return std::make_unique<EmbeddedSession>(std::move(state), std::move(guest), options);
@@ -123,7 +123,10 @@ std::unique_ptr<SessionInstance> EmbeddedSession::boot(std::shared_ptr<EngineSta
 std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<EngineState> state,
                                                           const SessionOptions& options,
                                                           const SnapshotSource& source) {
-  auto guest = std::make_unique<Guest>(state->run_config(), session_wasi(*state, options));
+  // With pages to read, the restore below writes every page: the data segments need no copy.
+  auto guest =
+      std::make_unique<Guest>(source.read_page ? state->placed_config() : state->run_config(),
+                              session_wasi(*state, options));
   wasm::Instance& instance = guest->instance();
   instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();

@@ -8,6 +8,7 @@
 
 #include <sandbox/wasm.h>
 
+#include "wasm/data_segments.h"
 #include "wasm/module_descriptor.h"
 #include "wasm/runtime.h"
 #include "wasm/watchdog.h"
@@ -111,6 +112,7 @@ Instance::Instance(const Module& module, const InstanceOptions& options)
     : module_(module),
       c_(std::make_unique<State>()),
       host_data_(options.host_data),
+      skipped_data_segments_(options.skip_data_segments),
       watchdog_(options.watchdog),
       pool_(options.pool) {
   const sandbox_wasm_module_descriptor& d = module_.descriptor();
@@ -159,8 +161,10 @@ Instance::Instance(const Module& module, const InstanceOptions& options)
   frame.instance = this;
   frame.guest = 0;
   sandbox_wasm_set_alloc_context(&c_->alloc);
+  sandbox_wasm_set_skip_data_segments(options.skip_data_segments ? 1 : 0);
   sandbox_wasm_host_enter();
   std::uint32_t code = sandbox_wasm_run(&frame, &InstantiateCall::thunk, &call);
+  sandbox_wasm_set_skip_data_segments(0);
   if (code != 0) {
     Trap trap = make_trap(code);
     d.free_instance(raw_);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "wasm/data_segments.h"
 #include "wasm/memory_image.h"
 #include "wasm/runtime.h"
 #include "wasm/thread_state.h"
@@ -36,6 +37,12 @@ static SANDBOX_WASM_TLS const sandbox_wasm_alloc_context* tl_alloc;
 void sandbox_wasm_set_alloc_context(const sandbox_wasm_alloc_context* context) {
   tl_alloc = context;
 }
+
+static SANDBOX_WASM_TLS int tl_skip_data_segments;
+
+void sandbox_wasm_set_skip_data_segments(int skip) { tl_skip_data_segments = skip != 0; }
+
+int sandbox_wasm_skip_data_segments(void) { return tl_skip_data_segments; }
 
 uint64_t sandbox_wasm_live_reservations(void) { return __atomic_load_n(&g_live, __ATOMIC_RELAXED); }
 

@@ -104,6 +104,13 @@ TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   std::string main = slurp(dir_ / "t_main.c");
   EXPECT_NE(main.find("(wasm_rt_function_ptr_t)wrap_cb"), std::string::npos);
   EXPECT_NE(main.find("static void init_memories"), std::string::npos);
+  // The runtime may skip the segment loads (src/wasm/data_segments.h); main.c declares the
+  // question itself, so the common header does not change.
+  EXPECT_NE(main.find("int sandbox_wasm_skip_data_segments(void);"), std::string::npos);
+  EXPECT_NE(main.find("  if (!sandbox_wasm_skip_data_segments()) LOAD_DATA(instance->w2c_memory, "
+                      "16u, data_segment_data_w2c_d1, 2);"),
+            std::string::npos);
+  EXPECT_EQ(common.find("sandbox_wasm_skip_data_segments"), std::string::npos);
   EXPECT_NE(main.find("u32 Z_tZ_f0("), std::string::npos);
   EXPECT_EQ(main.find("w2c_f0(Z_t_instance_t* instance, u32 w2c_p0) {"), std::string::npos);
   EXPECT_EQ(main.find("0x68"), std::string::npos);
@@ -161,6 +168,8 @@ TEST_F(Splitter, ManyDataSegmentsLoadFromATable) {
   EXPECT_EQ(r.data_segments, 20u);
   std::string main = slurp(dir_ / "t_main.c");
   EXPECT_EQ(main.find("LOAD_DATA(instance->w2c_memory, 1024u"), std::string::npos);
+  EXPECT_NE(main.find("  if (!sandbox_wasm_skip_data_segments()) {\n    static const struct"),
+            std::string::npos);
   EXPECT_NE(main.find("{1024u, 0u, 1u},"), std::string::npos);
   EXPECT_NE(main.find("{1176u, 19u, 1u},"), std::string::npos);
   EXPECT_NE(main.find("LOAD_DATA(instance->w2c_memory, segments[k].dest, t_data_blob + "

@@ -1,5 +1,6 @@
 // Snapshot/restore: state survives into a fresh instance that never ran its initialisation;
 // mutable globals are checked (or saved explicitly); restore only into fresh instances.
+#include <algorithm>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -63,6 +64,34 @@ TEST(Snapshot, RoundTripIntoAFreshInstance) {
   auto c = make_instance(m, env);
   c->set_fuel(10'000'000);
   EXPECT_EQ(c->call<std::uint64_t()>("counter_value").value, 7u);
+}
+
+// InstanceOptions::skip_data_segments: the memory starts zero (no `counter = 7`, no
+// "initial" message) and the restore alone gives it its state.
+TEST(Snapshot, AnInstanceThatSkipsItsDataSegmentsGetsItsStateFromTheRestore) {
+  Module m = fuel_module();
+  TestEnv env;
+  Snapshot snap;
+  Observed before;
+  {
+    auto a = make_instance(m, env);
+    a->set_fuel(10'000'000);
+    ASSERT_EQ((a->call<std::uint64_t(std::uint64_t)>("bump", 35).value), 42u);
+    before = observe(*a);
+    snap = a->snapshot();
+  }
+  auto skipped = make_instance(m, env, {.skip_data_segments = true});
+  const auto memory = skipped->memory();
+  EXPECT_TRUE(std::all_of(memory.begin(), memory.end(), [](std::uint8_t b) { return b == 0; }));
+  skipped->restore(snap);
+  skipped->set_fuel(10'000'000);
+  const Observed after = observe(*skipped);
+  EXPECT_EQ(after.counter, 42u);
+  EXPECT_EQ(after.message, before.message);
+  // The flag lasts for one instantiation: the next instance on this thread copies its segments.
+  auto next = make_instance(m, env);
+  next->set_fuel(10'000'000);
+  EXPECT_EQ(next->call<std::uint64_t()>("counter_value").value, 7u);
 }
 
 TEST(Snapshot, StreamedRestoreWritesPagesIntoTheMemoryView) {

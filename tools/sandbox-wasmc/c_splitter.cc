@@ -170,6 +170,19 @@ std::optional<LoadData> parse_load_data(std::string_view line,
   return LoadData{m[1].str(), m[2].str(), it->second, m[4].str()};
 }
 
+// The runtime's answer to "is this instance's memory replaced before it runs?"
+// (src/wasm/data_segments.h). main.c declares it itself, so the common header, and with it the
+// cached compilation of every part, does not change with it.
+constexpr std::string_view kSkipDataSegments = "sandbox_wasm_skip_data_segments";
+
+// A single active segment's load in init_memories, guarded like a run (below).
+bool guarded_load_data(std::string_view line, std::string& out) {
+  if (!starts_with(line, "  LOAD_DATA(")) return false;
+  out.append("  if (!").append(kSkipDataSegments).append("()) ").append(line.substr(2));
+  out.push_back('\n');
+  return true;
+}
+
 // A module with thousands of data segments gets thousands of LOAD_DATA lines in one function,
 // which takes gcc minutes; a run of at least kMinRun of them (same memory) becomes a table and
 // a loop with the same checks. Returns the number of lines consumed (0: not such a run).
@@ -187,7 +200,8 @@ std::size_t load_data_run(const std::vector<std::string_view>& lines, std::size_
     ++j;
   }
   if (run.size() < kMinRun) return 0;
-  out += "  {\n    static const struct { u32 dest, src, size; } segments[] = {\n";
+  out += "  if (!" + std::string(kSkipDataSegments) +
+         "()) {\n    static const struct { u32 dest, src, size; } segments[] = {\n";
   for (const LoadData& l : run) {
     out += "      {" + l.dest + ", " + std::to_string(l.src) + "u, " + l.size + "u},\n";
   }
@@ -400,6 +414,10 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
       i += run;
       continue;
     }
+    if (guarded_load_data(line, main_body)) {
+      ++i;
+      continue;
+    }
     renamer.append(main_body, line);
     main_body.push_back('\n');
     ++i;
@@ -435,7 +453,9 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
 
   const std::filesystem::path& dir = options.out_dir;
   write_file(dir / (mod + "_common.h"), common, result.files);
-  write_file(dir / (mod + "_main.c"), "#include \"" + mod + "_common.h\"\n" + main_body,
+  write_file(dir / (mod + "_main.c"),
+             "#include \"" + mod + "_common.h\"\nint " + std::string(kSkipDataSegments) +
+                 "(void);\n" + main_body,
              result.files);
 
   // Parts, balanced by bytes of C.

@@ -7,7 +7,10 @@
 //   <name>_common.h   the generated prelude (macros, helpers, the wasm2c header), hidden
 //                     declarations of every function and shared static object, the data
 //                     segment addresses, and `extra_common` (the caller's import wrappers)
-//   <name>_main.c     everything that is not a function body: init, tables, exports
+//   <name>_main.c     everything that is not a function body: init, tables, exports; its
+//                     active data segment loads are skipped when the runtime's
+//                     sandbox_wasm_skip_data_segments() says the memory is replaced anyway
+//                     (src/wasm/data_segments.h)
 //   <name>_partK.c    the function bodies, K = 0..parts-1, balanced by size
 //   <name>_data.bin   all data segments, concatenated
 //   <name>_data.S     `.incbin` of the blob, with its hash in a symbol so compiler caches that
