@@ -7,6 +7,7 @@
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"
 #include "snapshot/delta.h"
+#include "snapshot/delta_frames.h"
 #include "storage/interpreter_store.h"
 
 namespace sandbox {
@@ -76,9 +77,11 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   std::vector<std::pair<std::uint32_t, std::optional<std::uint64_t>>> hash_changes;
   std::size_t page_count = 0;
   const bool usual_step = to_delta && tracked && !rewrite_all;
+  if (!usual_step) resident.frames.clear();  // perhaps another image; rows written whole
   if (usual_step) {
     // Each dirty page is hashed and XORed with the image in one pass (read once), and only a
-    // page whose hash changed is compressed and stored, as its own chunk.
+    // page whose hash changed is stored, as its own chunk: one frame per 4 KiB block, where
+    // only the blocks that changed since the context's last step are compressed again.
     const std::span<std::uint8_t, kSnapshotPageBytes> out(buffer.data(), kSnapshotPageBytes);
     const auto memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
     page_count = resident.prev_hashes.size();
@@ -96,12 +99,13 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       page_count = page_count + (page.hash ? 1 : 0) - (before ? 1 : 0);
       hash_changes.emplace_back(p, page.hash);
       if (page.differs) {
-        write.upserts.push_back(ChunkWrite{p, codec.encode(out)});
+        write.upserts.push_back(ChunkWrite{p, resident.frames.encode(p, page.blocks, out, codec)});
         chunk_ids.insert(p);
       } else if (chunk_ids.erase(p) > 0) {
         write.removed.push_back(p);  // the page equals the image again
       }
     }
+    resident.frames.end_step();
   } else if (to_delta) {
     hashes = hash_now();
     page_count = hashes.size();

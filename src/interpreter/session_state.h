@@ -17,6 +17,7 @@
 #include "interpreter/fifo_lock.h"
 #include "protocol/context_row.h"
 #include "snapshot/chunks.h"
+#include "snapshot/delta_frames.h"
 #include "snapshot/page_hash.h"
 
 namespace sandbox {
@@ -38,6 +39,8 @@ struct Resident {
   bool delta = false;
   std::uint32_t chunk_pages = kChunkPages;  // pages per stored chunk row
   std::string base_fingerprint;
+  // The block frames of the delta pages the last step wrote, for the next step to reuse.
+  DeltaFrames frames;
 };
 
 struct KeyState {

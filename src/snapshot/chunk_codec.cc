@@ -59,7 +59,16 @@ ChunkCodec::ChunkCodec(ChunkCodec&&) noexcept = default;
 ChunkCodec& ChunkCodec::operator=(ChunkCodec&&) noexcept = default;
 
 std::vector<std::uint8_t> ChunkCodec::encode(std::span<const std::uint8_t> raw) {
-  if (codec_ == Codec::kRaw) return {raw.begin(), raw.end()};
+  std::vector<std::uint8_t> out;
+  encode_append(raw, out);
+  return out;
+}
+
+void ChunkCodec::encode_append(std::span<const std::uint8_t> raw, std::vector<std::uint8_t>& out) {
+  if (codec_ == Codec::kRaw) {
+    out.insert(out.end(), raw.begin(), raw.end());
+    return;
+  }
   if (!contexts_->cctx) {
     contexts_->cctx.reset(ZSTD_createCCtx());
     if (!contexts_->cctx) throw std::runtime_error("ZSTD_createCCtx failed");
@@ -72,7 +81,7 @@ std::vector<std::uint8_t> ChunkCodec::encode(std::span<const std::uint8_t> raw) 
   if (ZSTD_isError(n)) {
     throw std::runtime_error(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
   }
-  return {scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n)};
+  out.insert(out.end(), scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 std::vector<std::uint8_t> ChunkCodec::decode(Codec codec, std::span<const std::uint8_t> stored,
@@ -93,9 +102,11 @@ void ChunkCodec::decode_into(Codec codec, std::span<const std::uint8_t> stored,
     std::copy(stored.begin(), stored.end(), out.begin());
     return;
   }
+  // The first frame may hold the whole chunk, or a part of it when the chunk is several frames
+  // (src/snapshot/delta_frames.h); the loop below checks the total.
   const unsigned long long declared = ZSTD_getFrameContentSize(stored.data(), stored.size());
   if (declared == ZSTD_CONTENTSIZE_ERROR) throw SnapshotError("chunk is not a zstd frame");
-  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != expected_size) {
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > expected_size) {
     throw SnapshotError("zstd chunk declares " + std::to_string(declared) + " bytes, expected " +
                         std::to_string(expected_size));
   }
@@ -113,15 +124,21 @@ void ChunkCodec::decode_into(Codec codec, std::span<const std::uint8_t> stored,
   if (ZSTD_isError(rc_window)) {
     throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(rc_window));
   }
+  // Frames one after another decode into one output (the decoder starts the next frame where
+  // one ends, each under the window limit); every call consumes input or fills output, so the
+  // loop ends within the stored bytes plus the output size.
   ZSTD_inBuffer in{stored.data(), stored.size(), 0};
   ZSTD_outBuffer o{out.data(), out.size(), 0};
   std::size_t rc = 0;
   do {
+    const std::size_t in_before = in.pos;
+    const std::size_t out_before = o.pos;
     rc = ZSTD_decompressStream(contexts_->dctx.get(), &o, &in);
     if (ZSTD_isError(rc)) {
       throw SnapshotError(std::string("zstd chunk does not decode: ") + ZSTD_getErrorName(rc));
     }
-  } while (rc != 0 && o.pos < o.size && in.pos < in.size);
+    if (in.pos == in_before && o.pos == out_before) break;  // no progress: truncated
+  } while (o.pos < o.size ? in.pos < in.size : (rc != 0 && in.pos < in.size));
   if (rc != 0 || o.pos != expected_size || in.pos != in.size) {
     throw SnapshotError("zstd chunk decodes to a size other than the expected " +
                         std::to_string(expected_size) + " bytes");

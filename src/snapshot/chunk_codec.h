@@ -53,9 +53,12 @@ class ChunkCodec {
   // Encodes `raw` with this codec. Throws std::runtime_error only if zstd itself fails
   // (allocation).
   std::vector<std::uint8_t> encode(std::span<const std::uint8_t> raw);
+  // encode(), appended to `out` (one zstd frame per call: a chunk may be several frames).
+  void encode_append(std::span<const std::uint8_t> raw, std::vector<std::uint8_t>& out);
 
-  // Decodes `stored`, written with `codec` (which may differ from this codec's own), and
-  // requires the result to be exactly `expected_size` bytes. Throws SnapshotError for data that
+  // Decodes `stored`, written with `codec` (which may differ from this codec's own): for zstd
+  // one frame or several one after another, whose contents together are the chunk. Requires
+  // the result to be exactly `expected_size` bytes. Throws SnapshotError for data that
   // does not decode, has another size or declares a window over zstd_window_log_max().
   std::vector<std::uint8_t> decode(Codec codec, std::span<const std::uint8_t> stored,
                                    std::size_t expected_size);

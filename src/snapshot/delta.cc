@@ -88,7 +88,7 @@ DeltaPage delta_page(std::span<const std::uint8_t> memory, const SnapshotBase& b
           v.differs = v.differs || !all_zero(block, kHashBlockBytes);
         }
       },
-      &visit);
+      &visit, &result.blocks);
   result.differs = visit.differs;
   return result;
 }

@@ -52,6 +52,7 @@ void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std:
 struct DeltaPage {
   std::optional<std::uint64_t> hash;  // hash_page() of the memory page; none when all zero
   bool differs = false;               // the XOR written to `out` is not all zero
+  BlockHashes blocks{};               // of the memory page's 4 KiB blocks
 };
 
 // Hashes page `page` of `memory` (which must hold it) and writes its XOR with the base's page

@@ -41,30 +41,29 @@ bool all_zero(const std::uint8_t* p, std::size_t n) {
 }
 
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page) {
-  if (all_zero(page.data(), page.size())) return std::nullopt;
-  return XXH3_64bits_withSeed(page.data(), page.size(), process_seed());
+  if (all_zero(page.data(), page.size())) return std::nullopt;  // most pages of a memory
+  return hash_page_visiting(page, [](void*, std::size_t, const std::uint8_t*) {}, nullptr);
 }
 
 std::optional<std::uint64_t> hash_page_visiting(
     std::span<const std::uint8_t, kSnapshotPageBytes> page,
-    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context) {
-  // The streaming form of XXH3 gives exactly the one-shot value hash_page() computes. Its state
-  // must start initialised: XXH3_64bits_reset_withSeed derives the secret from the seed only
-  // when the state's seed differs, so an uninitialised state on the stack that happened to hold
-  // this seed from an earlier call (but not its secret) hashed wrongly (found by
-  // fuzz_replay_fuzz_snapshot). One state per thread, zeroed before its first use, keeps the
-  // derived secret across calls as well.
-  thread_local XXH3_state_t state{};
-  XXH3_64bits_reset_withSeed(&state, process_seed());
+    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context,
+    BlockHashes* blocks) {
+  // One-shot hashes only: no streaming state to initialise (an uninitialised XXH3 state once
+  // hashed wrongly here, found by fuzz_replay_fuzz_snapshot).
+  const std::uint64_t seed = process_seed();
+  BlockHashes hashes;
   bool zero = true;
-  for (std::size_t at = 0; at < kSnapshotPageBytes; at += kHashBlockBytes) {
+  for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
+    const std::size_t at = b * kHashBlockBytes;
     const std::uint8_t* block = page.data() + at;
     if (zero) zero = all_zero(block, kHashBlockBytes);
-    XXH3_64bits_update(&state, block, kHashBlockBytes);
+    hashes[b] = XXH3_64bits_withSeed(block, kHashBlockBytes, seed);
     visit(context, at, block);
   }
+  if (blocks != nullptr) *blocks = hashes;
   if (zero) return std::nullopt;
-  return XXH3_64bits_digest(&state);
+  return XXH3_64bits_withSeed(hashes.data(), sizeof hashes, seed);
 }
 
 PageHashes hash_memory(std::span<const std::uint8_t> memory) {

@@ -1,15 +1,18 @@
 // Page hashing for snapshot change detection (docs/snapshot-format.md#page-hash).
 //
 // A page is 64 KiB of Wasm linear memory. An all-zero page has no hash; any other page hashes
-// to XXH3-64 of its bytes, seeded with a secret drawn once per process (kernel random). The
-// hash is internal (it never leaves the process), so it only has to be deterministic within
-// one process. The seed is what keeps a guest from crafting a page that collides with the page
-// it replaces, which would leave its own change unsaved; upstream's 32-bit FNV-1a had no key
-// and was ten times slower (docs/snapshot-format.md#page-hash).
+// to XXH3-64 of the XXH3-64 hashes of its sixteen 4 KiB blocks, all seeded with a secret drawn
+// once per process (kernel random). The block hashes tell a step which blocks of a rewritten
+// page are as they were (src/snapshot/delta_frames.h). The hash is internal (it never leaves
+// the process), so it only has to be deterministic within one process. The seed is what keeps a
+// guest from crafting a page that collides with the page it replaces, which would leave its own
+// change unsaved; upstream's 32-bit FNV-1a had no key and was ten times slower
+// (docs/snapshot-format.md#page-hash).
 //
 // Thread-safety: pure functions over caller-owned data.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -29,15 +32,22 @@ bool all_zero(const std::uint8_t* p, std::size_t n);
 // The hash of one page, or nullopt when all of it is zero. Requires page.size() == 64 KiB.
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page);
 
-// The size of the blocks hash_page_visiting() hands out: small enough to stay in the L1 cache.
+// The blocks a page hash is made of: the host's page size, and small enough to stay in the L1
+// cache while a caller visits one.
 inline constexpr std::size_t kHashBlockBytes = 4096;
+inline constexpr std::size_t kBlocksPerPage = kSnapshotPageBytes / kHashBlockBytes;
+
+// The seeded hash of each 4 KiB block of a page, in order.
+using BlockHashes = std::array<std::uint64_t, kBlocksPerPage>;
 
 // hash_page(page), handing each kHashBlockBytes block of the page to `visit(context, offset,
 // block)` right after hashing it, so a caller's second pass over the page reads the cache
 // instead of memory (a dirty page of a snapshot is hashed and XORed with the image at once).
+// With `blocks`, also gives the hash of every block (set even when the page is all zero).
 std::optional<std::uint64_t> hash_page_visiting(
     std::span<const std::uint8_t, kSnapshotPageBytes> page,
-    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context);
+    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context,
+    BlockHashes* blocks = nullptr);
 
 // Hashes every page of `memory`. Throws std::invalid_argument when memory.size() is not a
 // multiple of 64 KiB (Wasm memories always are).

@@ -17,6 +17,9 @@
 //   D  an image and a memory (as for h): the memory stored as a delta in 16-page chunks must
 //      read back exactly
 //   P  the same with the chunks of deltas written now (kDeltaChunkPages)
+//   F  an image and a memory (as for h), then steps (count, per step: writes (count, per write:
+//      page, block and value bytes)): after every step each page's row from DeltaFrames (frames
+//      reused across steps) must decode to the page's XOR with the image
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +34,7 @@
 #include "snapshot/chunk_codec.h"
 #include "snapshot/chunks.h"
 #include "snapshot/delta.h"
+#include "snapshot/delta_frames.h"
 #include "snapshot/page_hash.h"
 #include "snapshot/snapshot_error.h"
 #include "snapshot/snapshot_record.h"
@@ -224,6 +228,34 @@ void delta_round_trip(fuzz::FuzzInput& in, std::uint32_t chunk_pages) {
   }
 }
 
+void delta_frames(fuzz::FuzzInput& in) {
+  const auto image = memory_of(in);
+  auto memory = memory_of(in);
+  if (memory.size() < image.size()) memory.resize(image.size());
+  const SnapshotBase base = base_of(image);
+  const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  if (pages == 0) return;
+  DeltaFrames frames;
+  static ChunkCodec codec;
+  std::vector<std::uint8_t> out(kSnapshotPageBytes);
+  const std::span<std::uint8_t, kSnapshotPageBytes> view(out.data(), out.size());
+  for (int steps = in.u8() % 8; steps >= 0; --steps) {
+    for (int writes = in.u8() % 8; writes > 0; --writes) {
+      const std::uint32_t page = in.u8() % pages;
+      const std::size_t block = in.u8() % kBlocksPerPage;
+      const std::uint8_t value = in.u8();
+      memory[std::size_t{page} * kSnapshotPageBytes + block * kHashBlockBytes + value] = value;
+    }
+    for (std::uint32_t p = 0; p < pages; ++p) {
+      const DeltaPage page = delta_page(memory, base, p, view);
+      const auto row = frames.encode(p, page.blocks, view, codec);
+      FUZZ_CHECK(decode_chunk(Codec::kZstd, row, kSnapshotPageBytes) == out);
+    }
+    frames.end_step();
+    FUZZ_CHECK(frames.bytes() <= kMaxDeltaFrameBytes);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -252,6 +284,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     case 'D':
       delta_round_trip(in, kChunkPages);
+      break;
+    case 'F':
+      delta_frames(in);
       break;
     case 'P':
       delta_round_trip(in, kDeltaChunkPages);

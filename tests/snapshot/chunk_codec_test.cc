@@ -111,5 +111,56 @@ TEST(ChunkCodec, AFrameDeclaringAWindowLargerThanTheChunkIsRefused) {
   EXPECT_EQ(zstd_window_log_max(1), kMinZstdWindowLog);
 }
 
+// A chunk may be several frames one after another (src/snapshot/delta_frames.h): they decode
+// into one buffer, and together they must hold exactly the chunk.
+TEST(ChunkCodec, FramesOneAfterAnotherDecodeAsOneChunk) {
+  const auto raw = sample_chunk();
+  const auto half = static_cast<std::ptrdiff_t>(raw.size() / 2);
+  ChunkCodec codec;
+  std::vector<std::uint8_t> stored;
+  codec.encode_append(std::span(raw).first(static_cast<std::size_t>(half)), stored);
+  const std::size_t first_frame = stored.size();
+  codec.encode_append(std::span(raw).subspan(static_cast<std::size_t>(half)), stored);
+  EXPECT_GT(stored.size(), first_frame);
+  EXPECT_EQ(decode_chunk(Codec::kZstd, stored, kChunkBytes), raw);
+  EXPECT_EQ(codec.decode(Codec::kZstd, stored, kChunkBytes), raw);
+  // Sixteen frames, one of them a window-limited frame written by hand.
+  std::vector<std::uint8_t> many;
+  const std::size_t part = raw.size() / 16;
+  for (std::size_t at = 0; at < raw.size(); at += part) {
+    const std::vector<std::uint8_t> piece(raw.begin() + static_cast<std::ptrdiff_t>(at),
+                                          raw.begin() + static_cast<std::ptrdiff_t>(at + part));
+    if (at == part) {
+      const auto f = frame_declaring_window(16, piece);
+      many.insert(many.end(), f.begin(), f.end());
+    } else {
+      codec.encode_append(piece, many);
+    }
+  }
+  EXPECT_EQ(codec.decode(Codec::kZstd, many, kChunkBytes), raw);
+
+  // Too little, too much, a frame past the chunk, a cut second frame, bytes after the last.
+  EXPECT_THROW(codec.decode(Codec::kZstd, std::span(stored).first(first_frame), kChunkBytes),
+               SnapshotError);
+  auto extra = stored;
+  codec.encode_append(std::span(raw).first(100), extra);
+  EXPECT_THROW(codec.decode(Codec::kZstd, extra, kChunkBytes), SnapshotError);
+  EXPECT_THROW(codec.decode(Codec::kZstd, stored, kChunkBytes / 2 + 100), SnapshotError);
+  auto cut = stored;
+  cut.resize(first_frame + (stored.size() - first_frame) / 2);
+  EXPECT_THROW(codec.decode(Codec::kZstd, cut, kChunkBytes), SnapshotError);
+  auto trailing = stored;
+  trailing.push_back(0);
+  EXPECT_THROW(codec.decode(Codec::kZstd, trailing, kChunkBytes), SnapshotError);
+  // A second frame may not declare a window past the chunk either.
+  std::vector<std::uint8_t> wide;
+  codec.encode_append(std::span(raw).first(static_cast<std::size_t>(half)), wide);
+  const auto f =
+      frame_declaring_window(27, std::vector<std::uint8_t>(raw.begin() + half, raw.end()));
+  wide.insert(wide.end(), f.begin(), f.end());
+  EXPECT_THROW(codec.decode(Codec::kZstd, wide, kChunkBytes), SnapshotError);
+  EXPECT_EQ(codec.decode(Codec::kZstd, stored, kChunkBytes), raw);  // still usable
+}
+
 }  // namespace
 }  // namespace sandbox

@@ -72,6 +72,29 @@ TEST(PageHash, VisitingGivesTheSameHashAndEveryBlockInOrder) {
             std::nullopt);
 }
 
+// The block hashes a step uses to find the 4 KiB blocks it changed (delta_frames.h): one per
+// block, changed exactly where a byte changed, the same for equal blocks.
+TEST(PageHash, BlockHashesChangeOnlyWithTheirBlock) {
+  auto mem = pages(1);
+  for (std::size_t i = 0; i < kSnapshotPageBytes; ++i) mem[i] = static_cast<std::uint8_t>(i / 3);
+  const auto no_visit = [](void*, std::size_t, const std::uint8_t*) {};
+  BlockHashes before{};
+  const auto h = hash_page_visiting(page_of(mem, 0), no_visit, nullptr, &before);
+  EXPECT_EQ(h, hash_page(page_of(mem, 0)));
+  mem[5 * kHashBlockBytes + 17] ^= 1;
+  BlockHashes after{};
+  const auto changed = hash_page_visiting(page_of(mem, 0), no_visit, nullptr, &after);
+  EXPECT_NE(changed, h);
+  for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
+    EXPECT_EQ(before[b] == after[b], b != 5) << b;
+  }
+  // Zero blocks hash alike (also in an all-zero page, which has no page hash).
+  const auto zero = pages(1);
+  BlockHashes zeros{};
+  EXPECT_EQ(hash_page_visiting(page_of(zero, 0), no_visit, nullptr, &zeros), std::nullopt);
+  for (std::size_t b = 1; b < kBlocksPerPage; ++b) EXPECT_EQ(zeros[b], zeros[0]);
+}
+
 TEST(PageHash, HashMemorySkipsZeroPagesAndIsDeterministic) {
   auto mem = pages(40);
   mem[5 * kSnapshotPageBytes + 17] = 9;

@@ -1,0 +1,88 @@
+#include "snapshot/delta_frames.h"
+
+#include <iterator>
+#include <utility>
+
+namespace sandbox {
+
+void DeltaFrames::compress(Page& page, std::size_t first, std::size_t end,
+                           std::span<const std::uint8_t, kSnapshotPageBytes> delta,
+                           ChunkCodec& codec) {
+  const auto offset = static_cast<std::uint32_t>(page.row.size());
+  codec.encode_append(delta.subspan(first * kHashBlockBytes, (end - first) * kHashBlockBytes),
+                      page.row);
+  page.frames.push_back(Frame{static_cast<std::uint8_t>(first), static_cast<std::uint8_t>(end),
+                              offset, static_cast<std::uint32_t>(page.row.size() - offset)});
+  compressed_blocks_ += end - first;
+}
+
+std::vector<std::uint8_t> DeltaFrames::encode(
+    std::uint32_t page, const BlockHashes& blocks,
+    std::span<const std::uint8_t, kSnapshotPageBytes> delta, ChunkCodec& codec) {
+  Page now;
+  now.blocks = blocks;
+  now.step = step_;
+  const auto it = pages_.find(page);
+  if (it == pages_.end()) {
+    compress(now, 0, kBlocksPerPage, delta, codec);
+  } else {
+    const Page& before = it->second;
+    const auto changed = [&](std::size_t b) { return before.blocks[b] != blocks[b]; };
+    for (const Frame& f : before.frames) {
+      bool any = false;
+      for (std::size_t b = f.first_block; b < f.end_block && !any; ++b) any = changed(b);
+      if (!any) {
+        const auto offset = static_cast<std::uint32_t>(now.row.size());
+        now.row.insert(now.row.end(), before.row.begin() + f.offset,
+                       before.row.begin() + f.offset + f.size);
+        now.frames.push_back(Frame{f.first_block, f.end_block, offset, f.size});
+        continue;
+      }
+      // Runs of changed and of unchanged blocks, each its own frame from now on.
+      std::size_t start = f.first_block;
+      for (std::size_t b = start + 1; b <= f.end_block; ++b) {
+        if (b == f.end_block || changed(b) != changed(start)) {
+          compress(now, start, b, delta, codec);
+          start = b;
+        }
+      }
+    }
+    bytes_ -= before.row.size();
+  }
+  std::vector<std::uint8_t> row = now.row;
+  bytes_ += now.row.size();
+  pages_.insert_or_assign(page, std::move(now));
+  return row;
+}
+
+std::size_t DeltaFrames::frames_of(std::uint32_t page) const {
+  const auto it = pages_.find(page);
+  return it == pages_.end() ? 0 : it->second.frames.size();
+}
+
+void DeltaFrames::forget(std::unordered_map<std::uint32_t, Page>::iterator it) {
+  bytes_ -= it->second.row.size();
+  pages_.erase(it);
+}
+
+void DeltaFrames::end_step() {
+  for (std::uint64_t oldest = step_ - kDeltaFrameSteps + 1; oldest <= step_; ++oldest) {
+    // Pages written before `oldest` go, the oldest first, until within the limits.
+    for (auto it = pages_.begin(); it != pages_.end();) {
+      auto next = std::next(it);
+      if (it->second.step < oldest) forget(it);
+      it = next;
+    }
+    if (bytes_ <= kMaxDeltaFrameBytes) break;
+  }
+  if (bytes_ > kMaxDeltaFrameBytes) clear();
+  ++step_;
+}
+
+void DeltaFrames::clear() {
+  pages_.clear();
+  bytes_ = 0;
+  ++step_;
+}
+
+}  // namespace sandbox

@@ -1,0 +1,119 @@
+#include "snapshot/delta_frames.h"
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+namespace sandbox {
+namespace {
+
+// A page of memory and its "delta": here the memory itself (an image of zeros), hashed as a
+// step hashes it.
+struct TestPage {
+  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(kSnapshotPageBytes);
+
+  TestPage() {
+    // Dense, hard to compress: what a page that drifted from the image looks like.
+    std::uint32_t x = 12345;
+    for (auto& b : bytes) {
+      x = x * 1103515245u + 12345u;
+      b = static_cast<std::uint8_t>(x >> 16);
+    }
+  }
+  std::span<const std::uint8_t, kSnapshotPageBytes> view() const {
+    return std::span<const std::uint8_t, kSnapshotPageBytes>(bytes.data(), bytes.size());
+  }
+  BlockHashes blocks() const {
+    BlockHashes out{};
+    (void)hash_page_visiting(view(), [](void*, std::size_t, const std::uint8_t*) {}, nullptr, &out);
+    return out;
+  }
+  void touch(std::size_t block) { bytes[block * kHashBlockBytes + 100] ^= 0x5a; }
+};
+
+std::vector<std::uint8_t> decoded(const std::vector<std::uint8_t>& row) {
+  return decode_chunk(Codec::kZstd, row, kSnapshotPageBytes);
+}
+
+TEST(DeltaFrames, AStepCompressesOnlyTheBlocksItChanged) {
+  DeltaFrames frames;
+  ChunkCodec codec;
+  TestPage page;
+  // First write: one frame of the whole page.
+  auto row = frames.encode(7, page.blocks(), page.view(), codec);
+  EXPECT_EQ(decoded(row), page.bytes);
+  EXPECT_EQ(frames.compressed_blocks(), kBlocksPerPage);
+  EXPECT_EQ(frames.frames_of(7), 1u);
+  frames.end_step();
+
+  // Blocks 3 and 4 change: the one frame is compressed again, split into [0,3) [3,5) [5,16).
+  page.touch(3);
+  page.touch(4);
+  row = frames.encode(7, page.blocks(), page.view(), codec);
+  EXPECT_EQ(decoded(row), page.bytes);
+  EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage);
+  EXPECT_EQ(frames.frames_of(7), 3u);
+  frames.end_step();
+
+  // They change again: only those two blocks are compressed.
+  page.touch(3);
+  page.touch(4);
+  row = frames.encode(7, page.blocks(), page.view(), codec);
+  EXPECT_EQ(decoded(row), page.bytes);
+  EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2);
+  frames.end_step();
+
+  // Block 10 changes: its frame [5,16) splits into [5,10) [10,11) [11,16).
+  page.touch(10);
+  row = frames.encode(7, page.blocks(), page.view(), codec);
+  EXPECT_EQ(decoded(row), page.bytes);
+  EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2 + 11);
+  EXPECT_EQ(frames.frames_of(7), 5u);
+  frames.end_step();
+
+  // Written as it is: nothing is compressed, and the row is the same.
+  const auto again = frames.encode(7, page.blocks(), page.view(), codec);
+  EXPECT_EQ(again, row);
+  EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2 + 11);
+}
+
+TEST(DeltaFrames, PagesNotWrittenLatelyAndClearedOnesStartAgain) {
+  DeltaFrames frames;
+  ChunkCodec codec;
+  TestPage page;
+  (void)frames.encode(1, page.blocks(), page.view(), codec);
+  EXPECT_GT(frames.bytes(), 0u);
+  // Kept while written in one of the last kDeltaFrameSteps steps (its own included).
+  for (std::uint64_t s = 0; s < kDeltaFrameSteps; ++s) {
+    frames.end_step();
+    EXPECT_EQ(frames.frames_of(1), 1u) << s;
+  }
+  frames.end_step();
+  EXPECT_EQ(frames.frames_of(1), 0u);
+  EXPECT_EQ(frames.bytes(), 0u);
+
+  (void)frames.encode(1, page.blocks(), page.view(), codec);
+  frames.clear();
+  const std::uint64_t before = frames.compressed_blocks();
+  const auto row = frames.encode(1, page.blocks(), page.view(), codec);
+  EXPECT_EQ(frames.compressed_blocks(), before + kBlocksPerPage);  // nothing reused
+  EXPECT_EQ(decoded(row), page.bytes);
+}
+
+TEST(DeltaFrames, KeepsAtMostTheByteLimit) {
+  DeltaFrames frames;
+  ChunkCodec codec;
+  TestPage page;  // incompressible: each page keeps about 64 KiB
+  const auto pages = static_cast<std::uint32_t>(kMaxDeltaFrameBytes / kSnapshotPageBytes + 2);
+  for (std::uint32_t p = 0; p < pages; ++p) {
+    page.touch(p % kBlocksPerPage);
+    (void)frames.encode(p, page.blocks(), page.view(), codec);
+    if (p % 2 == 1) frames.end_step();
+  }
+  frames.end_step();
+  EXPECT_LE(frames.bytes(), kMaxDeltaFrameBytes);
+  EXPECT_EQ(frames.frames_of(0), 0u);  // the oldest go first
+}
+
+}  // namespace
+}  // namespace sandbox
