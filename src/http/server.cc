@@ -22,6 +22,7 @@
 // coroutine has ended.
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -31,6 +32,7 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include <boost/asio.hpp>
@@ -38,6 +40,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json/serialize.hpp>
+#include <sys/socket.h>
 
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
@@ -103,6 +106,36 @@ http::response<http::string_body> to_beast(const HttpResponse& r, unsigned versi
 
 // How long one write of a response (or of one piece of a streamed one) may take.
 constexpr auto kWriteTimeout = std::chrono::seconds(30);
+
+// Responses up to this size are written by the worker that made them (see sent_by_worker).
+constexpr std::size_t kWorkerWriteBytes = std::size_t{64} * 1024;
+
+// `res` as it goes on the wire.
+std::string serialize(http::response<http::string_body>& res) {
+  std::string out;
+  http::response_serializer<http::string_body> serializer{res};
+  beast::error_code ec;
+  while (!serializer.is_done() && !ec) {
+    serializer.next(ec, [&](beast::error_code&, const auto& buffers) {
+      std::size_t n = 0;
+      for (const auto b : beast::buffers_range_ref(buffers)) {
+        out.append(static_cast<const char*>(b.data()), b.size());
+        n += b.size();
+      }
+      serializer.consume(n);
+    });
+  }
+  if (ec) throw std::runtime_error("serializing a response: " + ec.message());
+  return out;
+}
+
+// What a worker did with a response it wrote itself.
+struct WorkerWrite {
+  bool attempted = false;   // false: the connection's coroutine writes the response
+  bool failed = false;      // the connection is broken: close it
+  bool keep_alive = false;  // what the response told the client
+  std::string rest;         // what the socket did not take at once: the coroutine writes it
+};
 
 // The ResponseStream of one request: the handler's worker thread queues, the connection's pump
 // coroutine (on the strand of `signal`) takes and writes. `signal` is a timer that never expires
@@ -357,18 +390,61 @@ struct HttpServer::Impl {
     pool.submit(std::move(next.job), next.long_running);  // admitted when it was parked
   }
 
+  // The response of a request the coroutine of `c` waits for, written by the worker that made
+  // it, without waking the I/O thread first: the client has its answer one thread hand-off
+  // sooner (a stateless Lua `1+1` took 0.19 ms p50, of which the hand-back was 0.03-0.05). The
+  // coroutine has no operation on the socket while it waits, so the worker may use it; it sends
+  // without blocking, and what the socket does not take at once (or a response over
+  // kWorkerWriteBytes, or an error the coroutine turns into a 500) is left to the coroutine.
+  WorkerWrite sent_by_worker(Connection& c, const HttpResponse& r, unsigned version,
+                             bool keep_alive) {
+    if (r.body.size() > kWorkerWriteBytes) return {};
+    auto res = to_beast(r, version, keep_alive && !stopping.load());
+    WorkerWrite out{.attempted = true, .keep_alive = res.keep_alive()};
+    std::string bytes;
+    try {
+      bytes = serialize(res);
+    } catch (const std::exception&) {
+      return {};
+    }
+    const int fd = c.stream.socket().native_handle();
+    std::size_t sent = 0;
+    while (sent < bytes.size()) {
+      const ssize_t n =
+          ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n > 0) {
+        sent += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        break;
+      } else {
+        out.failed = true;
+        return out;
+      }
+    }
+    out.rest = bytes.substr(sent);
+    return out;
+  }
+
   // Runs handler.handle(request) on the worker pool (admission permitting); the awaiting
-  // coroutine resumes on `ex` with the response or the refusal.
+  // coroutine resumes on `ex` with the response or the refusal. With `direct` (the connection,
+  // its HTTP version and keep-alive), the worker writes the response itself (sent_by_worker).
   // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
   // trouble with non-trivial coroutine parameters captured into nested lambdas.)
+  struct Direct {
+    Connection* connection = nullptr;
+    unsigned version = 11;
+    bool keep_alive = false;
+  };
   template <class Executor>
   auto run_handler(const std::shared_ptr<HttpRequest>& request, Executor ex, std::string key,
-                   bool long_running) {
+                   bool long_running, Direct direct = {}) {
     return asio::async_initiate<decltype(asio::use_awaitable),
-                                void(std::exception_ptr, HttpResponse)>(
-        [this, ex, request, key = std::move(key), long_running](auto completion) {
+                                void(std::exception_ptr, HttpResponse, WorkerWrite)>(
+        [this, ex, request, key = std::move(key), long_running, direct](auto completion) {
           auto shared_completion = std::make_shared<decltype(completion)>(std::move(completion));
-          auto job = WorkerPool::make_job([this, ex, request, shared_completion, key] {
+          auto job = WorkerPool::make_job([this, ex, request, shared_completion, key, direct] {
             auto response = std::make_shared<HttpResponse>();
             std::exception_ptr error;
             try {
@@ -376,15 +452,20 @@ struct HttpServer::Impl {
             } catch (...) {
               error = std::current_exception();
             }
-            asio::post(ex, [shared_completion, error, response] {
-              (*shared_completion)(error, std::move(*response));
+            auto written = std::make_shared<WorkerWrite>();
+            if (!error && direct.connection != nullptr) {
+              *written =
+                  sent_by_worker(*direct.connection, *response, direct.version, direct.keep_alive);
+            }
+            asio::post(ex, [shared_completion, error, response, written] {
+              (*shared_completion)(error, std::move(*response), std::move(*written));
             });
             if (!key.empty()) key_done(key);
           });
           if (auto refused = admit(std::move(job), key, long_running)) {
             auto response = std::make_shared<HttpResponse>(std::move(*refused));
             asio::post(ex, [shared_completion, response] {
-              (*shared_completion)(nullptr, std::move(*response));
+              (*shared_completion)(nullptr, std::move(*response), WorkerWrite{});
             });
           }
         },
@@ -406,7 +487,8 @@ struct HttpServer::Impl {
                                                 std::shared_ptr<ChunkedStream> stream) {
     HttpResponse response;
     try {
-      response = co_await run_handler(request, ex, std::move(key), long_running);
+      std::tie(response, std::ignore) =
+          co_await run_handler(request, ex, std::move(key), long_running);
     } catch (const std::exception&) {
       response = HttpResponse::text(500, "Internal server error");
     }
@@ -534,10 +616,30 @@ struct HttpServer::Impl {
           continue;
         }
       } else {
+        WorkerWrite written;
         try {
-          response = co_await run_handler(request, ex, decision.serial_key, decision.long_running);
+          std::tie(response, written) =
+              co_await run_handler(request, ex, decision.serial_key, decision.long_running,
+                                   Direct{&c, version, keep_alive});
         } catch (const std::exception& e) {
           response = HttpResponse::text(500, "Internal server error");
+        }
+        if (written.attempted) {
+          // The worker decided keep-alive when it wrote; what it could not send follows.
+          bool keep = false;
+          if (!written.failed) {
+            keep = written.keep_alive;
+            if (!written.rest.empty()) {
+              c.stream.expires_after(kWriteTimeout);
+              auto [ec, n] = co_await asio::async_write(c.stream, asio::buffer(written.rest),
+                                                        asio::as_tuple(asio::use_awaitable));
+              (void)n;
+              if (ec) keep = false;
+            }
+          }
+          c.busy = false;
+          if (!keep) break;
+          continue;
         }
       }
       const bool keep = keep_alive && !stopping.load();
