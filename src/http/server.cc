@@ -427,16 +427,19 @@ struct HttpServer::Impl {
     return out;
   }
 
-  // Runs handler.handle(request) on the worker pool (admission permitting); the awaiting
-  // coroutine resumes on `ex` with the response or the refusal. With `direct` (the connection,
-  // its HTTP version and keep-alive), the worker writes the response itself (sent_by_worker).
-  // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
-  // trouble with non-trivial coroutine parameters captured into nested lambdas.)
+  // The connection a worker writes its response to, with the request's HTTP version and
+  // keep-alive (see sent_by_worker).
   struct Direct {
     Connection* connection = nullptr;
     unsigned version = 11;
     bool keep_alive = false;
   };
+
+  // Runs handler.handle(request) on the worker pool (admission permitting); the awaiting
+  // coroutine resumes on `ex` with the response or the refusal. With `direct`, the worker
+  // writes the response itself (sent_by_worker).
+  // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
+  // trouble with non-trivial coroutine parameters captured into nested lambdas.)
   template <class Executor>
   auto run_handler(const std::shared_ptr<HttpRequest>& request, Executor ex, std::string key,
                    bool long_running, Direct direct = {}) {

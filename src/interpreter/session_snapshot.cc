@@ -80,8 +80,9 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   if (!usual_step) resident.frames.clear();  // perhaps another image; rows written whole
   if (usual_step) {
     // Each dirty page is hashed and XORed with the image in one pass (read once), and only a
-    // page whose hash changed is stored, as its own chunk: one frame per 4 KiB block, where
-    // only the blocks that changed since the context's last step are compressed again.
+    // page whose hash changed is stored, as its own chunk, in frames over runs of 4 KiB blocks
+    // of which only those holding a block changed since the page was last written are
+    // compressed again (delta_frames.h).
     const std::span<std::uint8_t, kSnapshotPageBytes> out(buffer.data(), kSnapshotPageBytes);
     const auto memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
     page_count = resident.prev_hashes.size();
