@@ -7,9 +7,7 @@
 #include "snapshot/snapshot_error.h"
 
 namespace sandbox {
-namespace {
 
-// dst = a XOR b over `n` bytes, word-wise; true when any byte of the result is not zero.
 bool xor_of(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
   std::uint64_t any = 0;
   std::size_t i = 0;
@@ -28,8 +26,6 @@ bool xor_of(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std
   }
   return any != 0;
 }
-
-}  // namespace
 
 const std::uint8_t* base_page(const SnapshotBase& base, std::uint32_t page) {
   if (page >= base.pages || page >= base.page_bytes.size()) return nullptr;
@@ -63,34 +59,6 @@ bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
     }
   }
   return differs;
-}
-
-DeltaPage delta_page(std::span<const std::uint8_t> memory, const SnapshotBase& base,
-                     std::uint32_t page, std::span<std::uint8_t, kSnapshotPageBytes> out) {
-  const std::uint64_t at = std::uint64_t{page} * kSnapshotPageBytes;
-  if (at + kSnapshotPageBytes > memory.size()) {
-    throw std::invalid_argument("delta_page: page " + std::to_string(page) + " is past the memory");
-  }
-  struct Visit {
-    const std::uint8_t* base_bytes;
-    std::uint8_t* out;
-    bool differs;
-  } visit{base_page(base, page), out.data(), false};
-  DeltaPage result;
-  result.hash = hash_page_visiting(
-      memory.subspan(at).first<kSnapshotPageBytes>(),
-      [](void* context, std::size_t offset, const std::uint8_t* block) {
-        auto& v = *static_cast<Visit*>(context);
-        if (v.base_bytes) {
-          v.differs |= xor_of(v.out + offset, block, v.base_bytes + offset, kHashBlockBytes);
-        } else {
-          std::memcpy(v.out + offset, block, kHashBlockBytes);
-          v.differs = v.differs || !all_zero(block, kHashBlockBytes);
-        }
-      },
-      &visit, &result.blocks);
-  result.differs = visit.differs;
-  return result;
 }
 
 void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data,

@@ -48,17 +48,9 @@ bool delta_chunk(std::span<const std::uint8_t> memory, const SnapshotBase& base,
 void undelta_chunk(const SnapshotBase& base, std::uint32_t chunk, std::span<std::uint8_t> data,
                    std::uint32_t chunk_pages = kChunkPages);
 
-// One dirty page of a delta snapshot, read once (docs/snapshot-format.md#snapshot-write).
-struct DeltaPage {
-  std::optional<std::uint64_t> hash;  // hash_page() of the memory page; none when all zero
-  bool differs = false;               // the XOR written to `out` is not all zero
-  BlockHashes blocks{};               // of the memory page's 4 KiB blocks
-};
-
-// Hashes page `page` of `memory` (which must hold it) and writes its XOR with the base's page
-// into `out`, in one pass over the page.
-DeltaPage delta_page(std::span<const std::uint8_t> memory, const SnapshotBase& base,
-                     std::uint32_t page, std::span<std::uint8_t, kSnapshotPageBytes> out);
+// dst = a XOR b over `n` bytes, word-wise; true when any byte of the result is not zero. `dst`
+// may be `a` or `b`.
+bool xor_of(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std::size_t n);
 
 // Checks a record before anything is decoded. Throws SnapshotError when it declares more than
 // kMaxSnapshotMemoryPages or a chunk size that is not valid_chunk_pages; and for a delta record,

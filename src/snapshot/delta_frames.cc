@@ -3,14 +3,24 @@
 #include <iterator>
 #include <utility>
 
+#include "snapshot/delta.h"
+
 namespace sandbox {
 
 void DeltaFrames::compress(Page& page, std::size_t first, std::size_t end,
-                           std::span<const std::uint8_t, kSnapshotPageBytes> delta,
-                           ChunkCodec& codec) {
+                           std::span<const std::uint8_t, kSnapshotPageBytes> memory,
+                           const std::uint8_t* image, ChunkCodec& codec) {
   const auto offset = static_cast<std::uint32_t>(page.row.size());
-  codec.encode_append(delta.subspan(first * kHashBlockBytes, (end - first) * kHashBlockBytes),
-                      page.row);
+  const std::size_t at = first * kHashBlockBytes;
+  const std::size_t bytes = (end - first) * kHashBlockBytes;
+  if (image == nullptr) {
+    codec.encode_append(memory.subspan(at, bytes), page.row);  // XOR with zero
+  } else {
+    // One page buffer per thread, like the codec's: a step allocates none.
+    thread_local std::vector<std::uint8_t> delta(kSnapshotPageBytes);
+    (void)xor_of(delta.data(), memory.data() + at, image + at, bytes);
+    codec.encode_append(std::span<const std::uint8_t>(delta.data(), bytes), page.row);
+  }
   page.frames.push_back(Frame{static_cast<std::uint8_t>(first), static_cast<std::uint8_t>(end),
                               offset, static_cast<std::uint32_t>(page.row.size() - offset)});
   compressed_blocks_ += end - first;
@@ -18,13 +28,14 @@ void DeltaFrames::compress(Page& page, std::size_t first, std::size_t end,
 
 std::vector<std::uint8_t> DeltaFrames::encode(
     std::uint32_t page, const BlockHashes& blocks,
-    std::span<const std::uint8_t, kSnapshotPageBytes> delta, ChunkCodec& codec) {
+    std::span<const std::uint8_t, kSnapshotPageBytes> memory, const std::uint8_t* image,
+    ChunkCodec& codec) {
   Page now;
   now.blocks = blocks;
   now.step = step_;
   const auto it = pages_.find(page);
   if (it == pages_.end()) {
-    compress(now, 0, kBlocksPerPage, delta, codec);
+    compress(now, 0, kBlocksPerPage, memory, image, codec);
   } else {
     const Page& before = it->second;
     const auto changed = [&](std::size_t b) { return before.blocks[b] != blocks[b]; };
@@ -42,7 +53,7 @@ std::vector<std::uint8_t> DeltaFrames::encode(
       std::size_t start = f.first_block;
       for (std::size_t b = start + 1; b <= f.end_block; ++b) {
         if (b == f.end_block || changed(b) != changed(start)) {
-          compress(now, start, b, delta, codec);
+          compress(now, start, b, memory, image, codec);
           start = b;
         }
       }

@@ -40,11 +40,13 @@ inline constexpr std::uint64_t kDeltaFrameSteps = 4;
 
 class DeltaFrames {
  public:
-  // The stored row of page `page`: `delta` (the page's XOR with the image) as frames of
-  // `codec`, where `blocks` are the hashes of the memory page's 4 KiB blocks (see above).
+  // The stored row of page `page`: the XOR of `memory` (the page's bytes) with `image` (the
+  // image's page; null: zero) as frames of `codec`, where `blocks` are the hashes of the
+  // memory page's 4 KiB blocks (see above). Only the blocks of the frames compressed again are
+  // XORed.
   std::vector<std::uint8_t> encode(std::uint32_t page, const BlockHashes& blocks,
-                                   std::span<const std::uint8_t, kSnapshotPageBytes> delta,
-                                   ChunkCodec& codec);
+                                   std::span<const std::uint8_t, kSnapshotPageBytes> memory,
+                                   const std::uint8_t* image, ChunkCodec& codec);
   // Ends a step: forgets the pages not written lately, and the older ones past
   // kMaxDeltaFrameBytes.
   void end_step();
@@ -70,9 +72,10 @@ class DeltaFrames {
     std::vector<std::uint8_t> row;
     std::uint64_t step = 0;  // the step that last wrote it
   };
-  // Appends the frame of blocks [first, end) of `delta` to `page`, compressed.
+  // Appends the frame of blocks [first, end) of memory XOR image to `page`, compressed.
   void compress(Page& page, std::size_t first, std::size_t end,
-                std::span<const std::uint8_t, kSnapshotPageBytes> delta, ChunkCodec& codec);
+                std::span<const std::uint8_t, kSnapshotPageBytes> memory, const std::uint8_t* image,
+                ChunkCodec& codec);
   void forget(std::unordered_map<std::uint32_t, Page>::iterator it);
 
   std::unordered_map<std::uint32_t, Page> pages_;

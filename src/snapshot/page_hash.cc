@@ -42,28 +42,23 @@ bool all_zero(const std::uint8_t* p, std::size_t n) {
 
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page) {
   if (all_zero(page.data(), page.size())) return std::nullopt;  // most pages of a memory
-  return hash_page_visiting(page, [](void*, std::size_t, const std::uint8_t*) {}, nullptr);
+  BlockHashes blocks;
+  return hash_page(page, blocks);
 }
 
-std::optional<std::uint64_t> hash_page_visiting(
-    std::span<const std::uint8_t, kSnapshotPageBytes> page,
-    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context,
-    BlockHashes* blocks) {
+std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page,
+                                       BlockHashes& blocks) {
   // One-shot hashes only: no streaming state to initialise (an uninitialised XXH3 state once
   // hashed wrongly here, found by fuzz_replay_fuzz_snapshot).
   const std::uint64_t seed = process_seed();
-  BlockHashes hashes;
   bool zero = true;
   for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
-    const std::size_t at = b * kHashBlockBytes;
-    const std::uint8_t* block = page.data() + at;
+    const std::uint8_t* block = page.data() + b * kHashBlockBytes;
     if (zero) zero = all_zero(block, kHashBlockBytes);
-    hashes[b] = XXH3_64bits_withSeed(block, kHashBlockBytes, seed);
-    visit(context, at, block);
+    blocks[b] = XXH3_64bits_withSeed(block, kHashBlockBytes, seed);
   }
-  if (blocks != nullptr) *blocks = hashes;
   if (zero) return std::nullopt;
-  return XXH3_64bits_withSeed(hashes.data(), sizeof hashes, seed);
+  return XXH3_64bits_withSeed(blocks.data(), sizeof blocks, seed);
 }
 
 PageHashes hash_memory(std::span<const std::uint8_t> memory) {

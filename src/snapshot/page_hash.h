@@ -32,22 +32,17 @@ bool all_zero(const std::uint8_t* p, std::size_t n);
 // The hash of one page, or nullopt when all of it is zero. Requires page.size() == 64 KiB.
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page);
 
-// The blocks a page hash is made of: the host's page size, and small enough to stay in the L1
-// cache while a caller visits one.
+// The blocks a page hash is made of: the host's page size.
 inline constexpr std::size_t kHashBlockBytes = 4096;
 inline constexpr std::size_t kBlocksPerPage = kSnapshotPageBytes / kHashBlockBytes;
 
 // The seeded hash of each 4 KiB block of a page, in order.
 using BlockHashes = std::array<std::uint64_t, kBlocksPerPage>;
 
-// hash_page(page), handing each kHashBlockBytes block of the page to `visit(context, offset,
-// block)` right after hashing it, so a caller's second pass over the page reads the cache
-// instead of memory (a dirty page of a snapshot is hashed and XORed with the image at once).
-// With `blocks`, also gives the hash of every block (set even when the page is all zero).
-std::optional<std::uint64_t> hash_page_visiting(
-    std::span<const std::uint8_t, kSnapshotPageBytes> page,
-    void (*visit)(void* context, std::size_t offset, const std::uint8_t* block), void* context,
-    BlockHashes* blocks = nullptr);
+// hash_page(page), and the hash of each of its blocks in `blocks` (set even when the page is
+// all zero).
+std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page,
+                                       BlockHashes& blocks);
 
 // Hashes every page of `memory`. Throws std::invalid_argument when memory.size() is not a
 // multiple of 64 KiB (Wasm memories always are).

@@ -7,8 +7,8 @@
 namespace sandbox {
 namespace {
 
-// A page of memory and its "delta": here the memory itself (an image of zeros), hashed as a
-// step hashes it.
+// A page of memory, hashed as a step hashes it. Against an image page of zeros (null), its
+// delta is the page itself.
 struct TestPage {
   std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(kSnapshotPageBytes);
 
@@ -25,7 +25,7 @@ struct TestPage {
   }
   BlockHashes blocks() const {
     BlockHashes out{};
-    (void)hash_page_visiting(view(), [](void*, std::size_t, const std::uint8_t*) {}, nullptr, &out);
+    (void)hash_page(view(), out);
     return out;
   }
   void touch(std::size_t block) { bytes[block * kHashBlockBytes + 100] ^= 0x5a; }
@@ -40,7 +40,7 @@ TEST(DeltaFrames, AStepCompressesOnlyTheBlocksItChanged) {
   ChunkCodec codec;
   TestPage page;
   // First write: one frame of the whole page.
-  auto row = frames.encode(7, page.blocks(), page.view(), codec);
+  auto row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
   EXPECT_EQ(decoded(row), page.bytes);
   EXPECT_EQ(frames.compressed_blocks(), kBlocksPerPage);
   EXPECT_EQ(frames.frames_of(7), 1u);
@@ -49,7 +49,7 @@ TEST(DeltaFrames, AStepCompressesOnlyTheBlocksItChanged) {
   // Blocks 3 and 4 change: the one frame is compressed again, split into [0,3) [3,5) [5,16).
   page.touch(3);
   page.touch(4);
-  row = frames.encode(7, page.blocks(), page.view(), codec);
+  row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
   EXPECT_EQ(decoded(row), page.bytes);
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage);
   EXPECT_EQ(frames.frames_of(7), 3u);
@@ -58,30 +58,53 @@ TEST(DeltaFrames, AStepCompressesOnlyTheBlocksItChanged) {
   // They change again: only those two blocks are compressed.
   page.touch(3);
   page.touch(4);
-  row = frames.encode(7, page.blocks(), page.view(), codec);
+  row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
   EXPECT_EQ(decoded(row), page.bytes);
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2);
   frames.end_step();
 
   // Block 10 changes: its frame [5,16) splits into [5,10) [10,11) [11,16).
   page.touch(10);
-  row = frames.encode(7, page.blocks(), page.view(), codec);
+  row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
   EXPECT_EQ(decoded(row), page.bytes);
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2 + 11);
   EXPECT_EQ(frames.frames_of(7), 5u);
   frames.end_step();
 
   // Written as it is: nothing is compressed, and the row is the same.
-  const auto again = frames.encode(7, page.blocks(), page.view(), codec);
+  const auto again = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
   EXPECT_EQ(again, row);
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2 + 11);
+}
+
+// Against a real image page, a row decodes to the XOR, also after frames were reused.
+TEST(DeltaFrames, RowsAreTheXorWithTheImagePage) {
+  DeltaFrames frames;
+  ChunkCodec codec;
+  TestPage image;
+  TestPage page;
+  for (std::size_t i = 0; i < page.bytes.size(); i += 3) page.bytes[i] = image.bytes[i];
+  const auto xor_now = [&] {
+    std::vector<std::uint8_t> x(kSnapshotPageBytes);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = page.bytes[i] ^ image.bytes[i];
+    return x;
+  };
+  EXPECT_EQ(decoded(frames.encode(3, page.blocks(), page.view(), image.bytes.data(), codec)),
+            xor_now());
+  for (const std::size_t block : {0, 15, 0, 7}) {
+    frames.end_step();
+    page.touch(block);
+    EXPECT_EQ(decoded(frames.encode(3, page.blocks(), page.view(), image.bytes.data(), codec)),
+              xor_now())
+        << block;
+  }
 }
 
 TEST(DeltaFrames, PagesNotWrittenLatelyAndClearedOnesStartAgain) {
   DeltaFrames frames;
   ChunkCodec codec;
   TestPage page;
-  (void)frames.encode(1, page.blocks(), page.view(), codec);
+  (void)frames.encode(1, page.blocks(), page.view(), nullptr, codec);
   EXPECT_GT(frames.bytes(), 0u);
   // Kept while written in one of the last kDeltaFrameSteps steps (its own included).
   for (std::uint64_t s = 0; s < kDeltaFrameSteps; ++s) {
@@ -92,10 +115,10 @@ TEST(DeltaFrames, PagesNotWrittenLatelyAndClearedOnesStartAgain) {
   EXPECT_EQ(frames.frames_of(1), 0u);
   EXPECT_EQ(frames.bytes(), 0u);
 
-  (void)frames.encode(1, page.blocks(), page.view(), codec);
+  (void)frames.encode(1, page.blocks(), page.view(), nullptr, codec);
   frames.clear();
   const std::uint64_t before = frames.compressed_blocks();
-  const auto row = frames.encode(1, page.blocks(), page.view(), codec);
+  const auto row = frames.encode(1, page.blocks(), page.view(), nullptr, codec);
   EXPECT_EQ(frames.compressed_blocks(), before + kBlocksPerPage);  // nothing reused
   EXPECT_EQ(decoded(row), page.bytes);
 }
@@ -107,7 +130,7 @@ TEST(DeltaFrames, KeepsAtMostTheByteLimit) {
   const auto pages = static_cast<std::uint32_t>(kMaxDeltaFrameBytes / kSnapshotPageBytes + 2);
   for (std::uint32_t p = 0; p < pages; ++p) {
     page.touch(p % kBlocksPerPage);
-    (void)frames.encode(p, page.blocks(), page.view(), codec);
+    (void)frames.encode(p, page.blocks(), page.view(), nullptr, codec);
     if (p % 2 == 1) frames.end_step();
   }
   frames.end_step();

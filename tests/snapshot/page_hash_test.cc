@@ -42,48 +42,17 @@ TEST(PageHash, ZeroPagesHaveNoHashAndEveryBitCounts) {
   }
 }
 
-TEST(PageHash, VisitingGivesTheSameHashAndEveryBlockInOrder) {
-  auto mem = pages(2);
-  for (std::size_t i = 0; i < kSnapshotPageBytes; ++i) mem[i] = static_cast<std::uint8_t>(i * 7);
-  mem[kSnapshotPageBytes + kSnapshotPageBytes - 1] = 1;  // page 1: one byte, in its last block
-  for (const std::size_t p : {std::size_t{0}, std::size_t{1}}) {
-    struct Seen {
-      std::vector<std::size_t> offsets;
-      const std::uint8_t* first = nullptr;
-    } seen;
-    const auto h = hash_page_visiting(
-        page_of(mem, p),
-        [](void* context, std::size_t offset, const std::uint8_t* block) {
-          auto& s = *static_cast<Seen*>(context);
-          if (s.offsets.empty()) s.first = block;
-          s.offsets.push_back(offset);
-        },
-        &seen);
-    EXPECT_EQ(h, hash_page(page_of(mem, p))) << p;
-    ASSERT_EQ(seen.offsets.size(), kSnapshotPageBytes / kHashBlockBytes);
-    for (std::size_t i = 0; i < seen.offsets.size(); ++i) {
-      EXPECT_EQ(seen.offsets[i], i * kHashBlockBytes);
-    }
-    EXPECT_EQ(seen.first, page_of(mem, p).data());
-  }
-  const auto zero = pages(1);
-  EXPECT_EQ(hash_page_visiting(
-                page_of(zero, 0), [](void*, std::size_t, const std::uint8_t*) {}, nullptr),
-            std::nullopt);
-}
-
 // The block hashes a step uses to find the 4 KiB blocks it changed (delta_frames.h): one per
 // block, changed exactly where a byte changed, the same for equal blocks.
 TEST(PageHash, BlockHashesChangeOnlyWithTheirBlock) {
   auto mem = pages(1);
   for (std::size_t i = 0; i < kSnapshotPageBytes; ++i) mem[i] = static_cast<std::uint8_t>(i / 3);
-  const auto no_visit = [](void*, std::size_t, const std::uint8_t*) {};
   BlockHashes before{};
-  const auto h = hash_page_visiting(page_of(mem, 0), no_visit, nullptr, &before);
+  const auto h = hash_page(page_of(mem, 0), before);
   EXPECT_EQ(h, hash_page(page_of(mem, 0)));
   mem[5 * kHashBlockBytes + 17] ^= 1;
   BlockHashes after{};
-  const auto changed = hash_page_visiting(page_of(mem, 0), no_visit, nullptr, &after);
+  const auto changed = hash_page(page_of(mem, 0), after);
   EXPECT_NE(changed, h);
   for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
     EXPECT_EQ(before[b] == after[b], b != 5) << b;
@@ -91,7 +60,7 @@ TEST(PageHash, BlockHashesChangeOnlyWithTheirBlock) {
   // Zero blocks hash alike (also in an all-zero page, which has no page hash).
   const auto zero = pages(1);
   BlockHashes zeros{};
-  EXPECT_EQ(hash_page_visiting(page_of(zero, 0), no_visit, nullptr, &zeros), std::nullopt);
+  EXPECT_EQ(hash_page(page_of(zero, 0), zeros), std::nullopt);
   for (std::size_t b = 1; b < kBlocksPerPage; ++b) EXPECT_EQ(zeros[b], zeros[0]);
 }
 
