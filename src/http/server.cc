@@ -436,13 +436,13 @@ struct HttpServer::Impl {
   };
 
   // Runs handler.handle(request) on the worker pool (admission permitting); the awaiting
-  // coroutine resumes on `ex` with the response or the refusal. With `direct`, the worker
-  // writes the response itself (sent_by_worker).
+  // coroutine resumes on `ex` with the response or the refusal. With a connection in `direct`,
+  // the worker writes the response itself (sent_by_worker).
   // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
   // trouble with non-trivial coroutine parameters captured into nested lambdas.)
   template <class Executor>
   auto run_handler(const std::shared_ptr<HttpRequest>& request, Executor ex, std::string key,
-                   bool long_running, Direct direct = {}) {
+                   bool long_running, Direct direct) {
     return asio::async_initiate<decltype(asio::use_awaitable),
                                 void(std::exception_ptr, HttpResponse, WorkerWrite)>(
         [this, ex, request, key = std::move(key), long_running, direct](auto completion) {
@@ -491,7 +491,7 @@ struct HttpServer::Impl {
     HttpResponse response;
     try {
       std::tie(response, std::ignore) =
-          co_await run_handler(request, ex, std::move(key), long_running);
+          co_await run_handler(request, ex, std::move(key), long_running, Direct{});
     } catch (const std::exception&) {
       response = HttpResponse::text(500, "Internal server error");
     }

@@ -34,7 +34,7 @@
 namespace sandbox {
 
 // The most compressed bytes one context keeps for its next steps (two Ruby steps).
-inline constexpr std::size_t kMaxDeltaFrameBytes = 512 * 1024;
+inline constexpr std::size_t kMaxDeltaFrameBytes = std::size_t{512} * 1024;
 // The frames of a page are kept while it was written in one of the last this many steps.
 inline constexpr std::uint64_t kDeltaFrameSteps = 4;
 
