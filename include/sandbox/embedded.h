@@ -57,8 +57,8 @@
 //
 // sessions: boot() = an instance from the image with the context's /workspace mounted, then
 // after_copy; restore() = a fresh instance (no image, no boot), memory grown and filled from the
-// SnapshotSource (pages absent from it are cleared, including data-segment pages that were zero
-// at snapshot time), the saved mutable globals written back (they travel in the snapshot's
+// SnapshotSource (the instance is made without its data segments, so pages absent from it stay
+// zero), the saved mutable globals written back (they travel in the snapshot's
 // `extra` as {"globals": "<base64>"}, and are required), then after_copy. after_copy runs under
 // limits.fuel outside any execute's usage. Write tracking starts right after the image or
 // snapshot is in place, so snapshot() reports the pages written since.

@@ -1,6 +1,5 @@
 #include "embedded/session.h"
 
-#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
@@ -130,7 +129,6 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   wasm::Instance& instance = guest->instance();
   instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
-  const std::uint32_t initial_pages = instance.module().initial_pages();
   if (const auto* delta_pages = delta_from_image(*state, source)) {
     // A delta from this engine's image: place the image (mapped copy-on-write where possible)
     // and write only the pages the delta lists.
@@ -152,23 +150,10 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
       write_page_over_image(memory, page, *bytes, in_image);
     }
   } else if (source.read_page) {
+    // Instantiated without its data segments, the memory is all zero: only the pages the
+    // snapshot holds are written.
     for (std::uint32_t page = 0; page < source.memory_pages; ++page) {
-      std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
-      const auto bytes = source.read_page(page);
-      if (!bytes) {
-        // All zero when the snapshot was taken. Only pages of the initial memory can hold
-        // anything now (data segments, written at instantiation): clear those.
-        if (page < initial_pages &&
-            std::any_of(p, p + kWasmPageBytes, [](std::uint8_t b) { return b != 0; })) {
-          std::memset(p, 0, kWasmPageBytes);
-        }
-        continue;
-      }
-      if (bytes->size() != kWasmPageBytes) {
-        throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
-                                 std::to_string(bytes->size()) + " bytes");
-      }
-      std::memcpy(p, bytes->data(), kWasmPageBytes);
+      if (const auto bytes = source.read_page(page)) write_page(memory, page, bytes);
     }
   }
   const auto* globals = source.extra.if_contains(kGlobalsKey);

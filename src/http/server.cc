@@ -593,6 +593,7 @@ struct HttpServer::Impl {
       }
       const bool keep_alive = parser.get().keep_alive();
       HttpResponse response;
+      WorkerWrite written;  // what the worker sent of `response` itself
       auto request = std::make_shared<HttpRequest>(to_request(parser.get(), true));
       if (decision.may_stream) {
         auto stream = std::make_shared<ChunkedStream>(ex);
@@ -619,7 +620,6 @@ struct HttpServer::Impl {
           continue;
         }
       } else {
-        WorkerWrite written;
         try {
           std::tie(response, written) =
               co_await run_handler(request, ex, decision.serial_key, decision.long_running,
@@ -627,26 +627,23 @@ struct HttpServer::Impl {
         } catch (const std::exception& e) {
           response = HttpResponse::text(500, "Internal server error");
         }
-        if (written.attempted) {
-          // The worker decided keep-alive when it wrote; what it could not send follows.
-          bool keep = false;
-          if (!written.failed) {
-            keep = written.keep_alive;
-            if (!written.rest.empty()) {
-              c.stream.expires_after(kWriteTimeout);
-              auto [ec, n] = co_await asio::async_write(c.stream, asio::buffer(written.rest),
-                                                        asio::as_tuple(asio::use_awaitable));
-              (void)n;
-              if (ec) keep = false;
-            }
-          }
-          c.busy = false;
-          if (!keep) break;
-          continue;
+      }
+      bool keep = keep_alive && !stopping.load();
+      if (!written.attempted) {
+        co_await write(c, response, version, keep);
+      } else if (written.failed) {
+        keep = false;
+      } else {
+        // The worker decided keep-alive when it wrote; what it could not send follows.
+        keep = written.keep_alive;
+        if (!written.rest.empty()) {
+          c.stream.expires_after(kWriteTimeout);
+          auto [ec, n] = co_await asio::async_write(c.stream, asio::buffer(written.rest),
+                                                    asio::as_tuple(asio::use_awaitable));
+          (void)n;
+          if (ec) keep = false;
         }
       }
-      const bool keep = keep_alive && !stopping.load();
-      co_await write(c, response, version, keep);
       c.busy = false;
       if (!keep) break;
     }

@@ -1,6 +1,7 @@
 #include "snapshot/delta_frames.h"
 
 #include <cstring>
+#include <initializer_list>
 
 #include <gtest/gtest.h>
 
@@ -39,41 +40,38 @@ TEST(DeltaFrames, AStepCompressesOnlyTheBlocksItChanged) {
   DeltaFrames frames;
   ChunkCodec codec;
   TestPage page;
+  // A step of page 7: `touched` blocks change, the page is written, its row must decode to it.
+  const auto write = [&](std::initializer_list<std::size_t> touched) {
+    for (const std::size_t block : touched) page.touch(block);
+    auto row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
+    EXPECT_EQ(decoded(row), page.bytes);
+    return row;
+  };
   // First write: one frame of the whole page.
-  auto row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
-  EXPECT_EQ(decoded(row), page.bytes);
+  (void)write({});
   EXPECT_EQ(frames.compressed_blocks(), kBlocksPerPage);
   EXPECT_EQ(frames.frames_of(7), 1u);
   frames.end_step();
 
   // Blocks 3 and 4 change: the one frame is compressed again, split into [0,3) [3,5) [5,16).
-  page.touch(3);
-  page.touch(4);
-  row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
-  EXPECT_EQ(decoded(row), page.bytes);
+  (void)write({3, 4});
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage);
   EXPECT_EQ(frames.frames_of(7), 3u);
   frames.end_step();
 
   // They change again: only those two blocks are compressed.
-  page.touch(3);
-  page.touch(4);
-  row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
-  EXPECT_EQ(decoded(row), page.bytes);
+  (void)write({3, 4});
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2);
   frames.end_step();
 
   // Block 10 changes: its frame [5,16) splits into [5,10) [10,11) [11,16).
-  page.touch(10);
-  row = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
-  EXPECT_EQ(decoded(row), page.bytes);
+  const auto row = write({10});
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2 + 11);
   EXPECT_EQ(frames.frames_of(7), 5u);
   frames.end_step();
 
   // Written as it is: nothing is compressed, and the row is the same.
-  const auto again = frames.encode(7, page.blocks(), page.view(), nullptr, codec);
-  EXPECT_EQ(again, row);
+  EXPECT_EQ(write({}), row);
   EXPECT_EQ(frames.compressed_blocks(), 2 * kBlocksPerPage + 2 + 11);
 }
 
