@@ -1,5 +1,7 @@
 /* Guest call frames, traps and host brackets (runtime.h describes the invariants). */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 SANDBOX_WASM_TLS sandbox_wasm_frame* volatile sandbox_wasm_tl_frame;
 SANDBOX_WASM_TLS volatile uint32_t sandbox_wasm_tl_in_host;
 SANDBOX_WASM_TLS volatile sig_atomic_t sandbox_wasm_tl_pending;
+SANDBOX_WASM_TLS volatile sig_atomic_t sandbox_wasm_tl_interrupt_blocked;
 
 static SANDBOX_WASM_TLS uint32_t tl_exit_code;
 static SANDBOX_WASM_TLS int tl_has_message;
@@ -38,7 +41,8 @@ uint32_t sandbox_wasm_run(sandbox_wasm_frame* frame, void (*thunk)(void*), void*
   SANDBOX_WASM_SIGNAL_FENCE();
   sandbox_wasm_tl_frame = frame;
   SANDBOX_WASM_SIGNAL_FENCE();
-  /* No signal mask is saved: our handlers use SA_NODEFER, so none is blocked when they jump. */
+  /* No signal mask is saved (that would cost a system call per guest call): the only signal a
+   * handler jumps with blocked is the deadline signal, unblocked below (invariant 4). */
   uint32_t code = (uint32_t)sigsetjmp(frame->jump, 0);
   if (code == 0) {
     frame->saved_unwind_target = sandbox_wasm_swap_unwind_target(NULL);
@@ -58,6 +62,16 @@ uint32_t sandbox_wasm_run(sandbox_wasm_frame* frame, void (*thunk)(void*), void*
    * to the enclosing value before the frame is unlinked). */
   frame->ready = 0;
   SANDBOX_WASM_SIGNAL_FENCE();
+  if (sandbox_wasm_tl_interrupt_blocked) {
+    /* A handler trapped here with the deadline signal blocked. The frame is no longer ready, so
+     * a deadline pending meanwhile is deferred (or ignored) once unblocked, never taken as a
+     * second trap into this frame. */
+    sandbox_wasm_tl_interrupt_blocked = 0;
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, sandbox_wasm_interrupt_signal());
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, NULL);
+  }
   sandbox_wasm_tl_in_host = frame->saved_in_host;
   sandbox_wasm_swap_unwind_target(frame->saved_unwind_target);
   SANDBOX_WASM_SIGNAL_FENCE();
@@ -83,6 +97,12 @@ static __attribute__((noreturn)) void jump_to_frame(uint32_t code) {
 void sandbox_wasm_trap_from_signal(uint32_t code) {
   tl_has_message = 0;
   jump_to_frame(code);
+}
+
+void sandbox_wasm_trap_from_handler(uint32_t code) {
+  sandbox_wasm_tl_interrupt_blocked = 1;
+  SANDBOX_WASM_SIGNAL_FENCE();
+  sandbox_wasm_trap_from_signal(code);
 }
 
 void sandbox_wasm_trap(uint32_t code) { sandbox_wasm_trap_from_signal(code); }

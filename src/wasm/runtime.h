@@ -40,6 +40,11 @@
  *      not on this thread's frame chain (the call already returned) is ignored.
  *   3. Popping a frame recomputes `pending` from the remaining chain: an enclosing frame that
  *      was the target of an interrupt stays interrupted until it traps.
+ *   4. The deadline signal is blocked while a handler (fault or deadline) runs, and a trap from
+ *      a handler jumps with it still blocked: the frame it lands in unblocks it after it stopped
+ *      being ready, so a repeat of the signal never runs inside a handler that has not jumped
+ *      yet, and a deadline pending meanwhile is deferred by the usual rules instead of trapping
+ *      into the same frame twice.
  */
 #ifndef SANDBOX_WASM_RUNTIME_H_
 #define SANDBOX_WASM_RUNTIME_H_
@@ -131,11 +136,12 @@ uint32_t sandbox_wasm_grow(wasm_rt_memory_t* memory, uint32_t delta);
 
 /* Test hook (tests/wasm only; NULL otherwise): called at the points where an asynchronous
  * signal could land in the middle of a state change, so a test can deliver one exactly there.
- * Called from the SIGSEGV handler for SANDBOX_WASM_RACE_TRACKING_FAULT: must be
- * async-signal-safe. */
+ * Called from the SIGSEGV handler for SANDBOX_WASM_RACE_TRACKING_FAULT and from the deadline
+ * handler for SANDBOX_WASM_RACE_INTERRUPT_JUMP: must be async-signal-safe. */
 enum {
   SANDBOX_WASM_RACE_GROW = 1,           /* memory.grow: new pages mapped, size not yet updated */
   SANDBOX_WASM_RACE_TRACKING_FAULT = 2, /* tracking fault: page writable, not yet marked dirty */
+  SANDBOX_WASM_RACE_INTERRUPT_JUMP = 3, /* deadline handler: about to trap out of the guest */
 };
 extern void (*volatile sandbox_wasm_race_hook)(int point);
 

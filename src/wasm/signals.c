@@ -1,5 +1,5 @@
 /* Signal handling: the SIGSEGV/SIGBUS handler that turns guest faults into traps, the deadline
- * interrupt handler, and per-thread setup (signal stack, stack bounds). Invariant 1 and 2 of
+ * interrupt handler, and per-thread setup (signal stack, stack bounds). Invariants 1, 2 and 4 of
  * runtime.h are enforced here. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,14 +53,10 @@ static void forward_fault(int sig, siginfo_t* info, void* context) {
 }
 
 /* Leaves the fault handler by a trap. The deadline signal is blocked while this handler runs
- * (see init_once) and sigsetjmp saves no mask, so it is unblocked first; a deadline pending
- * meanwhile then traps instead, to the same frame. */
+ * (see init_once) and stays blocked through the jump: the frame it lands in unblocks it once it
+ * is no longer ready (runtime.h, invariant 4). */
 static __attribute__((noreturn)) void trap_from_fault(uint32_t code) {
-  sigset_t interrupt;
-  sigemptyset(&interrupt);
-  sigaddset(&interrupt, sandbox_wasm_interrupt_signal());
-  pthread_sigmask(SIG_UNBLOCK, &interrupt, NULL);
-  sandbox_wasm_trap_from_signal(code);
+  sandbox_wasm_trap_from_handler(code);
 }
 
 static void on_fault(int sig, siginfo_t* info, void* context) {
@@ -107,7 +103,9 @@ static void on_interrupt(int sig, siginfo_t* info, void* context) {
     sandbox_wasm_frame* inner = sandbox_wasm_tl_frame;
     if (sandbox_wasm_tl_in_host == 0 && inner->ready && inner->guest) {
       sandbox_wasm_tl_pending = 0;
-      sandbox_wasm_trap_from_signal(SANDBOX_TRAP_INTERRUPTED);
+      void (*hook)(int) = sandbox_wasm_race_hook;
+      if (hook != NULL) hook(SANDBOX_WASM_RACE_INTERRUPT_JUMP);
+      sandbox_wasm_trap_from_handler(SANDBOX_TRAP_INTERRUPTED);
     }
     sandbox_wasm_tl_pending = 1;
   }
@@ -128,7 +126,7 @@ static void install(int sig, void (*handler)(int, siginfo_t*, void*), int flags,
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = handler;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER | flags;
+  sa.sa_flags = SA_SIGINFO | flags;
   sigemptyset(&sa.sa_mask);
   if (blocked != 0) sigaddset(&sa.sa_mask, blocked);
   if (sigaction(sig, &sa, old) != 0) {
@@ -145,9 +143,16 @@ static void init_once(void) {
   /* The fault handler changes protections and write-tracking state: a deadline must not jump
    * out of it halfway (it is delivered when the handler returns, or unblocked before a trap).
    * SA_ONSTACK: a fault on the stack's guard page needs another stack to run at all. */
+  /* SA_NODEFER on the faults: a trap jumps out of the handler without restoring the mask, and
+   * SIGSEGV must not stay blocked. The deadline signal, in contrast, is blocked while either
+   * handler runs, including its own (no SA_NODEFER): the watchdog repeats it every few
+   * milliseconds, and a repeat nesting into a handler that has not jumped yet (a thread
+   * descheduled, or a sanitizer runtime's work before the jump, which may take a lock) would
+   * interrupt it halfway; nested repeats would fill the signal stack until the kernel kills the
+   * process (runtime.h, invariant 4). */
   const int interrupt = sandbox_wasm_interrupt_signal();
-  install(SIGSEGV, on_fault, SA_ONSTACK, interrupt, &g_old_segv);
-  install(SIGBUS, on_fault, SA_ONSTACK, interrupt, &g_old_bus);
+  install(SIGSEGV, on_fault, SA_ONSTACK | SA_NODEFER, interrupt, &g_old_segv);
+  install(SIGBUS, on_fault, SA_ONSTACK | SA_NODEFER, interrupt, &g_old_bus);
   install(interrupt, on_interrupt, SA_ONSTACK | SA_RESTART, 0, NULL);
   __atomic_store_n(&g_initialized, 1, __ATOMIC_RELEASE);
 }

@@ -14,6 +14,9 @@
 extern SANDBOX_WASM_TLS sandbox_wasm_frame* volatile sandbox_wasm_tl_frame;
 extern SANDBOX_WASM_TLS volatile uint32_t sandbox_wasm_tl_in_host;
 extern SANDBOX_WASM_TLS volatile sig_atomic_t sandbox_wasm_tl_pending;
+/* Set by a signal handler that traps while the deadline signal is blocked (both handlers run
+ * with it blocked, and sigsetjmp saves no mask): the frame the trap lands in unblocks it. */
+extern SANDBOX_WASM_TLS volatile sig_atomic_t sandbox_wasm_tl_interrupt_blocked;
 /* Lowest address of this thread's stack (0: unknown), set by sandbox_wasm_thread_init. */
 extern SANDBOX_WASM_TLS uintptr_t sandbox_wasm_tl_stack_lo;
 
@@ -26,6 +29,10 @@ static inline int sandbox_wasm_guest_code_running(const sandbox_wasm_frame* fram
 /* Unwinds to the innermost ready frame with `code` (also from signal handlers); the trap has
  * no message. */
 __attribute__((noreturn)) void sandbox_wasm_trap_from_signal(uint32_t code);
+
+/* Traps from a handler that runs with the deadline signal blocked; the landing frame unblocks
+ * it once it is no longer ready (runtime.h, invariant 4). */
+__attribute__((noreturn)) void sandbox_wasm_trap_from_handler(uint32_t code);
 
 /* Whether `frame` or an enclosing frame is the target of a deadline interrupt. */
 int sandbox_wasm_chain_interrupted(const sandbox_wasm_frame* frame);

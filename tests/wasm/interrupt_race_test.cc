@@ -11,6 +11,8 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 
 #include "race_hook.h"
@@ -122,6 +124,50 @@ TEST(InterruptRace, FuelGrantedByARefillIsKeptWhenTheDeadlineFiresAtItsReturn) {
   // Every unit handed out is either consumed or still remaining.
   EXPECT_EQ(inst->fuel_consumed() + inst->fuel_remaining(), 1000u + 5000u);
   EXPECT_GT(inst->fuel_remaining(), 4000u);
+}
+
+// Whether the deadline signal is blocked on this thread.
+bool interrupt_signal_blocked() {
+  sigset_t mask;
+  EXPECT_EQ(pthread_sigmask(SIG_BLOCK, nullptr, &mask), 0);
+  return sigismember(&mask, sandbox_wasm_interrupt_signal()) == 1;
+}
+
+// Regression (a crash of the ASan build under load, docs/fuzzing.md#sanitizer-limits): the
+// deadline handler ran with its own signal unblocked, so the watchdog's repeat could nest into a
+// handler that had not jumped yet (a thread descheduled inside the sanitizer's lock before the
+// jump deadlocked on its own lock, and the repeats filled the signal stack). A repeat sent from
+// inside the handler now waits until the trap has landed, and is then ignored.
+TEST(InterruptRace, ARepeatOfTheDeadlineWaitsUntilTheHandlerHasJumped) {
+  TestEnv env;
+  Watchdog watchdog;
+  auto inst = make_instance(plain_module(), env, {.watchdog = &watchdog});
+  inst->set_call_timeout(1ms);
+  RaceAt race(SANDBOX_WASM_RACE_INTERRUPT_JUMP);
+  auto r = inst->call<std::uint32_t(std::uint32_t)>("work", 2'000'000'000);
+  ASSERT_TRUE(race.fired());
+  EXPECT_EQ(r.trap.kind, TrapKind::kDeadline);
+  EXPECT_TRUE(sandbox_test_race_signal_blocked()) << "the handler could be interrupted again";
+  // Unblocked once the trap landed, and the repeat did not reach the next call.
+  EXPECT_FALSE(interrupt_signal_blocked());
+  auto fresh = make_instance(plain_module(), env, {.watchdog = &watchdog});
+  auto next = fresh->call<std::uint32_t(std::uint32_t)>("work", 1000);
+  EXPECT_TRUE(next.ok());
+}
+
+// A trap out of the fault handler (a guest's out-of-bounds access) leaves the deadline signal
+// unblocked as well: the next deadline still interrupts.
+TEST(InterruptRace, TheDeadlineSignalIsUnblockedAfterATrapFromTheFaultHandler) {
+  TestEnv env;
+  Watchdog watchdog;
+  auto inst = make_instance(plain_module(), env, {.watchdog = &watchdog});
+  auto oob = inst->call<std::uint32_t(std::uint32_t)>("load", 0xFFFFFFF0u);
+  EXPECT_EQ(oob.trap.kind, TrapKind::kOutOfBounds);
+  EXPECT_FALSE(interrupt_signal_blocked());
+  auto fresh = make_instance(plain_module(), env, {.watchdog = &watchdog});
+  fresh->set_call_timeout(1ms);
+  auto r = fresh->call<std::uint32_t(std::uint32_t)>("work", 2'000'000'000);
+  EXPECT_EQ(r.trap.kind, TrapKind::kDeadline);
 }
 
 TEST(MemoryPoolReuse, EverythingBeyondTheSizeIsInaccessibleAndZeroForTheNextTenant) {

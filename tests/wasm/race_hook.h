@@ -12,6 +12,8 @@ extern "C" {
 void sandbox_test_arm_race(int point);
 // Whether the armed race point was reached (and the signal sent) since the last arm.
 int sandbox_test_race_fired(void);
+// Whether the deadline signal was blocked on the thread when the race point fired.
+int sandbox_test_race_signal_blocked(void);
 
 #ifdef __cplusplus
 }
