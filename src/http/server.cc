@@ -274,8 +274,7 @@ struct HttpServer::Impl {
   }
 
   asio::awaitable<void> accept_loop() {
-    // Made before descriptors can run out: creating Asio's timer service (and its reactor
-    // registration) while the process is out of descriptors leaves it half-built.
+    // One timer for every back-off of this loop, made before the first accept.
     asio::steady_timer pause(acceptor.get_executor());
     for (;;) {
       auto strand = asio::make_strand(ioc);
