@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -76,6 +77,8 @@ struct SandboxdFixtureOptions {
   std::string listen = "127.0.0.1:0";
   // Files served without a key (SandboxdOptions::static_files); null: none.
   std::shared_ptr<const StaticFiles> static_files;
+  // Optional: replaces each engine before it is served (a test wraps the real engine).
+  std::function<Engine(Engine)> decorate_engine;
 };
 
 class InProcessSandboxd {
@@ -84,8 +87,10 @@ class InProcessSandboxd {
       : clock_(options.clock ? options.clock : &system_clock_),
         storage_(std::make_unique<SqliteStorage>(options.db_path)) {
     for (const auto& name : options.engines) {
+      Engine engine = make_test_engine(name);
+      if (options.decorate_engine) engine = options.decorate_engine(std::move(engine));
       auto runtime = define_interpreter_runtime(
-          make_test_engine(name), storage_->interpreters(),
+          std::move(engine), storage_->interpreters(),
           RuntimeOptions{.clock = clock_,
                          .idle_ttl_ms = options.interpreter_idle_ttl_ms,
                          .max_resident_instances = options.max_resident_instances,

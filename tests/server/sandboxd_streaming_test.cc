@@ -3,6 +3,10 @@
 // POST /execute (sandboxd's /runtimes/LUA), a remote binding relaying a runtime's stream, a
 // client leaving mid-stream, request errors, truncation, and the C++ client's callbacks.
 #include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string_view>
 #include <thread>
 
 #include <boost/asio.hpp>
@@ -17,33 +21,121 @@
 namespace sandbox::test {
 namespace {
 
-// Prints, flushes, computes for about a second (12M iterations: 24M of Lua's 50M fuel), prints.
+// Prints and flushes "start", then "end". Streamed, the engine is held in its write of "start"
+// until the test has read that event (GatedEngine below).
 constexpr const char* kSlowProgram =
-    "n = (n or 0) + 1 print('start') io.stdout:flush() "
-    "local x = 0 for i = 1, 12000000 do x = x + i end "
-    "print('end') return n";
+    "n = (n or 0) + 1 print('start') io.stdout:flush() print('end') return n";
+
+// How long a held run waits for the test before it goes on by itself (and the test fails).
+constexpr std::chrono::seconds kGateTimeout{30};
+
+// Streaming is shown by order, not by time: a streamed run of kSlowProgram is held inside its
+// write of "start" until the test, having read the "start" event over HTTP, opens the gate. Had
+// the server kept the output until the run ended, the event could not arrive before the run
+// went on, and the hold would end by its timeout instead (counted, and checked by every test).
+class Gate {
+ public:
+  // On the executing thread, right after the piece was handed to the server's observer.
+  void hold() {
+    std::unique_lock lock(mu_);
+    ++held_;
+    if (!cv_.wait_for(lock, kGateTimeout, [&] { return open_; })) ++timed_out_;
+    open_ = false;  // one opening lets one hold pass
+  }
+  void open() {
+    std::lock_guard lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+  int held() {
+    std::lock_guard lock(mu_);
+    return held_;
+  }
+  int timed_out() {
+    std::lock_guard lock(mu_);
+    return timed_out_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = false;
+  int held_ = 0;
+  int timed_out_ = 0;
+};
+
+// The request with its output observer wrapped: each piece containing "start" is forwarded to
+// the server first, then held at the gate. A request without an observer (not streamed) runs
+// as it came.
+ExecutionRequest gated(const ExecutionRequest& request, Gate& gate) {
+  ExecutionRequest copy = request;
+  copy.on_output = [forward = request.on_output, &gate](OutputStream stream,
+                                                        std::string_view text) {
+    forward(stream, text);
+    if (text.find("start") != std::string_view::npos) gate.hold();
+  };
+  return copy;
+}
+
+class GatedInstance final : public SessionInstance {
+ public:
+  GatedInstance(std::unique_ptr<SessionInstance> inner, Gate& gate)
+      : inner_(std::move(inner)), gate_(gate) {}
+  std::string cwd() const override { return inner_->cwd(); }
+  bool invalid() const override { return inner_->invalid(); }
+  SessionOutcome execute(const ExecutionRequest& request) override {
+    return request.on_output ? inner_->execute(gated(request, gate_)) : inner_->execute(request);
+  }
+  bool can_snapshot() const override { return inner_->can_snapshot(); }
+  SessionSnapshot snapshot() override { return inner_->snapshot(); }
+  void close() override { inner_->close(); }
+
+ private:
+  std::unique_ptr<SessionInstance> inner_;
+  Gate& gate_;
+};
+
+// The real engine (Lua: the guest's own writes reach the observer) with its runs gated.
+Engine gate_engine(Engine engine, Gate& gate) {
+  engine.run = [run = engine.run, &gate](const ExecutionRequest& request) {
+    return request.on_output ? run(gated(request, gate)) : run(request);
+  };
+  if (engine.sessions) {
+    Sessions& s = *engine.sessions;
+    s.boot = [boot = s.boot, &gate](const SessionOptions& o) -> std::unique_ptr<SessionInstance> {
+      return std::make_unique<GatedInstance>(boot(o), gate);
+    };
+    s.restore = [restore = s.restore, &gate](
+                    const SessionOptions& o,
+                    const SnapshotSource& source) -> std::unique_ptr<SessionInstance> {
+      return std::make_unique<GatedInstance>(restore(o, source), gate);
+    };
+  }
+  return engine;
+}
 
 struct Event {
   std::string name;  // "stdout", "stderr" or "result"
   std::string data;  // the text, or the result's JSON
-  std::chrono::steady_clock::time_point at;
 };
 
 struct Streamed {
   HttpResponse head;  // the answer as HttpClient saw it (body empty when streamed)
   std::vector<Event> events;
-  std::chrono::steady_clock::time_point sent;
 };
 
-// One POST with Accept: text/event-stream; every event recorded with its arrival time.
-Streamed post_streaming(const std::string& url, const std::string& path, const std::string& body) {
+// One POST with Accept: text/event-stream; every event recorded in order. On reading a stdout
+// event that contains "start", the gate (if any) is opened.
+Streamed post_streaming(const std::string& url, const std::string& path, const std::string& body,
+                        Gate* gate = nullptr) {
   Streamed s;
   EventStreamParser parser([&](std::string_view name, std::string_view data) {
-    s.events.push_back(
-        Event{std::string(name), std::string(data), std::chrono::steady_clock::now()});
+    s.events.push_back(Event{std::string(name), std::string(data)});
+    if (gate != nullptr && name == "stdout" && data.find("start") != std::string_view::npos) {
+      gate->open();
+    }
   });
   HttpClient client(url);
-  s.sent = std::chrono::steady_clock::now();
   s.head = client.request_streaming(
       "POST", path, body, {{"content-type", "application/json"}, {"accept", "text/event-stream"}},
       [&](std::string_view piece) { parser.feed(piece); });
@@ -70,7 +162,23 @@ class Streaming : public ::testing::Test {
     SandboxdFixtureOptions o;
     o.engines = {"calc", "lua"};
     o.db_path = dir_.file("db");
+    o.decorate_engine = [this](Engine e) { return gate_engine(std::move(e), gate_); };
     d_ = std::make_unique<InProcessSandboxd>(o);
+  }
+
+  void TearDown() override { EXPECT_EQ(gate_.timed_out(), 0) << "a held run was not released"; }
+
+  // Streams kSlowProgram's request, opening the gate on "start"; checks that the run was held
+  // there until then (one hold, none timed out) and the stream's shape; returns the result
+  // event's data.
+  std::string stream_slow(const std::string& url, const std::string& path,
+                          const std::string& body) {
+    const int held = gate_.held();
+    const Streamed s = post_streaming(url, path, body, &gate_);
+    EXPECT_EQ(gate_.held(), held + 1) << "the run was not streamed (never held at the gate)";
+    EXPECT_EQ(gate_.timed_out(), 0)
+        << "the first event came only after the run had ended: it was not streamed";
+    return check_slow_stream(s);
   }
 
   // Checks the shape of a stream of kSlowProgram and returns the result event's data.
@@ -88,28 +196,18 @@ class Streaming : public ::testing::Test {
     EXPECT_EQ(s.events[1].name, "stdout");
     EXPECT_EQ(text_of(s.events[1]), "end\n");
     EXPECT_EQ(s.events[2].name, "result");
-    // Nearly all of the engine call (durationMs) is the loop between the two prints, so when
-    // "start" was streamed as it was written, it arrived about that long before "end"; had it
-    // waited for the end of the call, both would arrive together. (Comparing the first event's
-    // arrival with the time since sending also counts the work before the call, which a slow
-    // build, e.g. under AddressSanitizer, makes longer than the loop.)
-    const double duration_ms =
-        boost::json::parse(s.events[2].data).as_object().at("durationMs").to_number<double>();
-    const double gap_ms =
-        std::chrono::duration<double, std::milli>(s.events[1].at - s.events[0].at).count();
-    EXPECT_GT(gap_ms, duration_ms / 2) << "the first event came only after the computation";
     return s.events[2].data;
   }
 
   TempDir dir_;
+  Gate gate_;
   std::unique_ptr<InProcessSandboxd> d_;
 };
 
 TEST_F(Streaming, SandboxExecuteStreamsOutputBeforeTheComputationEnds) {
   const std::string body =
       boost::json::serialize(boost::json::object{{"code", kSlowProgram}, {"binding", "LUA"}});
-  const Streamed s = post_streaming(d_->url(), "/sandboxes/st-1/execute", body);
-  const std::string result = check_slow_stream(s);
+  const std::string result = stream_slow(d_->url(), "/sandboxes/st-1/execute", body);
   // The same program on a sandbox in the same state, without the header.
   const HttpResponse plain = d_->call("POST", "/sandboxes/st-2/execute", body);
   ASSERT_EQ(plain.status, 200) << plain.body;
@@ -121,7 +219,7 @@ TEST_F(Streaming, StatelessAndRuntimeExecuteStream) {
   const std::string body = boost::json::serialize(boost::json::object{{"code", kSlowProgram}});
   for (const std::string path : {"/execute/lua", "/runtimes/LUA/execute"}) {
     SCOPED_TRACE(path);
-    const std::string result = check_slow_stream(post_streaming(d_->url(), path, body));
+    const std::string result = stream_slow(d_->url(), path, body);
     const HttpResponse plain = d_->call("POST", path, body);
     ASSERT_EQ(plain.status, 200) << plain.body;
     EXPECT_EQ(comparable(result), comparable(plain.body));
@@ -137,13 +235,13 @@ TEST_F(Streaming, RemoteBindingRelaysTheRuntimeStream) {
   const std::string body =
       boost::json::serialize(boost::json::object{{"code", kSlowProgram}, {"binding", "RLUA"}});
   const std::string result =
-      check_slow_stream(post_streaming(front.url(), "/sandboxes/remote-1/execute", body));
+      stream_slow(front.url(), "/sandboxes/remote-1/execute", body);
   const HttpResponse plain = front.call("POST", "/sandboxes/remote-2/execute", body);
   ASSERT_EQ(plain.status, 200) << plain.body;
   EXPECT_EQ(comparable(result), comparable(plain.body));
   // The stateless route through the remote binding streams too.
   const std::string stateless = boost::json::serialize(boost::json::object{{"code", kSlowProgram}});
-  check_slow_stream(post_streaming(front.url(), "/execute/rlua", stateless));
+  stream_slow(front.url(), "/execute/rlua", stateless);
 }
 
 TEST_F(Streaming, ClientLeavingMidStreamLeavesTheSandboxUsable) {
@@ -164,7 +262,9 @@ TEST_F(Streaming, ClientLeavingMidStreamLeavesTheSandboxUsable) {
     const std::size_t n = socket.read_some(asio::buffer(buf));
     got.append(buf.data(), n);
   }
-  EXPECT_EQ(got.find("event: result"), std::string::npos);  // left before the end
+  // Held at the gate until now: the run cannot have ended.
+  EXPECT_EQ(got.find("event: result"), std::string::npos);
+  gate_.open();
   socket.close();
 
   // The execution ran to its end and was kept: the next call (queued behind it) sees n = 1.
