@@ -9,6 +9,10 @@
 #   make lint        clang-format (scripts/check_format.sh) and clang-tidy
 #                    (scripts/run_clang_tidy.sh) over the project's own code
 #   make ci          all of the above, as .ci/run does
+# and, to find tests that fail only now and then before CI does (not part of CI):
+#   make stress      builds asan and tsan, then runs their concurrency tests (and, under asan,
+#                    the signal-driven wasm runtime tests) STRESS_REPEAT times (default 20)
+#                    while a busy loop per core loads the machine (scripts/stress.sh)
 JOBS ?= $(shell nproc)
 # ccache: rewrite absolute paths under the checkout to relative ones and ignore the working
 # directory, so a clone in another directory (CI) hits the cache that earlier builds filled.
@@ -23,7 +27,7 @@ TSAN_LABELS ?= concurrency
 # The browser test (label browser) drives chromium against sandboxd: no new host code under ASan.
 ASAN_EXCLUDE_LABELS ?= kit|load|crash|browser
 
-.PHONY: all bootstrap build run test bench bench-micro clean test-asan test-tsan fuzz lint ci
+.PHONY: all bootstrap build run test bench bench-micro clean test-asan test-tsan fuzz lint ci stress
 
 all: build
 
@@ -52,6 +56,13 @@ test-tsan: bootstrap
 
 fuzz: bootstrap
 	scripts/run_fuzzers.sh
+
+# Repeats the tests that depend on timing and threads under load (scripts/stress.sh says how to
+# narrow it): STRESS_REPEAT rounds, STRESS_LOAD busy loops, STRESS_PRESETS, STRESS_REGEX.
+stress: bootstrap
+	@for p in $(or $(STRESS_PRESETS),asan tsan); do \
+	  cmake --preset $$p >/dev/null && cmake --build --preset $$p -j $(JOBS) || exit 1; done
+	scripts/stress.sh
 
 # Style, as CI checks it: formatting of every tracked C/C++ file, then clang-tidy over src/ and
 # tools/ (reads $(BUILD)/compile_commands.json, written by the configure step). Both run even if
