@@ -28,12 +28,14 @@
 //      wasi-libc keeps the preopen numbers in linear memory, so every host built with the same
 //      options numbers them identically: a restored memory image finds them where it left them.
 //   3. Numbering is append-only: a new fd is always one more than the largest fd ever handed
-//      out by this host; a closed number is never reused.
+//      out by this host since it was made or last reset (restore_fixed_fds() with no guest
+//      descriptor open starts again at fd_base()); a closed number is never reused.
 //   4. Slots below fd_base() never hold anything the guest opened (fd_renumber into them is
 //      refused with ENOTSUP), so has_open_guest_fds() — some fd >= fd_base() is open — is
 //      exactly "host-side file state exists that a memory snapshot cannot carry".
 //   5. A guest may close a fixed descriptor or renumber it away; restore_fixed_fds() puts the
-//      fixed slots back (an instance reused for another stateless run gets them all).
+//      fixed slots back (an instance reused for another stateless run gets them all, numbered
+//      as in a new host: one caller never sees how many files an earlier one opened).
 //
 // /workspace is the Workspace's root node itself, not a copy: guest writes land in the tree the
 // file API and the sync protocol read. Files the guest creates or writes get updated_at = now.
@@ -177,8 +179,9 @@ class WasiHost {
   std::uint32_t fd_base() const;
   bool has_open_guest_fds() const;
   // Reopens the fixed descriptors (invariants 1 and 2) the guest closed or renumbered away, as
-  // the host was built. An instance reset for a new stateless run calls it: its memory returns
-  // to an image in which they are open.
+  // the host was built, and, when no guest descriptor is open, numbers the next open from
+  // fd_base() again (invariant 3). An instance reset for a new stateless run calls it: its
+  // memory returns to an image in which they are open and nothing else is.
   void restore_fixed_fds();
   // Set once the guest called proc_exit.
   std::optional<std::uint32_t> exit_code() const;

@@ -22,6 +22,7 @@ void FdTable::seal() {
 
 void FdTable::restore_fixed() {
   for (std::size_t i = 0; i < sealed_fixed_.size(); ++i) fixed_[i] = sealed_fixed_[i];
+  if (guest_.empty()) next_ = fd_base();
 }
 
 FdEntry* FdTable::get(std::uint32_t fd) {

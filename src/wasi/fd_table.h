@@ -52,7 +52,8 @@ class FdTable {
   // fd_renumber: moves `from` onto `to` (closing what was there). Returns a WASI errno.
   std::uint32_t renumber(std::uint32_t from, std::uint32_t to);
   // Puts every fixed slot back as seal() found it (a guest may have closed stdout or a
-  // preopen, or renumbered one away). Guest-opened descriptors are not touched.
+  // preopen, or renumbered one away). Guest-opened descriptors are not touched; when there are
+  // none, numbering starts again at fd_base(), as in a new table.
   void restore_fixed();
   bool has_open_guest_fds() const { return !guest_.empty(); }
   // Calls fn(entry) for every open descriptor, fixed ones included.

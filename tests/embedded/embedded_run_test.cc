@@ -111,6 +111,20 @@ TEST(EmbeddedEngine, EachRunIsAFreshInstance) {
   EXPECT_EQ(o.error->name, "KeyError");
 }
 
+// Regression (issue: pooled stateless instances kept the WASI descriptor counter): a caller
+// saw how many files earlier callers had opened (descriptor 6, then 107, then 209), and 2^31
+// opens would have left an instance refusing every open until a restart. A reused instance
+// numbers descriptors as a new one does.
+TEST(EmbeddedEngine, APooledInstanceGivesEveryCallerTheSameDescriptorNumbers) {
+  const Engine engine = probe_engine();
+  std::string opens;
+  for (int i = 0; i < 100; ++i) opens += "fdof /dev/null\n";
+  const std::string first = text_of(engine.run(req("fdof /dev/null")));
+  EXPECT_FALSE(engine.run(req(opens)).error);
+  EXPECT_EQ(text_of(engine.run(req("fdof /dev/null"))), first);
+  EXPECT_EQ(text_of(engine.run(req("fdof /dev/null"))), first);
+}
+
 TEST(EmbeddedEngine, LimitsAreThrownAsExecutionLimitError) {
   const Engine engine = probe_engine();
   EXPECT_EQ(limit_message([&] { engine.run(req("spin")); }), "Execution fuel exhausted");

@@ -13,6 +13,7 @@
  *   reportcwd DIR          report DIR as the cwd without changing directory
  *   env NAME               the result is getenv(NAME) (or "<unset>")
  *   open PATH / closeall   keep a file open / close them all
+ *   fdof PATH              open PATH, close it; the result is the descriptor it had
  *   closefd N              close(N), any descriptor (stdout, a preopen, ...)
  *   renumber A B           __wasi_fd_renumber(A, B)
  *   spin / trap / exit N   endless loop, `unreachable`, exit(N)
@@ -205,6 +206,18 @@ static int run_line(outcome* o, char* line) {
       return 1;
     }
     if (open_count < kMaxOpen) open_fds[open_count++] = fd;
+    return 0;
+  }
+  if (!strcmp(line, "fdof")) {
+    int fd = open(arg, O_RDONLY);
+    if (fd < 0) {
+      set_error(o, "OSError", strerror(errno));
+      return 1;
+    }
+    close(fd);
+    char text[16];
+    snprintf(text, sizeof text, "%d", fd);
+    set_text(o, text, strlen(text));
     return 0;
   }
   if (!strcmp(line, "closeall")) {
