@@ -5,6 +5,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "http/site_guard.h"
 #include "sandbox/binding.h"
 #include "sandbox/interpreter_key.h"
 #include "storage/postgres/open_storage.h"
@@ -101,6 +102,17 @@ void check_config(const SandboxdConfig& config) {
         "--database expects a PostgreSQL URL (postgresql://USER@HOST:PORT/"
         "DBNAME or libpq key=value pairs), got '" +
         config.database_url + "'");
+  }
+  if (config.allowed_hosts.size() > kMaxAllowedHosts) {
+    throw std::invalid_argument("--allowed-host is given more than " +
+                                std::to_string(kMaxAllowedHosts) + " times");
+  }
+  for (const auto& host : config.allowed_hosts) {
+    if (!valid_allowed_host(host)) {
+      throw std::invalid_argument("--allowed-host expects a host name or IPv4 address without "
+                                  "scheme or port, got '" +
+                                  host + "'");
+    }
   }
   if (config.max_sandboxes < 1) throw std::invalid_argument("--max-sandboxes must be at least 1");
   if (config.lease_ttl_ms < 100) {

@@ -46,6 +46,9 @@ struct SandboxdConfig {
   std::optional<std::vector<std::string>> engines;
   std::vector<BindingSpec> bindings;
   std::vector<std::string> api_keys;
+  // --allowed-host: names accepted in Host and Origin besides the loopback ones (without API
+  // keys; http/site_guard.h).
+  std::vector<std::string> allowed_hosts;
   std::int64_t idle_ttl_ms = 86'400'000;
   bool file_api = true;
   int worker_threads = 16;

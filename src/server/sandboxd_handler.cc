@@ -82,6 +82,7 @@ SandboxdHandler::SandboxdHandler(SandboxService& service, const Clock& clock,
     : service_(service),
       clock_(clock),
       options_(std::move(options)),
+      site_guard_(options_.allowed_hosts),
       slots_(std::make_shared<ExecutionSlots>()),
       mcp_([this](const std::string& method, const std::string& path, const std::string& body) {
         return mcp_fetch(method, path, body);
@@ -146,6 +147,12 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     // Answered here, on the I/O thread: health checks must not wait behind busy workers.
     d.early_response = HttpResponse::json(200, R"({"status":"ok"})");
     return finish(std::move(d));
+  }
+  if (options_.api_keys.empty()) {
+    if (auto refusal = site_guard_.check(head)) {
+      d.early_response = error(refusal->kind, refusal->message);
+      return finish(std::move(d));
+    }
   }
   if (options_.static_files && options_.static_files->contains(head.path())) {
     // The page must load before it can ask for a key (docs/sandbox-api.md#playground).

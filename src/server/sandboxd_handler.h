@@ -31,7 +31,11 @@
 // `max_executions_per_key` executions at once (POST /sandboxes/{id}/execute, /execute/{language},
 // /runtimes/{B}/execute and /runtimes/{B}/interpreters/{key}/execute, counted from the head until
 // the answer is written, waiting included; past it 429 with Retry-After: 1; a POST /mcp counts as
-// one, since a tool may run code). Every request is reported to the log sink once, when answered.
+// one, since a tool may run code). Without API keys, every route but /healthz (which load
+// balancers probe with their own Host, and which holds nothing) passes the site guard
+// (http/site_guard.h: a loopback or --allowed-host Origin and Host, JSON POST bodies), so a web
+// page the operator visits cannot drive the server; a refusal is 403 (or 415) before anything
+// else. Every request is reported to the log sink once, when answered.
 //
 // Admission (include/sandbox/http.h): GET /healthz is answered from the request head, on the
 // I/O thread, so it stays fast when every worker is busy; requests for one sandbox (and for one
@@ -52,6 +56,7 @@
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
 
+#include "http/site_guard.h"
 #include "mcp/mcp_server.h"
 #include "sandbox/sandbox_service.h"
 #include "server/request_log.h"
@@ -72,6 +77,9 @@ struct SandboxdOptions {
   // Files served at their paths without an API key (the Playground, server/static_files.h);
   // null: none, and those paths are unknown like any other.
   std::shared_ptr<const StaticFiles> static_files;
+  // Without api_keys every request but /healthz passes the site guard (http/site_guard.h);
+  // these names are accepted in Host and Origin besides the loopback ones (--allowed-host).
+  std::vector<std::string> allowed_hosts;
 };
 
 class SandboxdHandler final : public HttpHandler {
@@ -105,6 +113,7 @@ class SandboxdHandler final : public HttpHandler {
   SandboxService& service_;
   const Clock& clock_;
   SandboxdOptions options_;
+  SiteGuard site_guard_;  // from options_.allowed_hosts; used only without API keys
   // Executions in flight per API key (shared with the holds, which may outlive a request).
   struct ExecutionSlots {
     std::mutex mu;

@@ -77,6 +77,8 @@ struct SandboxdFixtureOptions {
   std::string listen = "127.0.0.1:0";
   // Files served without a key (SandboxdOptions::static_files); null: none.
   std::shared_ptr<const StaticFiles> static_files;
+  // Host names accepted besides the loopback ones when no API keys are set (--allowed-host).
+  std::vector<std::string> allowed_hosts;
   // Optional: replaces each engine before it is served (a test wraps the real engine).
   std::function<Engine(Engine)> decorate_engine;
 };
@@ -111,7 +113,8 @@ class InProcessSandboxd {
                               std::lock_guard lock(log_mu_);
                               log_.push_back(format_request_log(e, clock_->now_ms()));
                             },
-                        .static_files = options.static_files});
+                        .static_files = options.static_files,
+                        .allowed_hosts = options.allowed_hosts});
     server_ = std::make_unique<HttpServer>(
         *handler_, ServeOptions{.listen = options.listen, .io_threads = 2, .worker_threads = 8});
     server_->start();

@@ -252,7 +252,7 @@ TEST_F(Streaming, ClientLeavingMidStreamLeavesTheSandboxUsable) {
   const std::string body =
       boost::json::serialize(boost::json::object{{"code", kSlowProgram}, {"binding", "LUA"}});
   const std::string request =
-      "POST /sandboxes/leaver/execute HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+      "POST /sandboxes/leaver/execute HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
       "accept: text/event-stream\r\ncontent-length: " +
       std::to_string(body.size()) + "\r\n\r\n" + body;
   asio::write(socket, asio::buffer(request));

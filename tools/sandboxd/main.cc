@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
                  "A remote runtime NAME=http://[TOKEN@]HOST:PORT[/PREFIX] (repeatable)");
   app.add_option("--api-key", config.api_keys,
                  "Accepted bearer token (repeatable; also SANDBOXD_API_KEYS=a,b)");
+  app.add_option("--allowed-host", config.allowed_hosts,
+                 "Without API keys, a host name (besides localhost, 127.0.0.0/8 and [::1]) that "
+                 "requests may name in Host and Origin (repeatable; docs/security.md)");
   app.add_option("--threads", config.worker_threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
@@ -172,7 +175,8 @@ int main(int argc, char** argv) {
                                          std::lock_guard lock(log_mu);
                                          std::cerr << line << std::endl;
                                        },
-                                   .static_files = sandbox::playground_static_files()});
+                                   .static_files = sandbox::playground_static_files(),
+                                   .allowed_hosts = config.allowed_hosts});
       serve.listen = config.listen;
       serve.worker_threads = config.worker_threads;
       sandbox::HttpServer server(handler, serve);
