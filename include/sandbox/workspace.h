@@ -251,7 +251,9 @@ class Workspace {
   // (a file in the way is replaced), null data makes a directory unless one exists, otherwise a
   // file with the row's bytes and updatedAt. The root row, rows with "." or ".." segments and
   // rows whose path breaks the path limits (length, segment length, depth, a NUL byte) are
-  // skipped. Never throws for bad rows. Load into a fresh tree = new Workspace + restore_from.
+  // skipped, and so are rows past the limits (a file over kMaxFileBytes, one that would take
+  // the total past kMaxTotalBytes, one needing more entries than kMaxWorkspaceEntries leaves).
+  // Never throws for bad rows. Load into a fresh tree = new Workspace + restore_from.
   void restore_from(const std::vector<WorkspaceRow>& rows);
   WorkspaceStats stats() const;
 
@@ -260,7 +262,10 @@ class Workspace {
   // /workspace, ENAMETOOLONG or EINVAL past the path limits) for a path in dirs/files (the
   // steps before it stay applied); bad paths in `deleted` are ignored. As upstream, step 3 compares
   // manifest keys and step 4 compares `dirs` as given (callers send canonical paths). Ignores
-  // `disabled` and the limits.
+  // `disabled`. Enforces the limits (Y6): a file over kMaxFileBytes is EFBIG, more files than
+  // kMaxWorkspaceEntries or more bytes than kMaxTotalBytes in the request, more than
+  // kMaxWorkspaceEntries entries added, or a result past either limit is ENOSPC; the tree may
+  // then be partly synced, and the caller must drop it.
   std::vector<std::string> apply_sync(const SyncRequest& request);
 
   std::int64_t now_ms() const { return clock_.now_ms(); }

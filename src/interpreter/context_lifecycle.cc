@@ -164,11 +164,17 @@ ContextExecuteOutcome ContextLifecycle::execute(const std::string& key, KeyState
   validate_execute_args(args);
   auto row = load_row(key, args.context_id);
   if (!row) throw context_not_found(args.context_id);
-  auto missing = reconcile(state, args, pushed, get_files);
-  if (!missing.empty()) return missing;  // HTTP transport: ask for a resync (no touch, CL13)
-  auto response = run(key, state, *row, args);
-  touch(key, state);
-  return response;
+  try {
+    auto missing = reconcile(state, args, pushed, get_files);
+    if (!missing.empty()) return missing;  // HTTP transport: ask for a resync (no touch, CL13)
+    auto response = run(key, state, *row, args);
+    touch(key, state);
+    return response;
+  } catch (...) {
+    // W6: what the request brought does not outlive it (the caller forgets its record, H5).
+    state.mirror->restore_from({});
+    throw;
+  }
 }
 
 // ---- Steps of execute() ------------------------------------------------------------------------
@@ -197,6 +203,15 @@ std::vector<std::string> ContextLifecycle::reconcile(KeyState& state,
   sync.manifest = args.workspace.manifest;
   if (pushed) sync.files = *pushed;
   std::vector<std::string> missing = mirror.apply_sync(sync);
+  if (!missing.empty() && pushed) {
+    // W6, H3: a resync answer keeps nothing of this request. The mirror is emptied, so the
+    // answer asks for every manifest file the request did not carry, and the caller's second
+    // request brings the whole workspace.
+    mirror.restore_from({});
+    missing = mirror.apply_sync(sync);
+    mirror.restore_from({});
+    return missing;
+  }
   if (missing.empty() || pushed) return missing;
   std::vector<WorkspaceFileEntry> pulled =
       get_files && *get_files ? (*get_files)(missing) : std::vector<WorkspaceFileEntry>{};

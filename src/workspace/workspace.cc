@@ -70,19 +70,42 @@ bool looks_binary(const std::vector<std::uint8_t>& bytes) {
 }
 
 // The directory at `segments`, created where missing; a non-directory in the way is replaced
-// (keeping its position). No limit checks: used to reconcile against a checked source.
+// (keeping its position). `created`, when given, counts the directories made.
 NodePtr ensure_dir_path(const NodePtr& root, const std::vector<std::string>& segments,
-                        std::size_t count) {
+                        std::size_t count, std::uint64_t* created = nullptr) {
   NodePtr dir = root;
   for (std::size_t i = 0; i < count; ++i) {
     NodePtr child = dir->find(segments[i]);
     if (!child || !child->is_dir()) {
       child = make_dir();
       dir->put(segments[i], child);
+      if (created != nullptr) ++*created;
     }
     dir = std::move(child);
   }
   return dir;
+}
+
+// How many entries putting something at `segments` adds: the missing parents and the leaf.
+std::uint64_t new_entries(const NodePtr& root, const std::vector<std::string>& segments) {
+  NodePtr node = root;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    NodePtr child = node->is_dir() ? node->find(segments[i]) : nullptr;
+    if (!child) return segments.size() - i;
+    node = std::move(child);
+  }
+  return 0;
+}
+
+[[noreturn]] void fail_too_many_entries() {
+  fail(Errno::kENOSPC, "Workspace exceeds " + std::to_string(kMaxWorkspaceEntries) + " entries");
+}
+
+// A sync may add at most kMaxWorkspaceEntries entries before its deletions run (a caller that
+// replaces every path of a full workspace needs that many), so the tree holds at most twice the
+// limit while a sync is applied; the result must be within the limits.
+void check_sync_growth(std::uint64_t created) {
+  if (created > kMaxWorkspaceEntries) fail_too_many_entries();
 }
 
 // Removes whatever `path` names (file or subtree); invalid or missing paths are ignored.
@@ -379,7 +402,15 @@ std::vector<WorkspaceRow> Workspace::serialize() const {
 
 void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
   const NodePtr fresh = make_dir();
+  // The limits of every way in (docs/security.md#the-workspace): rows past them are skipped, so
+  // a corrupt or hostile store cannot make a tree larger than a caller could have written.
+  WorkspaceStats used;
   for (const auto& row : rows) {
+    if (used.entries >= kMaxWorkspaceEntries) break;
+    if (row.data && (row.data->size() > kMaxFileBytes ||
+                     used.bytes + row.data->size() > kMaxTotalBytes)) {
+      continue;
+    }
     // Rows come from serialize(), which never produces what is skipped here; a corrupt row is
     // skipped rather than turned into an unreachable node or a tree past the path limits.
     if (row.path.size() > kMaxPathBytes || row.path.find('\0') != std::string::npos) continue;
@@ -397,13 +428,24 @@ void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
     }
     if (!rel.empty() && rel.front() == std::string_view("workspace")) rel.erase(rel.begin());
     if (rel.empty() || bad_segment || rel.size() > kMaxPathDepth) continue;
+    // A row that needs more entries than are left is skipped whole.
+    if (used.entries + new_entries(fresh, rel) > kMaxWorkspaceEntries) continue;
     // Deviation: upstream assumes parents are directories; a file in the way is replaced.
-    const NodePtr dir = ensure_dir_path(fresh, rel, rel.size() - 1);
+    std::uint64_t created = 0;
+    const NodePtr dir = ensure_dir_path(fresh, rel, rel.size() - 1, &created);
+    used.entries += created;
     const std::string& name = rel.back();
+    const NodePtr existing = dir->find(name);
     if (!row.data) {
-      if (!dir->find(name)) dir->put(name, make_dir());
+      if (!existing) {
+        dir->put(name, make_dir());
+        ++used.entries;
+      }
       continue;
     }
+    if (!existing) ++used.entries;
+    if (existing && !existing->is_dir()) used.bytes -= existing->data.size();
+    used.bytes += row.data->size();
     dir->put(name, make_file(*row.data, row.updated_at));
   }
   root_->children = std::move(fresh->children);
@@ -412,16 +454,36 @@ void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
 WorkspaceStats Workspace::stats() const { return workspace_tree::count(*root_); }
 
 std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
+  // The limits, checked where they can be before anything changes: no file over kMaxFileBytes,
+  // no more files than entries, no more bytes than the total.
+  if (request.files.size() > kMaxWorkspaceEntries) fail_too_many_entries();
+  std::uint64_t pushed_bytes = 0;
+  for (const auto& file : request.files) {
+    if (file.data.size() > kMaxFileBytes) {
+      boost::json::object details;
+      details["maxSize"] = kMaxFileBytes;
+      details["actualSize"] = file.data.size();
+      throw WorkspaceError(Errno::kEFBIG,
+                           "File exceeds " + std::to_string(kMaxFileBytes) + " bytes: " + file.path,
+                           std::move(details));
+    }
+    pushed_bytes += file.data.size();
+  }
+  if (pushed_bytes > kMaxTotalBytes) fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
+  std::uint64_t created = 0;
   // 1. Directories (replacing non-directories in the way).
   for (const auto& dir : request.dirs) {
     const NormalizedPath n = normalize_workspace_path(dir, kWorkspaceRoot);
-    ensure_dir_path(root_, n.segments, n.segments.size());
+    ensure_dir_path(root_, n.segments, n.segments.size(), &created);
+    check_sync_growth(created);
   }
   // 2. Files, creating parents and keeping the given updatedAt. A root path is ignored.
   for (const auto& file : request.files) {
     const NormalizedPath n = normalize_workspace_path(file.path, kWorkspaceRoot);
     if (n.segments.empty()) continue;
-    const NodePtr parent = ensure_dir_path(root_, n.segments, n.segments.size() - 1);
+    const NodePtr parent = ensure_dir_path(root_, n.segments, n.segments.size() - 1, &created);
+    if (!parent->find(n.segments.back())) ++created;
+    check_sync_growth(created);
     parent->put(n.segments.back(), make_file(file.data, file.updated_at));
   }
   // 3. File deletions. Manifest keys are compared as given, as upstream does.
@@ -450,6 +512,10 @@ std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
   std::stable_sort(doomed_dirs.begin(), doomed_dirs.end(),
                    [&](const std::string& a, const std::string& b) { return depth(a) > depth(b); });
   for (const auto& path : doomed_dirs) remove_path(root_, path);
+  // The result is within the limits, or the sync fails (the caller drops what it left).
+  const WorkspaceStats after = workspace_tree::count(*root_);
+  if (after.entries > kMaxWorkspaceEntries) fail_too_many_entries();
+  if (after.bytes > kMaxTotalBytes) fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
   // 5. Missing.
   std::vector<std::string> missing;
   if (!request.manifest) return missing;

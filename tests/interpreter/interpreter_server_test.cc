@@ -8,6 +8,7 @@
 
 #include <sandbox/interpreter.h>
 
+#include "base/base64.h"
 #include "storage/fault_injector.h"
 #include "storage/sqlite/sqlite_stores.h"
 #include "support/fake_session_engine.h"
@@ -256,8 +257,9 @@ TEST_P(InterpreterServerTest, PullsOnlyMissingFilesAndRejectsBadAnswers) {
   auto nothing = server_->execute_in_context(
       "key-1", {"ctx-1", "get", {}, caller_.manifest()},
       [](const std::vector<std::string>&) { return std::vector<WorkspaceFileEntry>{}; });
+  // The failed request above emptied the mirror (docs/protocol.md W6): all three are missing.
   EXPECT_EQ(std::get<InterpreterCallError>(nothing).body.message,
-            "Sandbox did not provide 1 workspace file(s)");
+            "Sandbox did not provide 3 workspace file(s)");
 }
 
 TEST_P(InterpreterServerTest, ABuildChangeBootsFreshAndRecordsTheNewBuild) {
@@ -396,6 +398,57 @@ TEST_P(InterpreterServerTest, ZeroTtlDisablesExpiry) {
   EXPECT_EQ(parse_idle_ttl("1500.7"), 1500);
   EXPECT_EQ(parse_idle_ttl("-5"), kDefaultIdleTtlMs);
   EXPECT_EQ(parse_idle_ttl("soon"), kDefaultIdleTtlMs);
+}
+
+// Regression (issue: a runtime's workspace sync ignored the file limits): a pushed 1.5 MiB file
+// was accepted and kept in the key's mirror. It is refused now, and nothing of the request
+// stays: the next request without it is asked for it again.
+TEST_P(InterpreterServerTest, APushedFileOverTheLimitIsRefusedAndNotKept) {
+  create("ctx-1");
+  const std::string big(1'572'864, 'x');  // 1.5 MiB
+  const std::string hash = content_hash(std::vector<std::uint8_t>(big.begin(), big.end()));
+  const std::string manifest = R"({"/workspace/big.bin":")" + hash + R"("})";
+  const std::string data = base64_encode(std::vector<std::uint8_t>(big.begin(), big.end()));
+  auto r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
+          manifest + R"(,"files":[{"path":"/workspace/big.bin","data":")" + data +
+          R"(","updatedAt":5}]}})");
+  EXPECT_EQ(r.status, 413) << r.body;
+  r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
+          manifest + "}}");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json_of(r).at("resync"), true);
+}
+
+// A resync answer keeps nothing of the request (docs/protocol.md W6, H3): it asks for every
+// manifest file the request did not carry, and a file pushed with it is not kept either.
+TEST_P(InterpreterServerTest, AResyncAnswerKeepsNothingOfTheRequest) {
+  create("ctx-1");
+  const std::string a = content_hash(std::vector<std::uint8_t>{'a'});
+  const std::string b = content_hash(std::vector<std::uint8_t>{'b'});
+  const std::string manifest =
+      R"({"/workspace/a.txt":")" + a + R"(","/workspace/b.txt":")" + b + R"("})";
+  const auto execute = [&](const std::string& files) {
+    return server_->handle(
+        "key-1", "POST", "/execute",
+        R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":)" +
+            manifest + R"(,"files":[)" + files + "]}}");
+  };
+  const std::string file_a = R"({"path":"/workspace/a.txt","data":"YQ==","updatedAt":5})";
+  const std::string file_b = R"({"path":"/workspace/b.txt","data":"Yg==","updatedAt":5})";
+  auto o = json_of(execute(file_a));
+  ASSERT_EQ(o.at("resync"), true);
+  EXPECT_EQ(o.at("missing"), boost::json::parse(R"(["/workspace/b.txt"])"));
+  // Only b now: a was not kept.
+  o = json_of(execute(file_b));
+  ASSERT_EQ(o.at("resync"), true);
+  EXPECT_EQ(o.at("missing"), boost::json::parse(R"(["/workspace/a.txt"])"));
+  // Both: the run goes ahead.
+  o = json_of(execute(file_a + "," + file_b));
+  EXPECT_EQ(o.at("results").as_array().at(0).at("text"), "1");
 }
 
 TEST_P(InterpreterServerTest, HttpExecuteAsksForAResyncThenRuns) {

@@ -134,6 +134,95 @@ TEST_F(WorkspaceLimits, RestoreSkipsRowsPastTheLimits) {
   EXPECT_EQ(ws_.read("kept.txt").content, "kept");
 }
 
+// Regression (issue: a runtime's workspace sync ignored the file limits): a 1.5 MiB pushed
+// file was accepted, and about 60 keys with 18 MiB each exhausted the server's memory. The
+// sizes and counts of docs/protocol.md Y6 now hold on the sync as on every other way in.
+TEST_F(WorkspaceLimits, ASyncRefusesAFileOverOneMiBBeforeChangingAnything) {
+  ws_.write("kept.txt", "kept");
+  SyncRequest big;
+  big.dirs = {"/workspace/d"};
+  big.files = {SyncFile{"/workspace/d/big.bin", std::vector<std::uint8_t>(kMaxFileBytes + 1), 1}};
+  EXPECT_EQ(errno_of([&] { ws_.apply_sync(big); }), Errno::kEFBIG);
+  EXPECT_FALSE(ws_.exists("d"));
+  EXPECT_EQ(ws_.read("kept.txt").content, "kept");
+}
+
+TEST_F(WorkspaceLimits, ASyncRefusesMoreThanTheTotalOrTheEntries) {
+  SyncRequest bytes;
+  for (int i = 0; i < 17; ++i) {
+    bytes.files.push_back(
+        SyncFile{"/workspace/f" + std::to_string(i), std::vector<std::uint8_t>(kMaxFileBytes), 1});
+  }
+  EXPECT_EQ(errno_of([&] { ws_.apply_sync(bytes); }), Errno::kENOSPC);
+  EXPECT_EQ(ws_.stats().entries, 0u);
+
+  SyncRequest files;
+  for (std::uint64_t i = 0; i <= kMaxWorkspaceEntries; ++i) {
+    files.files.push_back(SyncFile{"/workspace/f" + std::to_string(i), bytes_of("x"), 1});
+  }
+  EXPECT_EQ(errno_of([&] { ws_.apply_sync(files); }), Errno::kENOSPC);
+  EXPECT_EQ(ws_.stats().entries, 0u);
+
+  // Directories are counted as they are made: the sync stops at the limit, not after making
+  // a million of them.
+  SyncRequest dirs;
+  for (int i = 0; i < 100'000; ++i) dirs.dirs.push_back("/workspace/d" + std::to_string(i));
+  EXPECT_EQ(errno_of([&] { ws_.apply_sync(dirs); }), Errno::kENOSPC);
+  EXPECT_LE(ws_.stats().entries, kMaxWorkspaceEntries + 1);
+
+  // Parents count too: 4,096 files two levels down need 8,192 entries.
+  Workspace fresh(clock_);
+  SyncRequest nested;
+  for (std::uint64_t i = 0; i < kMaxWorkspaceEntries; ++i) {
+    nested.files.push_back(
+        SyncFile{"/workspace/d" + std::to_string(i) + "/f", bytes_of("x"), 1});
+  }
+  EXPECT_EQ(errno_of([&] { fresh.apply_sync(nested); }), Errno::kENOSPC);
+}
+
+// A caller whose workspace changed completely replaces a full mirror: the sync may add the
+// limit's worth of entries before its deletions run.
+TEST_F(WorkspaceLimits, ASyncMayReplaceAFullWorkspace) {
+  SyncRequest first;
+  FileHashes manifest;
+  for (std::uint64_t i = 0; i < kMaxWorkspaceEntries; ++i) {
+    first.files.push_back(SyncFile{"/workspace/old" + std::to_string(i), bytes_of("o"), 1});
+  }
+  ws_.apply_sync(first);
+  ASSERT_EQ(ws_.stats().entries, kMaxWorkspaceEntries);
+  SyncRequest second;
+  for (std::uint64_t i = 0; i < kMaxWorkspaceEntries; ++i) {
+    const std::string path = "/workspace/new" + std::to_string(i);
+    second.files.push_back(SyncFile{path, bytes_of("n"), 2});
+    manifest[path] = content_hash(bytes_of("n"));
+  }
+  second.manifest = manifest;
+  EXPECT_TRUE(ws_.apply_sync(second).empty());
+  EXPECT_EQ(ws_.stats().entries, kMaxWorkspaceEntries);
+  EXPECT_TRUE(ws_.exists("new0"));
+  EXPECT_FALSE(ws_.exists("old0"));
+}
+
+TEST_F(WorkspaceLimits, RestoreSkipsRowsPastTheSizeAndCountLimits) {
+  std::vector<WorkspaceRow> rows;
+  rows.push_back(WorkspaceRow{"/workspace/big", std::vector<std::uint8_t>(kMaxFileBytes + 1), 1});
+  for (int i = 0; i < 16; ++i) {
+    rows.push_back(WorkspaceRow{"/workspace/m" + std::to_string(i),
+                                std::vector<std::uint8_t>(kMaxFileBytes), 1});
+  }
+  rows.push_back(WorkspaceRow{"/workspace/over", bytes_of("x"), 1});  // 16 MiB are taken
+  for (std::uint64_t i = 0; i < kMaxWorkspaceEntries; ++i) {
+    rows.push_back(WorkspaceRow{"/workspace/d/" + std::to_string(i), std::nullopt, 0});
+  }
+  ws_.restore_from(rows);
+  const WorkspaceStats stats = ws_.stats();
+  EXPECT_EQ(stats.entries, kMaxWorkspaceEntries);
+  EXPECT_EQ(stats.bytes, kMaxTotalBytes);
+  EXPECT_FALSE(ws_.exists("big"));
+  EXPECT_FALSE(ws_.exists("over"));
+  EXPECT_TRUE(ws_.exists("m15"));
+}
+
 TEST_F(WorkspaceLimits, RenameCannotTakeASubtreePastTheLimits) {
   ws_.mkdir(chain(200, "a"), true);
   ws_.mkdir("b/" + chain(100, "c"), true);

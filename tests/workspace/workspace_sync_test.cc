@@ -218,19 +218,20 @@ TEST_F(WorkspaceSync, NeitherManifestNorDeletedKeepsFiles) {
   EXPECT_FALSE(ws_.exists("stray"));  // step 4 always applies
 }
 
-TEST_F(WorkspaceSync, FileReplacesDirectoryAndNoLimitsApply) {
+// A sync used to accept files past the limits (a 2 MiB file, 17 MiB in all); they hold now
+// (Y6, WorkspaceLimits.ASync*), and a sync up to them is accepted.
+TEST_F(WorkspaceSync, FileReplacesDirectoryUpToTheLimits) {
   ws_.mkdir("x/inner", true);
   SyncRequest req;
   req.dirs = {"/workspace/big"};
-  // Over the API limits: a 2 MiB file and 17 MiB in total are accepted by a sync.
-  req.files.push_back({"/workspace/x", std::vector<std::uint8_t>(2 * kMaxFileBytes, 1), 1});
+  req.files.push_back({"/workspace/x", std::vector<std::uint8_t>(kMaxFileBytes, 1), 1});
   for (int i = 0; i < 15; ++i) {
     req.files.push_back(
         {"/workspace/big/" + std::to_string(i), std::vector<std::uint8_t>(kMaxFileBytes, 2), 1});
   }
   ws_.apply_sync(req);
   EXPECT_EQ(ws_.stat("x").type, WorkspaceNode::Type::kFile);
-  EXPECT_EQ(ws_.stats().bytes, 17 * kMaxFileBytes);
+  EXPECT_EQ(ws_.stats().bytes, kMaxTotalBytes);
 }
 
 TEST_F(WorkspaceSync, OutsidePathsAreRefused) {
