@@ -165,6 +165,9 @@ class InterpreterServer {
 
   // How many keys have a resident instance now.
   std::size_t resident_count() const;
+  // How many keys this server keeps in memory now: a key is kept while it has a resident
+  // instance or a request uses it; a request that creates no context creates no key state.
+  std::size_t key_count() const;
 
   const Engine& engine() const;
 

@@ -18,12 +18,12 @@ bool is_limit(const SessionOutcome& o) {
   return o.error && o.error->name == kExecutionLimitErrorName;
 }
 
+}  // namespace
+
 ApiError context_not_found(const std::string& id) {
   return ApiError(ErrorKind::kContextNotFound, "Code context '" + id + "' not found",
                   {{"contextId", id}});
 }
-
-}  // namespace
 
 ContextLifecycle::ContextLifecycle(const Engine& engine, InterpreterStore& store,
                                    const Clock& clock, ResidentCache& residents,

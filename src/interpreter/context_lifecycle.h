@@ -62,12 +62,16 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/engine.h>
+#include <sandbox/errors.h>
 #include <sandbox/interpreter.h>
 
 #include "interpreter/session_state.h"
 #include "protocol/context_row.h"
 
 namespace sandbox {
+
+// 404 CONTEXT_NOT_FOUND "Code context '<id>' not found", context {contextId}.
+ApiError context_not_found(const std::string& id);
 
 class InterpreterStore;
 class ResidentCache;

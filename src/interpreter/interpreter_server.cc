@@ -18,6 +18,7 @@
 #include "interpreter/key_leases.h"
 #include "interpreter/resident_cache.h"
 #include "protocol/execute_request.h"
+#include "protocol/interpreter_execute_request.h"
 #include "storage/interpreter_store.h"
 #include "storage/lease.h"
 #include "storage/storage_error.h"
@@ -104,6 +105,9 @@ struct InterpreterServer::Impl {
     return grant;
   }
 
+  // Whether `key` exists: this node has its actor, or the store has its meta row.
+  bool known(const std::string& key) { return residents.has(key) || store.get_meta(key); }
+
   InterpreterCallError call_error(const std::exception& e) {
     if (const auto* held = dynamic_cast<const LeaseHeldError*>(&e)) {
       // Another node owns the key (a load balancer moving keys, or a node that just died and
@@ -127,41 +131,83 @@ const Engine& InterpreterServer::engine() const { return impl_->engine; }
 
 std::size_t InterpreterServer::resident_count() const { return impl_->residents.resident_count(); }
 
+std::size_t InterpreterServer::key_count() const { return impl_->residents.key_count(); }
+
 HttpResponse InterpreterServer::handle(const std::string& key, const std::string& method,
                                        const std::string& path, const std::string& body,
                                        const OutputObserver& on_output) {
   Impl& d = *impl_;
+  // K1, then the route, before anything of the key is touched: an unknown route makes no
+  // state, no lease and no row (docs/protocol.md#interpreter-routes).
+  if (!valid_interpreter_key(key)) {
+    return error_http(d.call_error(ApiError(ErrorKind::kBadRequest, "Invalid interpreter key")));
+  }
+  enum class Route { kWipe, kCreateContext, kDeleteContext, kExecute };
+  constexpr std::string_view kContextsPrefix = "/contexts/";
+  Route route;
+  if (method == "DELETE" && path == "/") {
+    route = Route::kWipe;
+  } else if (method == "POST" && path == "/contexts") {
+    route = Route::kCreateContext;
+  } else if (method == "DELETE" && path.starts_with(kContextsPrefix) &&
+             path.size() > kContextsPrefix.size()) {
+    route = Route::kDeleteContext;
+  } else if (method == "POST" && path == "/execute") {
+    route = Route::kExecute;
+  } else {
+    return error_http(d.call_error(ApiError(ErrorKind::kRouteNotFound, "Not found")));
+  }
+  // Releases the key's actor after the request when it holds nothing live.
+  struct Release {
+    Impl& d;
+    const std::string& key;
+    ~Release() { d.residents.release_if_idle(key); }
+  };
   try {
-    if (!valid_interpreter_key(key))
-      throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
+    // Only creating a context creates a key: every other route on a key this node has never
+    // seen, with no stored meta row, answers as for a key without contexts.
+    if (route != Route::kCreateContext && !d.known(key)) {
+      switch (route) {
+        case Route::kWipe:
+          return json_response(200, {{"success", true}});
+        case Route::kDeleteContext:
+          throw context_not_found(url_decode(path.substr(kContextsPrefix.size())));
+        default: {
+          // The request's own errors come first, as for a known key.
+          const HttpExecuteArgs parsed = parse_http_execute_args(body);
+          validate_execute_args(parsed.args);
+          throw context_not_found(parsed.args.context_id);
+        }
+      }
+    }
+    const Release release{d, key};
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
-    if (method == "DELETE" && path == "/") {
-      d.lifecycle.wipe(key, *state);
-      return json_response(200, {{"success", true}});
-    }
-    d.lifecycle.ensure_meta(key, *state);
-    if (method == "POST" && path == "/contexts") {
-      const ContextRow row = d.lifecycle.create_context(key, *state, decode_new_context(body));
-      return json_response(201, {{"id", row.id}, {"cwd", row.cwd}, {"createdAt", row.created_at}});
-    }
-    constexpr std::string_view kContextsPrefix = "/contexts/";
-    if (method == "DELETE" && path.starts_with(kContextsPrefix) &&
-        path.size() > kContextsPrefix.size()) {
-      d.lifecycle.delete_context(key, *state, url_decode(path.substr(kContextsPrefix.size())));
-      return json_response(200, {{"success", true}});
-    }
-    if (method == "POST" && path == "/execute") {
-      HttpExecuteArgs parsed = parse_http_execute_args(body);
-      parsed.args.on_output = on_output;
-      auto outcome = d.lifecycle.execute(key, *state, parsed.args, &parsed.files, nullptr);
-      if (auto* missing = std::get_if<std::vector<std::string>>(&outcome)) {
-        boost::json::array m;
-        for (const auto& p : *missing) m.emplace_back(p);
-        return json_response(200, {{"resync", true}, {"missing", std::move(m)}});
+    switch (route) {
+      case Route::kWipe:
+        d.lifecycle.wipe(key, *state);
+        return json_response(200, {{"success", true}});
+      case Route::kCreateContext: {
+        d.lifecycle.ensure_meta(key, *state);
+        const ContextRow row = d.lifecycle.create_context(key, *state, decode_new_context(body));
+        return json_response(201,
+                             {{"id", row.id}, {"cwd", row.cwd}, {"createdAt", row.created_at}});
       }
-      return json_response(200, to_json(std::get<InterpreterExecuteResponse>(outcome), true));
+      case Route::kDeleteContext:
+        d.lifecycle.delete_context(key, *state, url_decode(path.substr(kContextsPrefix.size())));
+        return json_response(200, {{"success", true}});
+      case Route::kExecute: {
+        HttpExecuteArgs parsed = parse_http_execute_args(body);
+        parsed.args.on_output = on_output;
+        auto outcome = d.lifecycle.execute(key, *state, parsed.args, &parsed.files, nullptr);
+        if (auto* missing = std::get_if<std::vector<std::string>>(&outcome)) {
+          boost::json::array m;
+          for (const auto& p : *missing) m.emplace_back(p);
+          return json_response(200, {{"resync", true}, {"missing", std::move(m)}});
+        }
+        return json_response(200, to_json(std::get<InterpreterExecuteResponse>(outcome), true));
+      }
     }
     throw ApiError(ErrorKind::kRouteNotFound, "Not found");
   } catch (const std::exception& e) {
@@ -176,6 +222,15 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
   try {
     if (!valid_interpreter_key(key))
       throw ApiError(ErrorKind::kBadRequest, "Invalid interpreter key");
+    if (!d.known(key)) {
+      validate_execute_args(args);
+      throw context_not_found(args.context_id);
+    }
+    const struct Release {
+      Impl& d;
+      const std::string& key;
+      ~Release() { d.residents.release_if_idle(key); }
+    } release{d, key};
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);

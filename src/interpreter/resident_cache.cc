@@ -28,6 +28,28 @@ std::shared_ptr<KeyState> ResidentCache::state_for(const std::string& key) {
   return slot;
 }
 
+bool ResidentCache::has(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  return keys_.contains(key);
+}
+
+void ResidentCache::release_if_idle(const std::string& key) {
+  std::lock_guard lock(mu_);
+  const auto it = keys_.find(key);
+  if (it == keys_.end() || it->second.use_count() != 1) return;  // someone is working on it
+  KeyState& state = *it->second;
+  // Nobody else holds a reference, so nobody holds or waits for the lock: try_lock succeeds.
+  if (!state.lock.try_lock()) return;
+  const bool idle = !state.resident;
+  state.lock.unlock();
+  if (idle) keys_.erase(it);
+}
+
+std::size_t ResidentCache::key_count() const {
+  std::lock_guard lock(mu_);
+  return keys_.size();
+}
+
 void ResidentCache::note_used(KeyState& state) { state.last_used = ++tick_; }
 
 std::size_t ResidentCache::enforce_cap(const KeyState* self) {

@@ -43,6 +43,15 @@ class ResidentCache {
   // The actor of `key`, created on first use. The caller locks `->lock` before touching it.
   std::shared_ptr<KeyState> state_for(const std::string& key);
 
+  // Whether `key` has an actor now (without creating one).
+  bool has(const std::string& key) const;
+  // Forgets `key`'s actor when nobody else refers to it and it has no resident instance: a key
+  // that holds nothing live costs no memory between requests (its rows stay in the store).
+  // Call it without holding the key's lock.
+  void release_if_idle(const std::string& key);
+  // How many keys have an actor (tests: state is not made for requests that create nothing).
+  std::size_t key_count() const;
+
   // Marks `state`'s resident as the most recently used (called when it becomes live).
   void note_used(KeyState& state);
 

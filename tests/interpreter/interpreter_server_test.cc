@@ -403,6 +403,40 @@ TEST_P(InterpreterServerTest, ZeroTtlDisablesExpiry) {
 // Regression (issue: a runtime's workspace sync ignored the file limits): a pushed 1.5 MiB file
 // was accepted and kept in the key's mirror. It is refused now, and nothing of the request
 // stays: the next request without it is asked for it again.
+// Regression (issue: any request under /runtimes/{B}/interpreters/<key>/ left state that never
+// expired): even a GET of an unknown route made a meta row, a lease and in-memory state, with no
+// alarm and outside the key limit. Only creating a context creates a key now, and a key's
+// in-memory state lasts while it has a resident instance.
+TEST_P(InterpreterServerTest, RequestsThatCreateNoContextLeaveNoKeyState) {
+  for (int i = 0; i < 20; ++i) {
+    const std::string key = "stray-" + std::to_string(i);
+    EXPECT_EQ(server_->handle(key, "GET", "/anything", "").status, 404);
+    EXPECT_EQ(server_->handle(key, "POST", "/contexts/x", "{}").status, 404);
+    EXPECT_EQ(server_->handle(key, "DELETE", "/contexts/ctx-9", "").status, 404);
+    const auto r = server_->handle(
+        key, "POST", "/execute",
+        R"({"contextId":"ctx-9","code":"incr","workspace":{"dirs":[],"manifest":{}}})");
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(json_of(r).at("code"), "CONTEXT_NOT_FOUND");
+    EXPECT_EQ(server_->handle(key, "DELETE", "/", "").status, 200);
+    EXPECT_EQ(std::get<InterpreterCallError>(exec("incr", "ctx-9", key)).status, 404);
+    EXPECT_FALSE(storage_->interpreters().get_meta(key)) << key;
+  }
+  // A request's own errors still come first.
+  EXPECT_EQ(server_->handle("stray-0", "POST", "/execute", "{not json").status, 400);
+  EXPECT_EQ(server_->key_count(), 0u);
+  EXPECT_FALSE(server_->next_alarm());
+
+  // A created context makes the key; its state is kept while it has a resident instance.
+  ASSERT_EQ(create("ctx-1").status, 201);
+  EXPECT_TRUE(storage_->interpreters().get_meta("key-1"));
+  EXPECT_EQ(server_->key_count(), 0u);  // nothing live yet
+  ok("incr");
+  EXPECT_EQ(server_->key_count(), 1u);
+  EXPECT_EQ(server_->resident_count(), 1u);
+  EXPECT_EQ(text(ok("incr")), "2");
+}
+
 TEST_P(InterpreterServerTest, APushedFileOverTheLimitIsRefusedAndNotKept) {
   create("ctx-1");
   const std::string big(1'572'864, 'x');  // 1.5 MiB
