@@ -7,7 +7,7 @@
 
 namespace sandbox {
 
-EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null) {
+EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null, bool capped) {
   const auto* o = value.if_object();
   if (!o) throw ApiError(ErrorKind::kBadRequest, "envVars must be an object");
   EnvPatch patch;
@@ -24,7 +24,7 @@ EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null) {
       throw ApiError(ErrorKind::kBadRequest, "envVars values must be strings");
     }
   }
-  require_env_within_limits(patch);
+  if (capped) require_env_within_limits(patch);
   return patch;
 }
 

@@ -94,7 +94,9 @@ ExecutionRequest parse_execute_request(std::string_view body, std::string_view r
       require_env_value(key, value.get_string());
       request.env_vars[std::string(key)] = std::string(value.get_string());
     }
-    require_env_within_limits(request.env_vars);
+    // No count or size cap here: a stateless request's variables are bounded by the body cap
+    // (kMaxRequestBytes) alone, as in the protocol we are compatible with. kMaxEnvVars and
+    // kMaxEnvBytes bound what is stored (a sandbox's and a context's variables).
   }
   return request;
 }

@@ -15,7 +15,7 @@ SandboxExecuteRequest decode_sandbox_execute_request(std::string_view body_text)
   SandboxExecuteRequest r;
   r.code = std::string(require_code(body.if_contains("code")));
   if (const auto* e = body.if_contains("envVars"); e && !e->is_null()) {
-    r.env = parse_env_patch(*e, true);
+    r.env = parse_env_patch(*e, true, /*capped=*/false);  // the merged set is checked
   }
   if (const auto* c = body.if_contains("contextId")) {
     if (!c->is_string() || c->get_string().empty()) {
