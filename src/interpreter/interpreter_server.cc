@@ -105,6 +105,14 @@ struct InterpreterServer::Impl {
     return grant;
   }
 
+  // Forgets the key's actor when the request ends, if it then holds nothing live (declared
+  // before the state is taken, so it runs after the request released it).
+  struct KeyRelease {
+    Impl& d;
+    const std::string& key;
+    ~KeyRelease() { d.residents.release_if_idle(key); }
+  };
+
   // Whether `key` exists: this node has its actor, or the store has its meta row.
   bool known(const std::string& key) { return residents.has(key) || store.get_meta(key); }
 
@@ -157,12 +165,6 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
   } else {
     return error_http(d.call_error(ApiError(ErrorKind::kRouteNotFound, "Not found")));
   }
-  // Releases the key's actor after the request when it holds nothing live.
-  struct Release {
-    Impl& d;
-    const std::string& key;
-    ~Release() { d.residents.release_if_idle(key); }
-  };
   try {
     // Only creating a context creates a key: every other route on a key this node has never
     // seen, with no stored meta row, answers as for a key without contexts.
@@ -180,7 +182,7 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
         }
       }
     }
-    const Release release{d, key};
+    const Impl::KeyRelease release{d, key};
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
@@ -226,11 +228,7 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
       validate_execute_args(args);
       throw context_not_found(args.context_id);
     }
-    const struct Release {
-      Impl& d;
-      const std::string& key;
-      ~Release() { d.residents.release_if_idle(key); }
-    } release{d, key};
+    const Impl::KeyRelease release{d, key};
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
