@@ -95,7 +95,7 @@ bool SiteGuard::origin_allowed(std::string_view origin) const {
   return host_allowed(rest);
 }
 
-std::optional<SiteRefusal> SiteGuard::check(const HttpRequest& head) const {
+std::optional<SiteRefusal> SiteGuard::check(const HttpRequest& head, bool json_body) const {
   if (const auto origin = head.header("origin"); origin && !origin_allowed(*origin)) {
     return SiteRefusal{ErrorKind::kPermissionDenied,
                        "Origin not allowed: without API keys this server answers pages from "
@@ -106,7 +106,7 @@ std::optional<SiteRefusal> SiteGuard::check(const HttpRequest& head) const {
                        "Host not allowed: without API keys this server answers requests for "
                        "loopback names only (add the name with --allowed-host)"};
   }
-  if (head.method == "POST") {
+  if (json_body && head.method == "POST") {
     const auto length = head.content_length();
     const bool has_body = (length && *length > 0) || head.header("transfer-encoding").has_value();
     if (has_body && !is_json_content_type(head.header("content-type").value_or(""))) {

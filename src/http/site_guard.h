@@ -12,7 +12,8 @@
 //   G2. A `Host` header must name a loopback host or an allowed host (any port): a page reached
 //       through a rebound name sends that name, so it cannot read. (A request without Host,
 //       which no browser sends, passes.)
-//   G3. A POST with a body must say content-type application/json: a simple request cannot.
+//   G3. A POST with a body to a route that takes JSON must say content-type application/json:
+//       a simple request cannot.
 // Names compare case-insensitively, with one trailing dot ignored.
 #pragma once
 
@@ -43,8 +44,9 @@ class SiteGuard {
   // valid_allowed_host().
   explicit SiteGuard(std::vector<std::string> allowed_hosts = {});
 
-  // nullopt when the request may be answered.
-  std::optional<SiteRefusal> check(const HttpRequest& head) const;
+  // nullopt when the request may be answered. G3 applies only when the route takes a JSON
+  // body (`json_body`); a route that takes none answers a POST with its own error.
+  std::optional<SiteRefusal> check(const HttpRequest& head, bool json_body = true) const;
 
   // Whether `host` (a Host header: NAME, NAME:PORT, [V6] or [V6]:PORT) is loopback or allowed.
   bool host_allowed(std::string_view host) const;

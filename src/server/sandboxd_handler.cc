@@ -148,13 +148,15 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     d.early_response = HttpResponse::json(200, R"({"status":"ok"})");
     return finish(std::move(d));
   }
+  const bool static_file = options_.static_files && options_.static_files->contains(head.path());
   if (options_.api_keys.empty()) {
-    if (auto refusal = site_guard_.check(head)) {
+    // The Playground's files take no body: a POST there is their 405, not a 415.
+    if (auto refusal = site_guard_.check(head, /*json_body=*/!static_file)) {
       d.early_response = error(refusal->kind, refusal->message);
       return finish(std::move(d));
     }
   }
-  if (options_.static_files && options_.static_files->contains(head.path())) {
+  if (static_file) {
     // The page must load before it can ask for a key (docs/sandbox-api.md#playground).
     if (head.method == "GET") {
       d.early_response = options_.static_files->respond(head);

@@ -402,8 +402,8 @@ std::vector<WorkspaceRow> Workspace::serialize() const {
 
 void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
   const NodePtr fresh = make_dir();
-  // The limits of every way in (docs/security.md#the-workspace): rows past them are skipped, so
-  // a corrupt or hostile store cannot make a tree larger than a caller could have written.
+  // The limits of every way in (docs/protocol.md#sync-order, Y6): rows past them are skipped,
+  // so a corrupt or hostile store cannot make a tree larger than a caller could have written.
   WorkspaceStats used;
   for (const auto& row : rows) {
     if (used.entries >= kMaxWorkspaceEntries) break;

@@ -179,6 +179,12 @@ async function main() {
     await page.goto(`${origin}/`);
     await page.waitForSelector('#language option[value="lua"]', { state: 'attached' });
 
+    await step('A first visit opens on Python', async () => {
+      const expected = languages.some((l) => l.id === 'python') ? 'python' : languages[0].id;
+      await page.waitForFunction((id) => document.getElementById('language').value === id &&
+        document.getElementById('repl-prompt').textContent === `${id}>`, expected);
+    });
+
     await step('Script mode runs a program in each language of GET /languages', async () => {
       for (const [i, lang] of languages.entries()) {
         await page.selectOption('#language', lang.id);

@@ -154,7 +154,8 @@ async function loadLanguages() {
     showBanner('This sandboxd serves no language.', 'error');
     return;
   }
-  selectLanguage(store.load('language', ''));
+  // A first visit opens on Python (the first available language when this build has none).
+  selectLanguage(store.load('language', 'python'));
 }
 
 // --- Modes ------------------------------------------------------------------------------------
