@@ -652,7 +652,7 @@ struct HttpServer::Impl {
   }
 
   void start() {
-    asio::co_spawn(ioc, accept_loop(), asio::detached);
+    asio::co_spawn(accept_strand, accept_loop(), asio::detached);
     if (options.handle_signals) {
       signals.add(SIGINT);
       signals.add(SIGTERM);
@@ -667,7 +667,9 @@ struct HttpServer::Impl {
   void request_stop() {
     bool expected = false;
     if (!stopping.compare_exchange_strong(expected, true)) return;
-    asio::post(acceptor.get_executor(), [this] {
+    // On the accept loop's strand: the acceptor is not safe for concurrent use, and with two
+    // I/O threads a close here raced the loop's next async_accept (found by ThreadSanitizer).
+    asio::post(accept_strand, [this] {
       boost::system::error_code ignored;
       acceptor.close(ignored);
       signals.cancel(ignored);
@@ -702,6 +704,8 @@ struct HttpServer::Impl {
   asio::io_context ioc;
   asio::executor_work_guard<asio::io_context::executor_type> work_guard{ioc.get_executor()};
   tcp::acceptor acceptor;
+  // Serializes the accept loop and the acceptor's close (request_stop).
+  asio::strand<asio::io_context::executor_type> accept_strand{asio::make_strand(ioc)};
   asio::signal_set signals;
   // Serial keys with a request on the pool, and the requests parked behind it.
   struct Parked {
