@@ -28,7 +28,8 @@ std::optional<std::string> host_name(std::string_view authority) {
     if (end == std::string_view::npos) return std::nullopt;
     ++end;
     if (end < authority.size() && authority[end] != ':') return std::nullopt;
-  } else if (end != std::string_view::npos && authority.find(':', end + 1) != std::string_view::npos) {
+  } else if (end != std::string_view::npos &&
+             authority.find(':', end + 1) != std::string_view::npos) {
     return std::nullopt;  // an IPv6 address must be bracketed
   }
   std::string_view name = authority.substr(0, end);
@@ -64,7 +65,7 @@ bool loopback_name(std::string_view name) {
 
 }  // namespace
 
-SiteGuard::SiteGuard(std::vector<std::string> allowed_hosts) {
+SiteGuard::SiteGuard(const std::vector<std::string>& allowed_hosts) {
   for (const auto& h : allowed_hosts) {
     std::string name = lower(h);
     if (name.ends_with('.')) name.pop_back();
@@ -110,8 +111,7 @@ std::optional<SiteRefusal> SiteGuard::check(const HttpRequest& head, bool json_b
     const auto length = head.content_length();
     const bool has_body = (length && *length > 0) || head.header("transfer-encoding").has_value();
     if (has_body && !is_json_content_type(head.header("content-type").value_or(""))) {
-      return SiteRefusal{ErrorKind::kUnsupportedMediaType,
-                         "Content-Type must be application/json"};
+      return SiteRefusal{ErrorKind::kUnsupportedMediaType, "Content-Type must be application/json"};
     }
   }
   return std::nullopt;
@@ -122,9 +122,8 @@ bool valid_allowed_host(std::string_view name) {
   if (name.front() == '.' || name.front() == '-' || name.find("..") != std::string_view::npos) {
     return false;
   }
-  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
-    return std::isalnum(c) != 0 || c == '-' || c == '.';
-  });
+  return std::all_of(name.begin(), name.end(),
+                     [](unsigned char c) { return std::isalnum(c) != 0 || c == '-' || c == '.'; });
 }
 
 bool is_loopback_origin(std::string_view origin) { return SiteGuard().origin_allowed(origin); }

@@ -42,7 +42,7 @@ class SiteGuard {
  public:
   // `allowed_hosts`: names accepted besides the loopback ones (no port); each must pass
   // valid_allowed_host().
-  explicit SiteGuard(std::vector<std::string> allowed_hosts = {});
+  explicit SiteGuard(const std::vector<std::string>& allowed_hosts = {});
 
   // nullopt when the request may be answered. G3 applies only when the route takes a JSON
   // body (`json_body`); a route that takes none answers a POST with its own error.

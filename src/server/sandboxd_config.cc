@@ -109,9 +109,10 @@ void check_config(const SandboxdConfig& config) {
   }
   for (const auto& host : config.allowed_hosts) {
     if (!valid_allowed_host(host)) {
-      throw std::invalid_argument("--allowed-host expects a host name or IPv4 address without "
-                                  "scheme or port, got '" +
-                                  host + "'");
+      throw std::invalid_argument(
+          "--allowed-host expects a host name or IPv4 address without "
+          "scheme or port, got '" +
+          host + "'");
     }
   }
   if (config.max_sandboxes < 1) throw std::invalid_argument("--max-sandboxes must be at least 1");

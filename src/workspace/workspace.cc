@@ -407,8 +407,8 @@ void Workspace::restore_from(const std::vector<WorkspaceRow>& rows) {
   WorkspaceStats used;
   for (const auto& row : rows) {
     if (used.entries >= kMaxWorkspaceEntries) break;
-    if (row.data && (row.data->size() > kMaxFileBytes ||
-                     used.bytes + row.data->size() > kMaxTotalBytes)) {
+    if (row.data &&
+        (row.data->size() > kMaxFileBytes || used.bytes + row.data->size() > kMaxTotalBytes)) {
       continue;
     }
     // Rows come from serialize(), which never produces what is skipped here; a corrupt row is

@@ -59,8 +59,8 @@ struct World {
     service = std::make_unique<SandboxService>(storage.sandboxes(), clock, bindings);
     // No API keys, so the site guard (http/site_guard.h) checks every request; the seeds name
     // the host "x", allowed here so that they reach the routes behind it.
-    handler = std::make_unique<SandboxdHandler>(*service, clock,
-                                                SandboxdOptions{.allowed_hosts = {"x"}});
+    handler =
+        std::make_unique<SandboxdHandler>(*service, clock, SandboxdOptions{.allowed_hosts = {"x"}});
     server = std::make_unique<HttpServer>(*handler, ServeOptions{.listen = "127.0.0.1:0",
                                                                  .io_threads = 1,
                                                                  .worker_threads = 2,

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <cstdint>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <future>
 #include <mutex>
 #include <string>

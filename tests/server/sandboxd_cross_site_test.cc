@@ -53,9 +53,9 @@ TEST_F(CrossSite, ASimpleCrossSiteFilesWriteIsRefused) {
   const HttpResponse plain =
       d_->call("POST", "/sandboxes/victim/files", kWrite, {{"content-type", "text/plain"}});
   EXPECT_EQ(plain.status, 415) << plain.body;
-  const HttpResponse exec = d_->call("POST", "/sandboxes/victim/execute",
-                                     R"({"code":"incr n","binding":"KV"})",
-                                     {{"content-type", "text/plain"}});
+  const HttpResponse exec =
+      d_->call("POST", "/sandboxes/victim/execute", R"({"code":"incr n","binding":"KV"})",
+               {{"content-type", "text/plain"}});
   EXPECT_EQ(exec.status, 415) << exec.body;
   EXPECT_EQ(stored_note(), "");
 }
@@ -67,13 +67,12 @@ TEST_F(CrossSite, ARebindingHostCannotReadAFile) {
   ASSERT_EQ(d_->call("POST", "/sandboxes/victim/files", kWrite).status, 200);
   ASSERT_EQ(stored_note(), "secret");
   const std::string port = std::to_string(d_->port());
-  for (const std::string& host : std::vector<std::string>{"attacker.example:" + port, "attacker.example",
-                                 "127.0.0.1.attacker.example:" + port, "localhost.evil", "::1",
-                                 "127.1", "[::1"}) {
+  for (const std::string& host : std::vector<std::string>{
+           "attacker.example:" + port, "attacker.example", "127.0.0.1.attacker.example:" + port,
+           "localhost.evil", "::1", "127.1", "[::1"}) {
     SCOPED_TRACE(host);
-    const HttpResponse r =
-        d_->call("POST", "/sandboxes/victim/files", kRead,
-                 {{"content-type", "application/json"}, {"host", host}});
+    const HttpResponse r = d_->call("POST", "/sandboxes/victim/files", kRead,
+                                    {{"content-type", "application/json"}, {"host", host}});
     EXPECT_EQ(r.status, 403) << r.body;
     EXPECT_EQ(r.body.find("secret"), std::string::npos);
     EXPECT_EQ(d_->call("GET", "/sandboxes/victim", "", {{"host", host}}).status, 403);
@@ -87,21 +86,23 @@ TEST_F(CrossSite, ARebindingHostCannotReadAFile) {
 TEST_F(CrossSite, LoopbackNamesAndOriginsAreAnswered) {
   start();
   const std::string port = std::to_string(d_->port());
-  for (const std::string& host : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST.",
-                                 "[::1]:" + port, "127.8.9.10"}) {
+  for (const std::string& host : std::vector<std::string>{
+           "127.0.0.1:" + port, "localhost:" + port, "LOCALHOST.", "[::1]:" + port, "127.8.9.10"}) {
     SCOPED_TRACE(host);
     EXPECT_EQ(d_->call("GET", "/languages", "", {{"host", host}}).status, 200);
   }
-  for (const std::string& origin : std::vector<std::string>{"http://127.0.0.1:" + port, "http://localhost:3000",
-                                   "https://[::1]", "http://LocalHost:" + port}) {
+  for (const std::string& origin :
+       std::vector<std::string>{"http://127.0.0.1:" + port, "http://localhost:3000",
+                                "https://[::1]", "http://LocalHost:" + port}) {
     SCOPED_TRACE(origin);
     EXPECT_EQ(d_->call("POST", "/sandboxes/victim/files", kWrite,
                        {{"content-type", "application/json"}, {"origin", origin}})
                   .status,
               200);
   }
-  for (const std::string& origin : std::vector<std::string>{"null", "http://attacker.example", "file://", "http://127.0.0.1@evil",
-                                   "http://localhost:80/path", "http://localhost:99999999"}) {
+  for (const std::string& origin : std::vector<std::string>{
+           "null", "http://attacker.example", "file://", "http://127.0.0.1@evil",
+           "http://localhost:80/path", "http://localhost:99999999"}) {
     SCOPED_TRACE(origin);
     EXPECT_EQ(d_->call("GET", "/languages", "", {{"origin", origin}}).status, 403);
   }
@@ -156,8 +157,8 @@ TEST(SiteGuard, AllowedHostNamesAreValidated) {
   SandboxdConfig config;
   config.allowed_hosts = {"sandbox.example.com", "10.0.0.7"};
   EXPECT_NO_THROW(check_config(config));
-  for (const std::string& bad : std::vector<std::string>{"http://x.example", "x.example:80", "", "[::1]", "a..b", "-x",
-                                std::string(254, 'a')}) {
+  for (const std::string& bad : std::vector<std::string>{
+           "http://x.example", "x.example:80", "", "[::1]", "a..b", "-x", std::string(254, 'a')}) {
     SCOPED_TRACE(bad);
     config.allowed_hosts = {bad};
     EXPECT_THROW(check_config(config), std::invalid_argument);

@@ -234,8 +234,7 @@ TEST_F(Streaming, RemoteBindingRelaysTheRuntimeStream) {
   InProcessSandboxd front(o);
   const std::string body =
       boost::json::serialize(boost::json::object{{"code", kSlowProgram}, {"binding", "RLUA"}});
-  const std::string result =
-      stream_slow(front.url(), "/sandboxes/remote-1/execute", body);
+  const std::string result = stream_slow(front.url(), "/sandboxes/remote-1/execute", body);
   const HttpResponse plain = front.call("POST", "/sandboxes/remote-2/execute", body);
   ASSERT_EQ(plain.status, 200) << plain.body;
   EXPECT_EQ(comparable(result), comparable(plain.body));
@@ -252,7 +251,8 @@ TEST_F(Streaming, ClientLeavingMidStreamLeavesTheSandboxUsable) {
   const std::string body =
       boost::json::serialize(boost::json::object{{"code", kSlowProgram}, {"binding", "LUA"}});
   const std::string request =
-      "POST /sandboxes/leaver/execute HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+      "POST /sandboxes/leaver/execute HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: "
+      "application/json\r\n"
       "accept: text/event-stream\r\ncontent-length: " +
       std::to_string(body.size()) + "\r\n\r\n" + body;
   asio::write(socket, asio::buffer(request));

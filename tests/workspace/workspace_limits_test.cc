@@ -174,8 +174,7 @@ TEST_F(WorkspaceLimits, ASyncRefusesMoreThanTheTotalOrTheEntries) {
   Workspace fresh(clock_);
   SyncRequest nested;
   for (std::uint64_t i = 0; i < kMaxWorkspaceEntries; ++i) {
-    nested.files.push_back(
-        SyncFile{"/workspace/d" + std::to_string(i) + "/f", bytes_of("x"), 1});
+    nested.files.push_back(SyncFile{"/workspace/d" + std::to_string(i) + "/f", bytes_of("x"), 1});
   }
   EXPECT_EQ(errno_of([&] { fresh.apply_sync(nested); }), Errno::kENOSPC);
 }
