@@ -101,6 +101,8 @@ std::uint64_t new_entries(const NodePtr& root, const std::vector<std::string>& s
   fail(Errno::kENOSPC, "Workspace exceeds " + std::to_string(kMaxWorkspaceEntries) + " entries");
 }
 
+[[noreturn]] void fail_too_many_bytes() { fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total"); }
+
 // A sync may add at most kMaxWorkspaceEntries entries before its deletions run (a caller that
 // replaces every path of a full workspace needs that many), so the tree holds at most twice the
 // limit while a sync is applied; the result must be within the limits.
@@ -195,10 +197,10 @@ void Workspace::write_bytes(std::string_view path, std::span<const std::uint8_t>
   const std::uint64_t previous = existing ? existing->data.size() : 0;
   const WorkspaceStats used = workspace_tree::count(*root_);
   if (used.bytes - previous + bytes.size() > kMaxTotalBytes) {
-    fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
+    fail_too_many_bytes();
   }
   if (!existing && used.entries >= kMaxWorkspaceEntries) {
-    fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
+    fail_too_many_entries();
   }
   parent->put(name,
               make_file(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), clock_.now_ms()));
@@ -217,7 +219,7 @@ void Workspace::mkdir(std::string_view path, bool recursive, std::string_view cw
       if (!child) {
         if (!entries) entries = workspace_tree::count(*root_).entries;
         if (*entries >= kMaxWorkspaceEntries) {
-          fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
+          fail_too_many_entries();
         }
         ++*entries;
         child = make_dir();
@@ -233,7 +235,7 @@ void Workspace::mkdir(std::string_view path, bool recursive, std::string_view cw
   const std::string& name = n.segments.back();
   if (parent->find(name)) fail(Errno::kEEXIST, "Already exists: " + std::string(path));
   if (workspace_tree::count(*root_).entries >= kMaxWorkspaceEntries) {
-    fail(Errno::kENOSPC, "Workspace exceeds 4096 entries");
+    fail_too_many_entries();
   }
   parent->put(name, make_dir());
 }
@@ -469,7 +471,7 @@ std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
     }
     pushed_bytes += file.data.size();
   }
-  if (pushed_bytes > kMaxTotalBytes) fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
+  if (pushed_bytes > kMaxTotalBytes) fail_too_many_bytes();
   std::uint64_t created = 0;
   // 1. Directories (replacing non-directories in the way).
   for (const auto& dir : request.dirs) {
@@ -515,7 +517,7 @@ std::vector<std::string> Workspace::apply_sync(const SyncRequest& request) {
   // The result is within the limits, or the sync fails (the caller drops what it left).
   const WorkspaceStats after = workspace_tree::count(*root_);
   if (after.entries > kMaxWorkspaceEntries) fail_too_many_entries();
-  if (after.bytes > kMaxTotalBytes) fail(Errno::kENOSPC, "Workspace exceeds 16 MiB total");
+  if (after.bytes > kMaxTotalBytes) fail_too_many_bytes();
   // 5. Missing.
   std::vector<std::string> missing;
   if (!request.manifest) return missing;
