@@ -11,6 +11,8 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev libsqlite3-dev libzstd-dev libpq-dev libxxhash-dev
   # line editing and history of `sandbox repl`
   libedit-dev
+  # the seccomp filter of the worker processes (src/isolation, found with pkg-config)
+  libseccomp-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev python3 tmux curl
   # bench/run draws its table as a PNG chart
