@@ -100,6 +100,10 @@ std::optional<ErrorCode> parse_error_code(std::string_view name);
     "context {limit, retryAfterSeconds}.")                                                        \
   X(kHeldByAnotherNode, kInternalError, 503, true,                                                \
     "Another node holds the lease on this sandbox or interpreter key; retry later or elsewhere.") \
+  X(kWorkerLost, kInternalError, 503, true,                                                       \
+    "The worker process running the code died (a crash, or its sandbox killed it); the server "   \
+    "replaced it. The code may have run in part; nothing of it was stored, and the context "      \
+    "restores from its last snapshot on the next execute.")                                       \
   X(kInternal, kInternalError, 500, false,                                                        \
     "A server or peer broke the protocol: an invalid runtime answer, a stored row that is "       \
     "not a valid row, a repeated resync.")                                                        \

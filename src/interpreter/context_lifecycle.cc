@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sandbox/isolation.h>
+
 #include "base/uuid.h"
 #include "interpreter/execute_args.h"
 #include "interpreter/resident_cache.h"
@@ -251,6 +253,12 @@ InterpreterExecuteResponse ContextLifecycle::run(const std::string& key, KeyStat
   try {
     outcome =
         resident.instance->execute(ExecutionRequest{args.code, args.env_vars, args.on_output});
+  } catch (const WorkerLostError& e) {
+    // The worker process died mid-call (docs/contexts.md#worker-loss): nothing of this round is
+    // counted or stored, and the context restores from its last snapshot next time.
+    spdlog::warn("interpreter {}: {}", key, e.what());
+    if (state.resident && state.resident->context_id == row.id) state.resident.reset();
+    throw;
   } catch (const std::exception& e) {
     // S4, CL6: a throwing execute is a host bug, answered like a trap.
     spdlog::warn("interpreter {}: execute threw: {}", key, e.what());
@@ -380,6 +388,12 @@ std::optional<double> ContextLifecycle::settle_snapshot(const std::string& key, 
           write_snapshot(store_, key, engine_.build, base.get(), *live, row, clock_.now_ms())
               .elapsed_ms;
       row_written = true;
+    } catch (const WorkerLostError& e) {
+      // The round's memory died with its worker before it was stored: the round is not
+      // acknowledged (docs/contexts.md#worker-loss), so the row stays as it was.
+      spdlog::warn("interpreter {}: snapshot of context {} lost: {}", key, row.id, e.what());
+      drop_resident(state);
+      throw;
     } catch (const std::exception& e) {
       // CL6: memory is now ahead of a snapshot we could not write. Drop the instance so the
       // context continues from what is on disk rather than silently diverging.

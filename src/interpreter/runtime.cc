@@ -12,6 +12,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <sandbox/clock.h>
+#include <sandbox/isolation.h>
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
@@ -253,6 +254,8 @@ class Runtime final : public InterpreterRuntime {
     const auto start = std::chrono::steady_clock::now();
     try {
       result.outcome = engine_.run(request);
+    } catch (const WorkerLostError&) {
+      throw;  // not the guest's outcome: a retryable error (docs/errors.md)
     } catch (const std::exception& e) {
       result.outcome = engine_error_outcome(e);
     }

@@ -212,9 +212,10 @@ void restrict_file_system(int abi) {
 
 // I/O on descriptors the process already holds: its channel to the server (recvmsg/sendmsg carry
 // descriptors, recv/send are recvfrom/sendto in glibc; poll/ppoll wait with a deadline) and its
-// memfds (pread64, lseek). None of them opens anything.
+// memfds (pread64, pwrite64 filling an engine image, lseek). None of them opens anything.
 constexpr int kDescriptorIo[] = {
     SCMP_SYS(read),    SCMP_SYS(write),   SCMP_SYS(readv),    SCMP_SYS(writev), SCMP_SYS(pread64),
+    SCMP_SYS(pwrite64),
     SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(recvfrom), SCMP_SYS(sendto), SCMP_SYS(close),
     SCMP_SYS(poll),    SCMP_SYS(ppoll),   SCMP_SYS(lseek)};
 // Memory: malloc (brk, mmap, mremap for realloc, madvise to return pages), guard pages and Wasm
@@ -249,14 +250,18 @@ constexpr int kMemfds[] = {SCMP_SYS(memfd_create), SCMP_SYS(ftruncate), SCMP_SYS
 // fcntl commands: descriptor and status flags (close-on-exec, non-blocking), and sealing memfds.
 // Not F_DUPFD (a descriptor number the process chooses), F_SETOWN or locks.
 constexpr int kFcntlCommands[] = {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GET_SEALS, F_ADD_SEALS};
-// The userfaultfd requests the Wasm runtime's write tracking makes; no other ioctl is allowed, so
-// no device or socket can be driven through one.
+// The requests the Wasm runtime's write tracking makes (userfaultfd, and PAGEMAP_SCAN below); no
+// other ioctl is allowed, so no device or socket can be driven through one.
 constexpr unsigned long kUserfaultfdRequests[] = {
     UFFDIO_API,          UFFDIO_REGISTER, UFFDIO_UNREGISTER,
     UFFDIO_WRITEPROTECT, UFFDIO_COPY,     UFFDIO_ZEROPAGE,
 #ifdef UFFDIO_WAKE
     UFFDIO_WAKE,
 #endif
+    // PAGEMAP_SCAN on the worker's own /proc/self/pagemap (opened before confinement): which
+    // pages were written since write protection was armed. _IOWR('f', 16, struct pm_scan_arg),
+    // a 96-byte struct (linux/fs.h from 6.7; older headers lack it).
+    _IOWR('f', 16, char[96]),
 };
 // The clone flags that create namespaces. Not CLONE_NEWTIME: clone() cannot take it (its bit is
 // part of the exit signal there).

@@ -167,6 +167,15 @@ static int g_pagemap = -2;
 static pthread_once_t g_pagemap_once = PTHREAD_ONCE_INIT;
 static void open_pagemap(void) { g_pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC); }
 
+int sandbox_wasm_image_open_in_child(void) {
+  /* Single-threaded (just forked): no other thread can be inside the once. An inherited
+   * descriptor reads the parent's page table: never use it. */
+  g_pagemap_once = (pthread_once_t)PTHREAD_ONCE_INIT;
+  g_pagemap = -2;
+  pthread_once(&g_pagemap_once, open_pagemap);
+  return g_pagemap;
+}
+
 #define PAGEMAP_PRESENT ((uint64_t)1 << 63)
 #define PAGEMAP_SWAPPED ((uint64_t)1 << 62)
 #define PAGEMAP_FILE ((uint64_t)1 << 61) /* file page or shared anonymous */

@@ -57,6 +57,11 @@ size_t sandbox_wasm_mapped_image_bytes(const wasm_rt_memory_t* memory);
  * failed; then discard the memory). */
 int sandbox_wasm_reset_mapped_image(wasm_rt_memory_t* memory, const uint8_t* image);
 
+/* In a child just forked (single-threaded), before it loses the right to open files: forgets
+ * the parent's /proc/self/pagemap (it describes the parent's memory) and opens the child's.
+ * Returns that descriptor (for the caller to keep open), or -1 when it cannot be opened. */
+int sandbox_wasm_image_open_in_child(void);
+
 /* Called when the memory whose data starts at `data` is freed: forgets its image and returns
  * the bytes that were mapped (0 if none). */
 size_t sandbox_wasm_forget_image(const uint8_t* data);

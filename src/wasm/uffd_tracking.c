@@ -124,6 +124,20 @@ int sandbox_uffd_available(void) {
   return g_available && usable();
 }
 
+int sandbox_uffd_open_in_child(int* fds) {
+  /* Single-threaded (just forked): no other thread can be inside the once. The descriptors the
+   * parent opened act on the parent's address space and are not ours to close (the caller
+   * closes what it does not keep). */
+  g_once = (pthread_once_t)PTHREAD_ONCE_INIT;
+  g_uffd = g_pagemap = -1;
+  g_available = 0;
+  pthread_once(&g_once, init);
+  if (!g_available) return 0;
+  fds[0] = g_uffd;
+  fds[1] = g_pagemap;
+  return 2;
+}
+
 static int write_protect(uint8_t* base, size_t length, int protect) {
   struct uffdio_writeprotect wp;
   memset(&wp, 0, sizeof wp);

@@ -28,6 +28,11 @@ extern "C" {
  * 0 otherwise. */
 int sandbox_uffd_available(void);
 
+/* In a child just forked (single-threaded), before it loses the right to open files: forgets
+ * the parent's descriptors (they act on the parent's memory), opens the child's own, and
+ * stores them in fds[0..1]. Returns how many it stored (0 when tracking is unavailable). */
+int sandbox_uffd_open_in_child(int* fds);
+
 /* Registers [base, base + reserved) for write-protection and protects [base, base + size).
  * Both must be multiples of 4 KiB. Returns 0, or -1 when the kernel refuses this mapping (the
  * range is then left unregistered). */

@@ -1,13 +1,17 @@
 // sandbox-runtime: serves one engine built into this tree as a sandbox-workers runtime.
 //   sandbox-runtime --engine calc --listen 127.0.0.1:8080 [--data DIR]
 //                   [--database postgresql://... [--node-id ID] [--lease-ttl-ms N]]
+//                   [--isolation process|thread] [--workers N]
 // Code contexts (engines with sessions) are stored in DIR/interpreters.db, or in a PostgreSQL
 // database shared by several runtime nodes (each interpreter key owned by one node at a time,
 // storage/lease.h); idle keys expire after INTERPRETER_IDLE_TTL_MS (default 24 h, "0" disables).
+// Engine code runs in confined worker processes (include/sandbox/isolation.h), forked before the
+// storage is opened; --isolation thread runs it on the server's threads instead.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include <sandbox/isolation.h>
 #include <sandbox/runtime.h>
 
 #include "registry.h"
@@ -47,6 +51,17 @@ int main(int argc, char** argv) {
                  "How long this node keeps an interpreter key it no longer serves")
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{100}, std::int64_t{86'400'000}));
+  std::string isolation = "process";
+  sandbox::WorkerOptions worker_options;
+  app.add_option("--isolation", isolation,
+                 "Where engine code runs: process (worker processes confined by seccomp, "
+                 "Landlock and namespaces: docs/security.md) or thread (this process's threads)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"process", "thread"}));
+  app.add_option("--workers", worker_options.workers,
+                 "Worker processes with --isolation process (0: one per CPU, at least 2)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, sandbox::kMaxWorkerProcesses));
   CLI11_PARSE(app, argc, argv);
 
   const auto* entry = sandbox::engines::find_engine(engine_name);
@@ -56,6 +71,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    sandbox::Engine engine = entry->make();
+    // Forked now: this process has one thread and holds no tenant data yet.
+    std::shared_ptr<sandbox::EngineWorkers> workers;
+    if (sandbox::parse_isolation(isolation) == sandbox::Isolation::kProcess) {
+      worker_options.log = [](const std::string& line) {
+        std::cerr << "sandbox-runtime: " << line << std::endl;
+      };
+      std::vector<sandbox::Engine> engines;
+      engines.push_back(std::move(engine));
+      workers = sandbox::EngineWorkers::start(std::move(engines), worker_options);
+      engine = workers->engine(0);
+    }
     std::unique_ptr<sandbox::Storage> storage;
     std::unique_ptr<sandbox::InterpreterRuntime> runtime;
     if (!storage_config.database_url.empty()) {
@@ -68,16 +95,16 @@ int main(int argc, char** argv) {
           node_id.empty() ? sandbox::default_node_id(storage_config.database_url) : node_id;
       storage_config.max_connections = options.worker_threads + 1;
       storage = sandbox::open_storage(storage_config);
-      runtime = sandbox::define_interpreter_runtime(entry->make(), storage->interpreters(),
+      runtime = sandbox::define_interpreter_runtime(std::move(engine), storage->interpreters(),
                                                     runtime_options);
     } else {
       if (data_dir.empty()) data_dir = "data/" + entry->name;
       runtime_options.data_dir = data_dir;
-      runtime = sandbox::define_interpreter_runtime(entry->make(), runtime_options);
+      runtime = sandbox::define_interpreter_runtime(std::move(engine), runtime_options);
     }
     runtime->serve(options, [&](std::uint16_t port) {
       std::cout << "sandbox-runtime (" << entry->name << ") listening on port " << port
-                << std::endl;
+                << " (isolation: " << isolation << ")" << std::endl;
     });
     runtime.reset();
     // Hand this node's interpreter keys to the other nodes now rather than after the TTL.

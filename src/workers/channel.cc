@@ -1,0 +1,190 @@
+#include "workers/channel.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include <climits>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace sandbox::workers {
+namespace {
+
+// The payload buffer grows by at most this much per read, so a frame whose header claims more
+// than its sender writes costs only what arrived.
+constexpr std::size_t kReadGrowthBytes = 1 << 20;
+// Descriptors accepted with one read; more are closed (the zygote sends one per frame).
+constexpr std::size_t kMaxFdsPerRead = 4;
+
+void put_u32(char* out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+void put_u64(char* out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+std::uint64_t get_le(const char* in, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(in[i]);
+  return v;
+}
+
+}  // namespace
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.release();
+  }
+  return *this;
+}
+
+UniqueFd::~UniqueFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Channel::Channel(UniqueFd fd, std::size_t max_payload_bytes)
+    : fd_(std::move(fd)), max_payload_bytes_(max_payload_bytes) {}
+
+void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd) {
+  if (fd < 0) {
+    send_parts(kind, call, {payload});
+    return;
+  }
+  // A descriptor travels with the header's first byte; the rest follows as a plain send.
+  std::array<char, kFrameHeaderBytes> header{};
+  put_u32(header.data(), static_cast<std::uint32_t>(payload.size()));
+  put_u32(header.data() + 4, kind);
+  put_u64(header.data() + 8, call);
+  std::lock_guard lock(send_mu_);
+  iovec iov{header.data(), 1};
+  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int))> control{};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+  ssize_t n;
+  do {
+    n = ::sendmsg(fd_.get(), &msg, MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  if (n != 1) throw ChannelError("channel closed");
+  // The rest of the header and the payload, under the same lock.
+  const std::string_view rest(header.data() + 1, header.size() - 1);
+  for (const std::string_view part : {rest, payload}) {
+    std::size_t done = 0;
+    while (done < part.size()) {
+      const ssize_t w =
+          ::send(fd_.get(), part.data() + done, part.size() - done, MSG_NOSIGNAL);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) throw ChannelError("channel closed");
+      done += static_cast<std::size_t>(w);
+    }
+  }
+}
+
+void Channel::send_parts(std::uint32_t kind, std::uint64_t call,
+                         const std::vector<std::string_view>& parts) {
+  std::size_t total = 0;
+  for (const auto& p : parts) total += p.size();
+  if (total > UINT32_MAX) throw ChannelError("frame too large to send");
+  std::array<char, kFrameHeaderBytes> header{};
+  put_u32(header.data(), static_cast<std::uint32_t>(total));
+  put_u32(header.data() + 4, kind);
+  put_u64(header.data() + 8, call);
+  std::vector<iovec> iov;
+  iov.reserve(parts.size() + 1);
+  iov.push_back({header.data(), header.size()});
+  for (const auto& p : parts) {
+    if (!p.empty()) iov.push_back({const_cast<char*>(p.data()), p.size()});
+  }
+  std::lock_guard lock(send_mu_);
+  std::size_t first = 0;
+  while (first < iov.size()) {
+    msghdr msg{};
+    msg.msg_iov = iov.data() + first;
+    msg.msg_iovlen = std::min<std::size_t>(iov.size() - first, IOV_MAX);
+    const ssize_t n = ::sendmsg(fd_.get(), &msg, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw ChannelError("channel closed");
+    auto left = static_cast<std::size_t>(n);
+    while (left > 0 && first < iov.size()) {
+      if (left >= iov[first].iov_len) {
+        left -= iov[first].iov_len;
+        ++first;
+      } else {
+        iov[first].iov_base = static_cast<char*>(iov[first].iov_base) + left;
+        iov[first].iov_len -= left;
+        left = 0;
+      }
+    }
+  }
+}
+
+bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds,
+                         bool at_frame_start) {
+  std::size_t done = 0;
+  while (done < n) {
+    iovec iov{out + done, n - done};
+    alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * kMaxFdsPerRead)> control{};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.data();
+    msg.msg_controllen = control.size();
+    const ssize_t r = ::recvmsg(fd_.get(), &msg, MSG_CMSG_CLOEXEC);
+    if (r < 0 && errno == EINTR) continue;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+      const std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      for (std::size_t i = 0; i < count; ++i) {
+        int received = -1;
+        std::memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        fds.emplace_back(received);
+      }
+    }
+    if (r == 0) {
+      if (done == 0 && at_frame_start) return false;
+      throw ChannelError("channel closed in the middle of a frame");
+    }
+    if (r < 0) {
+      if (errno == ECONNRESET || errno == EBADF || errno == EINVAL) {
+        if (done == 0 && at_frame_start) return false;
+      }
+      throw ChannelError(std::string("channel read failed: ") + std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+std::optional<Frame> Channel::receive() {
+  Frame frame;
+  std::array<char, kFrameHeaderBytes> header{};
+  if (!read_exact(header.data(), header.size(), frame.fds, true)) return std::nullopt;
+  const std::size_t length = get_le(header.data(), 4);
+  frame.kind = static_cast<std::uint32_t>(get_le(header.data() + 4, 4));
+  frame.call = get_le(header.data() + 8, 8);
+  if (length > max_payload_bytes_) {
+    throw ChannelError("frame of " + std::to_string(length) + " bytes is over the limit of " +
+                       std::to_string(max_payload_bytes_));
+  }
+  while (frame.payload.size() < length) {
+    const std::size_t at = frame.payload.size();
+    const std::size_t step = std::min(length - at, kReadGrowthBytes);
+    frame.payload.resize(at + step);
+    read_exact(frame.payload.data() + at, step, frame.fds, false);
+  }
+  return frame;
+}
+
+void Channel::shutdown() { ::shutdown(fd_.get(), SHUT_RDWR); }
+
+}  // namespace sandbox::workers

@@ -1,0 +1,94 @@
+// Channel: framed messages over one end of a connected AF_UNIX SOCK_STREAM socket pair, the only
+// link between the server and a worker process (docs/security.md#worker-processes).
+//
+// A frame is a 16-byte header (payload length u32le, kind u32le, call id u64le) and the payload.
+// The call id ties a reply (and the output pieces that precede it) to the call that asked for
+// it, so any number of calls can be in flight on one channel at once.
+//
+// The peer may be compromised: receive() checks the length against the limit given at
+// construction before it reads the payload, and grows the buffer as bytes arrive, so a header
+// that lies costs nothing. A descriptor sent along a frame (SCM_RIGHTS: only the zygote sends
+// them) comes back in Frame::fds; every other receiver closes what it did not expect.
+//
+// Thread-safety: send() may be called from any number of threads (frames never interleave);
+// receive() from one thread at a time. shutdown() may be called from any thread and makes a
+// blocked receive() return nullopt.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sandbox::workers {
+
+// Owns a file descriptor; closes it on destruction.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd();
+  int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// The channel broke: the peer closed it, died, or sent something that is not a frame.
+class ChannelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Frame {
+  std::uint32_t kind = 0;
+  std::uint64_t call = 0;
+  std::string payload;
+  std::vector<UniqueFd> fds;  // received with the frame (SCM_RIGHTS)
+};
+
+inline constexpr std::size_t kFrameHeaderBytes = 16;
+
+class Channel {
+ public:
+  // Takes ownership of `fd`. Frames whose payload is larger than `max_payload_bytes` are refused
+  // by receive() (ChannelError).
+  Channel(UniqueFd fd, std::size_t max_payload_bytes);
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  // Sends one frame, with `fd` attached when >= 0. Throws ChannelError when the peer is gone.
+  void send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd = -1);
+  // Sends one frame whose payload is the concatenation of `parts` (no copy into one buffer).
+  void send_parts(std::uint32_t kind, std::uint64_t call,
+                  const std::vector<std::string_view>& parts);
+  // The next frame, or nullopt once the peer closed the channel (or after shutdown()). Throws
+  // ChannelError for a broken frame (too large, cut short, a read error).
+  std::optional<Frame> receive();
+  // Wakes a blocked receive() and makes further sends fail.
+  void shutdown();
+  int fd() const { return fd_.get(); }
+
+ private:
+  // Reads exactly `n` bytes into `out`; false on a clean end of stream before the first byte.
+  bool read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start);
+
+  UniqueFd fd_;
+  std::size_t max_payload_bytes_;
+  std::mutex send_mu_;
+};
+
+}  // namespace sandbox::workers

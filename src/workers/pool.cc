@@ -1,0 +1,255 @@
+#include "workers/pool.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <thread>
+
+#include <sys/wait.h>
+
+#include "workers/shadow_memory.h"
+#include "workers/zygote.h"
+
+namespace sandbox::workers {
+namespace {
+
+// How long the server waits for the zygote to fork a worker.
+constexpr auto kSpawnTimeout = std::chrono::seconds(30);
+// The most a zygote sends in one frame (a pid, or a pid and a wait status).
+constexpr std::size_t kMaxZygotePayloadBytes = 64;
+
+std::string describe_status(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    std::string name = sigabbrev_np(sig) ? std::string("SIG") + sigabbrev_np(sig)
+                                          : "signal " + std::to_string(sig);
+    if (sig == SIGSYS) name += " (a system call outside the seccomp allow-list)";
+    return "killed by " + name;
+  }
+  return "ended (status " + std::to_string(status) + ")";
+}
+
+}  // namespace
+
+Pool::Pool(std::vector<Engine> engines, WorkerOptions options)
+    : engines_(std::move(engines)), options_(std::move(options)) {
+  std::size_t n = options_.workers;
+  if (n == 0) n = std::max<std::size_t>(2, std::thread::hardware_concurrency());
+  slots_.resize(std::min(n, kMaxWorkerProcesses));
+}
+
+Pool::~Pool() {
+  {
+    std::lock_guard lock(stats_mu_);
+    stopping_ = true;
+  }
+  // Closing a channel ends its worker; closing the zygote's ends the zygote.
+  for (auto& slot : slots_) slot.worker.reset();
+  homes_.clear();
+  zygote_.reset();
+  if (zygote_pid_ > 0) {
+    int status = 0;
+    while (::waitpid(zygote_pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+void Pool::log(const std::string& line) const {
+  if (options_.log) options_.log(line);
+}
+
+void Pool::start() {
+  ZygoteProcess zygote = start_zygote(engines_, options_.confine);
+  zygote_pid_ = zygote.pid;
+  std::weak_ptr<Pool> weak = weak_from_this();
+  zygote_ = std::make_shared<WorkerConnection>(
+      std::move(zygote.channel), zygote.pid, kMaxZygotePayloadBytes, true,
+      [weak](const Frame& frame) {
+        auto pool = weak.lock();
+        if (!pool || static_cast<Kind>(frame.kind) != Kind::kExited) return;
+        try {
+          Reader r(frame.payload);
+          const auto pid = static_cast<int>(r.u32());
+          const auto status = static_cast<int>(r.u32());
+          const std::string how = describe_status(status);
+          {
+            std::lock_guard lock(pool->stats_mu_);
+            if (pool->stopping_) return;
+            pool->last_exit_ = how;
+          }
+          pool->log("worker " + std::to_string(pid) + " " + how);
+        } catch (const WireError&) {
+        }
+      },
+      [weak](const std::string& reason) {
+        if (auto pool = weak.lock()) {
+          std::lock_guard lock(pool->stats_mu_);
+          if (pool->stopping_) return;
+        }
+        if (auto pool = weak.lock()) {
+          pool->log("the zygote ended (" + reason + "): no worker can be replaced any more");
+        }
+      });
+  std::lock_guard lock(mu_);
+  for (auto& slot : slots_) slot.worker = spawn();
+}
+
+std::shared_ptr<WorkerConnection> Pool::spawn() {
+  Frame frame;
+  {
+    std::lock_guard lock(spawn_mu_);
+    frame = zygote_->call(Kind::kSpawn, {}, nullptr, kSpawnTimeout);
+  }
+  if (frame.fds.size() != 1 || frame.payload.size() != 4) {
+    throw WorkerLostError("No worker process could be started");
+  }
+  Reader r(frame.payload);
+  const auto pid = static_cast<pid_t>(r.u32());
+  std::weak_ptr<Pool> weak = weak_from_this();
+  auto worker = std::make_shared<WorkerConnection>(
+      std::move(frame.fds[0]), pid, kMaxWorkerPayloadBytes, false,
+      [weak](const Frame& hello) {
+        auto pool = weak.lock();
+        if (!pool || static_cast<Kind>(hello.kind) != Kind::kReply) return;
+        try {
+          Reader rh(hello.payload);
+          std::string confinement = rh.str();
+          std::lock_guard lock(pool->stats_mu_);
+          pool->confinement_ = std::move(confinement);
+        } catch (const WireError&) {
+        }
+      },
+      [weak, pid](const std::string& reason) {
+        auto pool = weak.lock();
+        if (!pool) return;
+        {
+          std::lock_guard lock(pool->stats_mu_);
+          if (pool->stopping_) return;
+          ++pool->lost_;
+        }
+        pool->log("worker " + std::to_string(pid) + " lost (" + reason +
+                  "); its calls failed and the next call replaces it");
+      });
+  ++started_;
+  return worker;
+}
+
+std::shared_ptr<WorkerConnection> Pool::live(Slot& slot) {
+  if (!slot.worker || slot.worker->dead()) {
+    slot.worker = spawn();
+    slot.homes = 0;  // the homes of the dead worker move when next entered
+  }
+  return slot.worker;
+}
+
+std::shared_ptr<WorkerConnection> Pool::least_busy() {
+  std::lock_guard lock(mu_);
+  Slot* best = nullptr;
+  for (auto& slot : slots_) {
+    if (!slot.worker || slot.worker->dead()) return live(slot);
+    if (best == nullptr || slot.worker->in_flight() < best->worker->in_flight()) best = &slot;
+  }
+  return best->worker;
+}
+
+std::shared_ptr<Pool::Home> Pool::enter_home(const Workspace* workspace) {
+  std::lock_guard lock(mu_);
+  auto& home = homes_[workspace];
+  if (home && home->worker && !home->worker->dead()) {
+    ++home->sessions;
+    return home;
+  }
+  const std::size_t sessions = home ? home->sessions : 0;
+  Slot* best = &slots_[0];
+  for (auto& slot : slots_) {
+    if (!slot.worker || slot.worker->dead()) {
+      best = &slot;
+      break;
+    }
+    if (slot.homes < best->homes) best = &slot;
+  }
+  auto fresh = std::make_shared<Home>();
+  try {
+    fresh->worker = live(*best);
+  } catch (...) {
+    if (!home) homes_.erase(workspace);
+    throw;
+  }
+  fresh->id = next_home_++;
+  fresh->sessions = sessions + 1;
+  ++best->homes;
+  home = fresh;
+  return home;
+}
+
+void Pool::leave_home(const Workspace* workspace, const std::shared_ptr<Home>& home) {
+  std::shared_ptr<WorkerConnection> worker;
+  {
+    std::lock_guard lock(mu_);
+    if (home->sessions > 0) --home->sessions;
+    const auto it = homes_.find(workspace);
+    if (home->sessions > 0 || it == homes_.end() || it->second != home) return;
+    homes_.erase(it);
+    for (auto& slot : slots_) {
+      if (slot.worker == home->worker && slot.homes > 0) --slot.homes;
+    }
+    worker = home->worker;
+  }
+  if (!worker || worker->dead()) return;
+  Writer w;
+  w.u64(home->id);
+  try {
+    worker->call(Kind::kForget, {w.buffer()}, nullptr, kWorkerCallTimeout);
+  } catch (const std::exception&) {
+    // The worker died meanwhile: its replicas went with it.
+  }
+}
+
+std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
+  const Engine& e = engines_.at(engine);
+  if (!e.sessions || !e.sessions->base) return nullptr;
+  std::lock_guard lock(base_mu_);
+  if (const auto it = bases_.find(engine); it != bases_.end()) return it->second;
+  // A fresh worker, used for this capture only and then closed.
+  std::shared_ptr<WorkerConnection> worker = spawn();
+  Writer w;
+  w.u32(static_cast<std::uint32_t>(engine));
+  const Frame frame = worker->call(Kind::kBase, {w.buffer()}, nullptr, kWorkerCallTimeout);
+  std::shared_ptr<const SnapshotBase> made;
+  try {
+    Reader r(frame.payload);
+    std::optional<BaseMessage> message = read_base(r);
+    r.finish();
+    if (message) {
+      made = make_server_base(std::move(message->fingerprint), message->pages,
+                              std::move(message->page_hashes), message->nonzero, message->bytes);
+    }
+  } catch (const WireError& e) {
+    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+  }
+  bases_[engine] = made;
+  return made;
+}
+
+EngineWorkers::Stats Pool::stats() const {
+  EngineWorkers::Stats s;
+  {
+    std::lock_guard lock(mu_);
+    s.workers = slots_.size();
+    for (const auto& slot : slots_) {
+      if (slot.worker && !slot.worker->dead()) {
+        s.pids.push_back(slot.worker->pid());
+        s.in_flight += slot.worker->in_flight();
+      }
+    }
+  }
+  std::lock_guard lock(stats_mu_);
+  s.started = started_;
+  s.lost = lost_;
+  s.confinement = confinement_;
+  s.last_exit = last_exit_;
+  return s;
+}
+
+}  // namespace sandbox::workers

@@ -1,0 +1,95 @@
+// Pool: the server's side of EngineWorkers (include/sandbox/isolation.h): the zygote, a fixed
+// number of worker slots (each refilled from the zygote when its worker dies), which worker
+// holds each /workspace replica, and the engines' base images.
+//
+// Thread-safety: every member may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <sandbox/isolation.h>
+
+#include "workers/worker_connection.h"
+#include "workers/worker_protocol.h"
+
+namespace sandbox::workers {
+
+class Pool : public std::enable_shared_from_this<Pool> {
+ public:
+  // Where the instances that mount one /workspace mirror live, and the replica state the server
+  // and that worker last agreed on. Used under the interpreter key's own serialization.
+  struct Home {
+    std::shared_ptr<WorkerConnection> worker;
+    std::uint64_t id = 0;  // the replica's id in the worker
+    ReplicaState last;
+    std::size_t sessions = 0;  // guarded by the pool's mutex
+  };
+
+  Pool(std::vector<Engine> engines, WorkerOptions options);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  // Forks the zygote, then the workers. Throws when a process cannot be made.
+  void start();
+
+  const std::vector<Engine>& engines() const { return engines_; }
+  const WorkerOptions& options() const { return options_; }
+
+  // The live worker with the fewest calls in flight (a dead one is replaced first).
+  std::shared_ptr<WorkerConnection> least_busy();
+  // The home of `workspace`'s instances, counting one more instance in it. A new mirror, or one
+  // whose worker died, gets the worker with the fewest homes and an unknown replica state.
+  std::shared_ptr<Home> enter_home(const Workspace* workspace);
+  // Counts one instance less; the last one out makes the worker drop the replica.
+  void leave_home(const Workspace* workspace, const std::shared_ptr<Home>& home);
+  // The engine's base image, made once by a worker that has run nothing else (so no guest can
+  // have tampered with it); null when the engine offers none. Throws when the capture fails.
+  std::shared_ptr<const SnapshotBase> base(std::size_t engine);
+
+  std::uint64_t next_instance_id() { return next_instance_++; }
+  EngineWorkers::Stats stats() const;
+
+ private:
+  struct Slot {
+    std::shared_ptr<WorkerConnection> worker;
+    std::size_t homes = 0;
+  };
+  // A new worker from the zygote. Throws WorkerLostError when none can be had.
+  std::shared_ptr<WorkerConnection> spawn();
+  // The slot's worker, replaced first when dead. Caller holds mu_.
+  std::shared_ptr<WorkerConnection> live(Slot& slot);
+  void log(const std::string& line) const;
+
+  std::vector<Engine> engines_;
+  WorkerOptions options_;
+  std::shared_ptr<WorkerConnection> zygote_;
+  pid_t zygote_pid_ = -1;
+  std::mutex spawn_mu_;  // one spawn at a time on the zygote's channel
+
+  // Guards the slots and homes; held while a replacement is forked, so never taken by the
+  // connections' reader threads (their callbacks take stats_mu_ only).
+  mutable std::mutex mu_;
+  std::vector<Slot> slots_;
+  std::map<const Workspace*, std::shared_ptr<Home>> homes_;
+  std::uint64_t next_home_ = 1;
+  std::atomic<std::uint64_t> started_{0};
+  mutable std::mutex stats_mu_;
+  std::uint64_t lost_ = 0;
+  std::string confinement_;
+  std::string last_exit_;
+  bool stopping_ = false;
+
+  std::mutex base_mu_;
+  std::map<std::size_t, std::shared_ptr<const SnapshotBase>> bases_;
+  std::atomic<std::uint64_t> next_instance_{1};
+};
+
+}  // namespace sandbox::workers

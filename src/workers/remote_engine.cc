@@ -1,0 +1,299 @@
+#include "workers/remote_engine.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "workers/shadow_memory.h"
+
+namespace sandbox::workers {
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The server's clock for a workspace: the mirror's own, so files a guest writes carry the times
+// they would carry in one process.
+std::int64_t now_for(const Workspace* ws) { return ws->now_ms(); }
+
+// Delivers the output pieces a worker streams to the request's observer.
+WorkerConnection::Progress output_progress(const OutputObserver& observer) {
+  return [&observer](const Frame& frame) {
+    if (static_cast<Kind>(frame.kind) != Kind::kOutput) return;
+    Reader r(frame.payload);
+    const std::uint8_t stream = r.u8();
+    const std::string_view text = r.str_view();
+    r.finish();
+    if (stream > 1) throw WireError("output frame names an unknown stream");
+    if (observer) observer(stream == 0 ? OutputStream::kStdout : OutputStream::kStderr, text);
+  };
+}
+
+// Decodes a reply with `decode`; a reply that is not what the protocol says marks the worker as
+// broken (it is killed) and fails the call like a lost worker.
+template <typename F>
+auto decode(WorkerConnection& worker, const Frame& frame, F&& f) {
+  try {
+    Reader r(frame.payload);
+    auto result = f(r);
+    r.finish();
+    return result;
+  } catch (const WireError& e) {
+    worker.kill();
+    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+  }
+}
+
+class RemoteSession final : public SessionInstance {
+ public:
+  RemoteSession(std::shared_ptr<Pool> pool, std::size_t engine, const SessionOptions& options)
+      : pool_(std::move(pool)),
+        engine_(engine),
+        scratch_(options.workspace == nullptr ? std::make_unique<Workspace>(scratch_clock_) : nullptr),
+        workspace_(options.workspace != nullptr ? options.workspace : scratch_.get()),
+        on_cwd_change_(options.on_cwd_change),
+        shadow_(pool_->engines()[engine].limits.memory_bytes),
+        id_(pool_->next_instance_id()) {
+    home_ = pool_->enter_home(workspace_);
+    worker_ = home_->worker;
+  }
+
+  ~RemoteSession() override { close(); }
+
+  // Boots (source null) or restores the instance in the worker.
+  void start(const SessionOptions& options, const SnapshotSource* source) {
+    Writer w;
+    w.u32(static_cast<std::uint32_t>(engine_));
+    w.u64(id_);
+    w.u64(home_->id);
+    w.i64(now_for(workspace_));
+    write_update(w);
+    w.str(options.cwd);
+    const auto base = pool_->base(engine_);
+    const ServerBase* server_base = base ? server_base_of(*base) : nullptr;
+    Kind kind = Kind::kBoot;
+    if (source == nullptr) {
+      // A booted instance holds the engine's image, which is the base.
+      if (server_base != nullptr) {
+        shadow_.reset(server_base, base->pages);
+        shadow_known_ = true;
+      }
+    } else {
+      kind = Kind::kRestore;
+      write_restore(w, *source, base.get(), server_base);
+    }
+    const Frame reply = call(kind, w.buffer());
+    state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
+  }
+
+  std::string cwd() const override { return state_.cwd; }
+
+  bool invalid() const override { return closed_ || state_.invalid || worker_->dead(); }
+
+  bool can_snapshot() const override { return !invalid() && state_.can_snapshot; }
+
+  SessionOutcome execute(const ExecutionRequest& request) override {
+    if (closed_) throw std::logic_error("execute on a closed session instance");
+    Writer w;
+    w.u64(id_);
+    w.i64(now_for(workspace_));
+    w.boolean(static_cast<bool>(request.on_output));
+    write_request(w, request);
+    write_update(w);
+    const auto output = output_progress(request.on_output);
+    const Frame reply = call(Kind::kExecute, w.buffer(), [&](const Frame& frame) {
+      if (static_cast<Kind>(frame.kind) == Kind::kCwd) {
+        Reader r(frame.payload);
+        const std::string cwd = r.str();
+        r.finish();
+        if (on_cwd_change_) on_cwd_change_(cwd);
+        return;
+      }
+      output(frame);
+    });
+    SessionOutcome outcome;
+    try {
+      Reader r(reply.payload);
+      static_cast<EngineOutcome&>(outcome) = read_outcome(r);
+      outcome.cwd = r.str();
+      state_ = read_state(r);
+      apply_workspace_update(r, *workspace_, home_->last);
+      r.finish();
+    } catch (const WireError& e) {
+      home_->last.known = false;
+      worker_->kill();
+      throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+    }
+    return outcome;
+  }
+
+  SessionSnapshot snapshot() override {
+    if (!can_snapshot()) throw std::logic_error("snapshot of an instance that cannot take one");
+    Writer w;
+    w.u64(id_);
+    const bool all = !shadow_known_;
+    w.boolean(all);
+    const Frame reply = call(Kind::kSnapshot, w.buffer());
+    SessionSnapshot snap;
+    std::optional<std::vector<std::uint32_t>> dirty;
+    decode(*worker_, reply, [&](Reader& r) {
+      SnapshotHeader h = read_snapshot_header(r);
+      if (h.memory_pages > shadow_.max_pages()) {
+        throw WireError("snapshot is larger than the engine's memory limit");
+      }
+      shadow_.resize(h.memory_pages);
+      if (h.dirty_pages) {
+        for (const std::uint32_t p : *h.dirty_pages) shadow_.write_page(p, r.raw(kWasmPageBytes).data());
+      } else {
+        for (std::uint32_t p = 0; p < h.memory_pages; ++p) {
+          shadow_.write_page(p, r.raw(kWasmPageBytes).data());
+        }
+      }
+      snap.handle = h.handle;
+      snap.extra = std::move(h.extra);
+      dirty = std::move(h.dirty_pages);
+      return 0;
+    });
+    shadow_known_ = true;
+    snap.memory = shadow_.view();
+    // Pages sent whole (asked for, or the engine tracks no writes) say nothing of what changed.
+    if (!all) snap.dirty_pages = std::move(dirty);
+    return snap;
+  }
+
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    if (!worker_->dead()) {
+      Writer w;
+      w.u64(id_);
+      try {
+        worker_->call(Kind::kClose, {w.buffer()}, nullptr, kWorkerCallTimeout);
+      } catch (const std::exception&) {
+        // The worker died meanwhile: the instance went with it.
+      }
+    }
+    pool_->leave_home(workspace_, home_);
+  }
+
+ private:
+  Frame call(Kind kind, const std::string& payload, const WorkerConnection::Progress& progress = {}) {
+    try {
+      return worker_->call(kind, {payload}, progress, kWorkerCallTimeout);
+    } catch (...) {
+      // The worker's replica may have changed without the answer saying how: the next call
+      // sends every file again.
+      home_->last.known = false;
+      throw;
+    }
+  }
+
+  void write_update(Writer& w) { write_workspace_update(w, *workspace_, home_->last); }
+
+  // The stored pages the worker needs, copied as they are read (a SnapshotSource's page view
+  // lasts until its next read). The shadow is set to the memory the restore will produce.
+  void write_restore(Writer& w, const SnapshotSource& source, const SnapshotBase* base,
+                     const ServerBase* server_base) {
+    if (source.memory_pages > shadow_.max_pages()) {
+      throw std::runtime_error("Snapshot is larger than the engine's memory limit");
+    }
+    if (!source.read_page) throw std::runtime_error("Snapshot source has no pages");
+    const bool delta = source.base_delta_pages && base != nullptr &&
+                       base->fingerprint == source.base_fingerprint &&
+                       source.memory_pages >= base->pages;
+    std::vector<std::uint32_t> wanted;
+    if (delta) {
+      for (const std::uint32_t p : *source.base_delta_pages) {
+        if (p < source.memory_pages && (wanted.empty() || p > wanted.back())) wanted.push_back(p);
+      }
+      shadow_.reset(server_base, source.memory_pages);
+    } else {
+      for (std::uint32_t p = 0; p < source.memory_pages; ++p) wanted.push_back(p);
+      shadow_.reset(nullptr, source.memory_pages);
+    }
+    std::vector<std::uint32_t> sent;
+    std::string bytes;
+    for (const std::uint32_t p : wanted) {
+      const auto page = source.read_page(p);
+      if (!page) {
+        if (delta) shadow_.zero_page(p);
+        continue;
+      }
+      if (page->size() != kWasmPageBytes) {
+        throw std::runtime_error("Snapshot page " + std::to_string(p) + " has " +
+                                 std::to_string(page->size()) + " bytes");
+      }
+      shadow_.write_page(p, page->data());
+      sent.push_back(p);
+      bytes.append(reinterpret_cast<const char*>(page->data()), page->size());
+    }
+    SnapshotSource meta;
+    meta.handle = source.handle;
+    meta.extra = source.extra;
+    meta.memory_pages = source.memory_pages;
+    meta.base_fingerprint = source.base_fingerprint;
+    if (delta) meta.base_delta_pages = std::move(wanted);
+    write_restore_source(w, meta, delta, sent, bytes);
+    shadow_known_ = true;
+  }
+
+  std::shared_ptr<Pool> pool_;
+  std::size_t engine_;
+  // Without a mirror (a caller that mounts nothing), the instance gets an empty one of its own.
+  SystemClock scratch_clock_;
+  std::unique_ptr<Workspace> scratch_;
+  Workspace* workspace_;
+  std::function<void(const std::string&)> on_cwd_change_;
+  ShadowMemory shadow_;
+  bool shadow_known_ = false;
+  std::uint64_t id_;
+  std::shared_ptr<Pool::Home> home_;
+  std::shared_ptr<WorkerConnection> worker_;
+  SessionState state_;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+Engine make_remote_engine(std::shared_ptr<Pool> pool, std::size_t index) {
+  const Engine& local = pool->engines().at(index);
+  Engine engine;
+  engine.language = local.language;
+  engine.engine_name = local.engine_name;
+  engine.build = local.build;
+  engine.limits = local.limits;
+  engine.run = [pool, index](const ExecutionRequest& request) {
+    Writer w;
+    w.u32(static_cast<std::uint32_t>(index));
+    w.i64(now_ms());
+    w.boolean(static_cast<bool>(request.on_output));
+    write_request(w, request);
+    const std::shared_ptr<WorkerConnection> worker = pool->least_busy();
+    const Frame reply = worker->call(Kind::kRun, {w.buffer()}, output_progress(request.on_output),
+                                     kWorkerCallTimeout);
+    return decode(*worker, reply, [](Reader& r) { return read_outcome(r); });
+  };
+  if (local.sessions) {
+    Sessions sessions;
+    sessions.boot = [pool, index](const SessionOptions& options) -> std::unique_ptr<SessionInstance> {
+      auto session = std::make_unique<RemoteSession>(pool, index, options);
+      session->start(options, nullptr);
+      return session;
+    };
+    sessions.restore = [pool, index](const SessionOptions& options,
+                                     const SnapshotSource& source) -> std::unique_ptr<SessionInstance> {
+      auto session = std::make_unique<RemoteSession>(pool, index, options);
+      session->start(options, &source);
+      return session;
+    };
+    if (local.sessions->base) {
+      sessions.base = [pool, index] { return pool->base(index); };
+    }
+    engine.sessions = std::move(sessions);
+  }
+  return engine;
+}
+
+}  // namespace sandbox::workers

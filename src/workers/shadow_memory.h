@@ -1,0 +1,84 @@
+// ShadowMemory: the server's copy of the linear memory of a session instance that lives in a
+// worker process (docs/security.md#worker-processes).
+//
+// SessionInstance::snapshot() hands the server a view of the whole memory, and the snapshot code
+// reads any page of it (all of them when it has no write tracking to go by), so the server keeps
+// an exact copy: it starts as the engine's base image (mapped copy-on-write, so an unchanged page
+// costs nothing) or as zero, takes the pages a restore sends, and then the pages the worker
+// reports written at each snapshot. The reservation is the engine's memory limit, untouched
+// until written (MAP_NORESERVE).
+//
+// Thread-safety: none; one session instance owns it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <span>
+#include <vector>
+
+#include <sandbox/engine.h>
+
+namespace sandbox::workers {
+
+// The bytes of an engine's base image as the server holds them, which a shadow starts from (a
+// sealed memfd when one could be made). Owned by the SnapshotBase (its `owner`).
+struct ServerBase {
+  ServerBase() = default;
+  ServerBase(const ServerBase&) = delete;
+  ServerBase& operator=(const ServerBase&) = delete;
+  ~ServerBase();
+
+  std::size_t bytes = 0;                 // base->pages * kWasmPageBytes
+  int memfd = -1;                        // the image, or -1
+  const std::uint8_t* view = nullptr;    // a read-only mapping of memfd, or fallback's data
+  std::vector<std::uint8_t> fallback;    // the image when no memfd could be made
+};
+
+// Builds the server's copy of a base image from its pages (`nonzero` ascending, `bytes` holding
+// kWasmPageBytes for each): a SnapshotBase whose owner is its ServerBase.
+std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, std::uint32_t pages,
+                                                   std::map<std::uint32_t, std::uint64_t> hashes,
+                                                   const std::vector<std::uint32_t>& nonzero,
+                                                   std::string_view bytes);
+
+// The ServerBase of a base made by make_server_base.
+inline const ServerBase* server_base_of(const SnapshotBase& base) {
+  return static_cast<const ServerBase*>(base.owner.get());
+}
+
+class ShadowMemory {
+ public:
+  // Reserves room for `max_bytes` (rounded up to whole pages).
+  explicit ShadowMemory(std::uint64_t max_bytes);
+  ~ShadowMemory();
+  ShadowMemory(const ShadowMemory&) = delete;
+  ShadowMemory& operator=(const ShadowMemory&) = delete;
+
+  std::uint32_t max_pages() const { return max_pages_; }
+  std::uint32_t pages() const { return pages_; }
+  // Starts over: `pages` pages, the first ones those of `base` (when given), the rest zero.
+  void reset(const ServerBase* base, std::uint32_t pages);
+  // Grows (new pages zero) or shrinks (the pages past the end are dropped).
+  void resize(std::uint32_t pages);
+  void write_page(std::uint32_t page, const void* bytes);
+  void zero_page(std::uint32_t page);
+  std::span<const std::uint8_t> view() const {
+    return {data_, std::size_t{pages_} * kWasmPageBytes};
+  }
+
+ private:
+  // Makes [from, to) pages fresh zero memory.
+  void clear(std::uint32_t from, std::uint32_t to);
+
+  std::uint8_t* data_ = nullptr;
+  std::uint32_t max_pages_ = 0;
+  std::uint32_t pages_ = 0;
+  // Pages [0, mapped_) map a base memfd copy-on-write.
+  std::uint32_t mapped_ = 0;
+};
+
+}  // namespace sandbox::workers

@@ -1,0 +1,307 @@
+#include "workers/worker_main.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <unistd.h>
+
+#include "workers/worker_protocol.h"
+
+namespace sandbox::workers {
+namespace {
+
+// A replica's clock: the server's clock at the start of the call, advanced by the time the call
+// has taken, so files a guest writes carry the times they would carry in the server.
+class CallClock final : public Clock {
+ public:
+  void set(std::int64_t server_now_ms) {
+    base_ms_.store(server_now_ms);
+    start_ns_.store(steady_ns());
+  }
+  std::int64_t now_ms() const override {
+    return base_ms_.load() + (steady_ns() - start_ns_.load()) / 1'000'000;
+  }
+
+ private:
+  static std::int64_t steady_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  std::atomic<std::int64_t> base_ms_{0};
+  std::atomic<std::int64_t> start_ns_{0};
+};
+
+struct Replica {
+  CallClock clock;
+  Workspace ws{clock};
+  ReplicaState last;
+};
+
+struct Slot {
+  std::unique_ptr<SessionInstance> instance;
+  std::shared_ptr<Replica> replica;
+  // The call in progress on this instance: where a cwd change mid-execute is reported.
+  std::atomic<std::uint64_t> call{0};
+};
+
+class Worker {
+ public:
+  Worker(UniqueFd fd, const std::vector<Engine>& engines)
+      : channel_(std::move(fd), kMaxWorkerPayloadBytes), engines_(engines) {}
+
+  [[noreturn]] void serve(const std::string& confinement) {
+    Writer hello;
+    hello.str(confinement);
+    send(Kind::kReply, 0, hello.buffer());
+    for (;;) {
+      std::optional<Frame> frame;
+      try {
+        frame = channel_.receive();
+      } catch (const std::exception&) {
+        frame.reset();
+      }
+      if (!frame) _exit(0);  // the server is gone (or broke the protocol): nothing to serve
+      frame->fds.clear();
+      dispatch(std::move(*frame));
+    }
+  }
+
+ private:
+  // Hands `frame` to an idle thread, or starts one when every thread is busy.
+  void dispatch(Frame frame) {
+    std::unique_lock lock(queue_mu_);
+    queue_.push_back(std::move(frame));
+    if (idle_ >= queue_.size()) {
+      queue_cv_.notify_one();
+      return;
+    }
+    lock.unlock();
+    std::thread([this] { thread_main(); }).detach();
+  }
+
+  void thread_main() {
+    for (;;) {
+      Frame frame;
+      {
+        std::unique_lock lock(queue_mu_);
+        ++idle_;
+        queue_cv_.wait(lock, [this] { return !queue_.empty(); });
+        --idle_;
+        frame = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      handle(frame);
+    }
+  }
+
+  void handle(const Frame& frame) {
+    Writer out;
+    try {
+      Reader r(frame.payload);
+      switch (static_cast<Kind>(frame.kind)) {
+        case Kind::kRun: run(r, frame.call, out); break;
+        case Kind::kBoot:
+        case Kind::kRestore: start_session(r, frame, out); break;
+        case Kind::kExecute: execute(r, frame.call, out); break;
+        case Kind::kSnapshot: snapshot(r, out); break;
+        case Kind::kClose: close(r); break;
+        case Kind::kBase: base(r, out); break;
+        case Kind::kForget: forget(r); break;
+        default: throw WireError("unknown call kind " + std::to_string(frame.kind));
+      }
+    } catch (const ExecutionLimitError& e) {
+      fail(frame.call, FailureType::kLimit, e.what());
+      return;
+    } catch (const std::exception& e) {
+      fail(frame.call, FailureType::kError, e.what());
+      return;
+    }
+    send(Kind::kReply, frame.call, out.buffer());
+  }
+
+  void send(Kind kind, std::uint64_t call, std::string_view payload) {
+    try {
+      channel_.send(static_cast<std::uint32_t>(kind), call, payload);
+    } catch (const ChannelError&) {
+      _exit(0);  // the server is gone
+    }
+  }
+
+  void fail(std::uint64_t call, FailureType type, const std::string& message) {
+    Writer w;
+    write_failure(w, Failure{type, message});
+    send(Kind::kFailure, call, w.buffer());
+  }
+
+  // Streams output pieces of call `call` to the server as they are accepted.
+  OutputObserver observer(std::uint64_t call) {
+    return [this, call](OutputStream stream, std::string_view text) {
+      Writer w;
+      w.u8(stream == OutputStream::kStdout ? 0 : 1);
+      w.str(text);
+      send(Kind::kOutput, call, w.buffer());
+    };
+  }
+
+  const Engine& engine(Reader& r) const {
+    const std::uint32_t i = r.u32();
+    if (i >= engines_.size()) throw WireError("unknown engine");
+    return engines_[i];
+  }
+
+  std::shared_ptr<Slot> slot(std::uint64_t id) {
+    std::lock_guard lock(mu_);
+    const auto it = slots_.find(id);
+    if (it == slots_.end()) throw WireError("unknown session instance");
+    return it->second;
+  }
+
+  std::shared_ptr<Replica> replica(std::uint64_t id) {
+    std::lock_guard lock(mu_);
+    auto& r = replicas_[id];
+    if (!r) r = std::make_shared<Replica>();
+    return r;
+  }
+
+  static SessionState state_of(const SessionInstance& instance) {
+    return SessionState{instance.cwd(), instance.invalid(), instance.can_snapshot()};
+  }
+
+  void run(Reader& r, std::uint64_t call, Writer& out) {
+    const Engine& e = engine(r);
+    r.i64();  // the server's clock: a stateless run has no workspace to stamp
+    const bool stream = r.boolean();
+    ExecutionRequest request = read_request(r);
+    r.finish();
+    if (stream) request.on_output = observer(call);
+    write_outcome(out, e.run(request));
+  }
+
+  void start_session(Reader& r, const Frame& frame, Writer& out) {
+    const Engine& e = engine(r);
+    if (!e.sessions) throw WireError("engine has no sessions");
+    const std::uint64_t id = r.u64();
+    auto rep = replica(r.u64());
+    rep->clock.set(r.i64());
+    apply_workspace_update(r, rep->ws, rep->last);
+    auto s = std::make_shared<Slot>();
+    s->replica = rep;
+    s->call = frame.call;
+    SessionOptions options;
+    options.workspace = &rep->ws;
+    options.cwd = r.str();
+    Slot* raw = s.get();
+    options.on_cwd_change = [this, raw](const std::string& cwd) {
+      Writer w;
+      w.str(cwd);
+      send(Kind::kCwd, raw->call.load(), w.buffer());
+    };
+    if (static_cast<Kind>(frame.kind) == Kind::kBoot) {
+      r.finish();
+      s->instance = e.sessions->boot(options);
+    } else {
+      const RestoreSource source = read_restore_source(r);
+      r.finish();
+      SnapshotSource src;
+      src.handle = source.handle;
+      src.extra = source.extra;
+      src.memory_pages = source.memory_pages;
+      src.base_delta_pages = source.base_delta_pages;
+      src.base_fingerprint = source.base_fingerprint;
+      src.read_page =
+          [&source](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
+        const auto it = std::lower_bound(source.pages.begin(), source.pages.end(), page);
+        if (it == source.pages.end() || *it != page) return std::nullopt;
+        const std::size_t at = static_cast<std::size_t>(it - source.pages.begin()) * kWasmPageBytes;
+        return std::span<const std::uint8_t>(
+            reinterpret_cast<const std::uint8_t*>(source.bytes.data()) + at, kWasmPageBytes);
+      };
+      s->instance = e.sessions->restore(options, src);
+    }
+    write_state(out, state_of(*s->instance));
+    std::lock_guard lock(mu_);
+    slots_[id] = std::move(s);
+  }
+
+  void execute(Reader& r, std::uint64_t call, Writer& out) {
+    auto s = slot(r.u64());
+    s->replica->clock.set(r.i64());
+    const bool stream = r.boolean();
+    ExecutionRequest request = read_request(r);
+    apply_workspace_update(r, s->replica->ws, s->replica->last);
+    r.finish();
+    if (stream) request.on_output = observer(call);
+    s->call = call;
+    const SessionOutcome outcome = s->instance->execute(request);
+    write_outcome(out, outcome);
+    out.str(outcome.cwd);
+    write_state(out, state_of(*s->instance));
+    write_workspace_update(out, s->replica->ws, s->replica->last);
+  }
+
+  void snapshot(Reader& r, Writer& out) {
+    auto s = slot(r.u64());
+    const bool all = r.boolean();
+    r.finish();
+    if (!s->instance->can_snapshot()) throw WireError("the instance cannot be snapshotted now");
+    write_snapshot(out, s->instance->snapshot(), all);
+  }
+
+  void close(Reader& r) {
+    const std::uint64_t id = r.u64();
+    r.finish();
+    std::shared_ptr<Slot> s;
+    {
+      std::lock_guard lock(mu_);
+      const auto it = slots_.find(id);
+      if (it == slots_.end()) return;
+      s = std::move(it->second);
+      slots_.erase(it);
+    }
+    s->instance->close();
+  }
+
+  void base(Reader& r, Writer& out) {
+    const Engine& e = engine(r);
+    r.finish();
+    std::shared_ptr<const SnapshotBase> b;
+    if (e.sessions && e.sessions->base) b = e.sessions->base();
+    write_base(out, b.get());
+  }
+
+  void forget(Reader& r) {
+    const std::uint64_t id = r.u64();
+    r.finish();
+    std::lock_guard lock(mu_);
+    replicas_.erase(id);
+  }
+
+  Channel channel_;
+  const std::vector<Engine>& engines_;
+  std::mutex mu_;
+  std::map<std::uint64_t, std::shared_ptr<Slot>> slots_;
+  std::map<std::uint64_t, std::shared_ptr<Replica>> replicas_;
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::deque<Frame> queue_;
+  std::size_t idle_ = 0;
+};
+
+}  // namespace
+
+void run_worker(UniqueFd channel, const std::vector<Engine>& engines,
+                const std::string& confinement) {
+  // Never destroyed: the process ends with _exit while calls may still run.
+  auto* worker = new Worker(std::move(channel), engines);
+  worker->serve(confinement);
+}
+
+}  // namespace sandbox::workers

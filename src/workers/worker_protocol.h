@@ -1,0 +1,157 @@
+// The messages between the server, its zygote and its worker processes
+// (docs/security.md#worker-processes): frame kinds and the encoding of each payload.
+//
+// Server -> worker calls, each answered by one kReply or kFailure frame with the same call id
+// (an execute may send kOutput and kCwd frames first):
+//   kRun        engine, now, stream?, request                -> outcome
+//   kBoot       engine, instance, workspace, update, cwd, now -> state
+//   kRestore    kBoot's fields, snapshot source and its pages -> state
+//   kExecute    instance, now, stream?, request, update       -> session outcome, state, update
+//   kSnapshot   instance, all?                                -> snapshot (handle, extra, pages)
+//   kClose      instance                                      -> (empty)
+//   kBase       engine                                        -> base image or none
+//   kForget     workspace                                     -> (empty)
+// Server -> zygote: kSpawn -> kReply (the new worker's pid, with the server's end of its channel
+// attached; empty when the fork failed). The zygote also sends kExited (pid, wait status, call 0)
+// whenever a worker ends.
+//
+// Everything a worker or the zygote sends is decoded as hostile input (wire.h): a compromised
+// worker can make a call fail, never make the server misbehave.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sandbox/engine.h>
+#include <sandbox/workspace.h>
+
+#include "workers/wire.h"
+
+namespace sandbox::workers {
+
+enum class Kind : std::uint32_t {
+  kRun = 1,
+  kBoot = 2,
+  kRestore = 3,
+  kExecute = 4,
+  kSnapshot = 5,
+  kClose = 6,
+  kBase = 7,
+  kForget = 8,
+  kReply = 100,
+  kFailure = 101,
+  kOutput = 102,
+  kCwd = 103,
+  kSpawn = 200,
+  kExited = 202,
+};
+
+// The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm
+// 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.
+inline constexpr std::size_t kMaxWorkerPayloadBytes = (std::size_t{4} << 30) + (1 << 20);
+
+// ---- Requests and outcomes -----------------------------------------------------------------------
+
+void write_request(Writer& w, const ExecutionRequest& request);
+ExecutionRequest read_request(Reader& r);
+
+void write_outcome(Writer& w, const EngineOutcome& outcome);
+EngineOutcome read_outcome(Reader& r);
+
+// What a call that threw carries back: ExecutionLimitError keeps its type (the kit reports it as
+// a limit), anything else becomes std::runtime_error with the same message.
+enum class FailureType : std::uint8_t { kError = 0, kLimit = 1 };
+struct Failure {
+  FailureType type = FailureType::kError;
+  std::string message;
+};
+void write_failure(Writer& w, const Failure& failure);
+Failure read_failure(Reader& r);
+[[noreturn]] void throw_failure(const Failure& failure);
+
+// The queries a SessionInstance answers between calls, sent after every call that changes them.
+struct SessionState {
+  std::string cwd;
+  bool invalid = true;
+  bool can_snapshot = false;
+};
+void write_state(Writer& w, const SessionState& state);
+SessionState read_state(Reader& r);
+
+// ---- Workspace replicas -------------------------------------------------------------------------
+//
+// The worker keeps a replica of each interpreter key's /workspace mirror. Both sides remember the
+// tree they last agreed on (ReplicaState: every entry in walk order, files with their content
+// hash); an update is the whole current listing with bytes only for files that the other side
+// does not have (a path whose hash or size changed), or nothing when the tree is unchanged.
+
+struct ReplicaEntry {
+  std::string path;  // absolute
+  bool dir = false;
+  std::int64_t updated_at = 0;
+  std::uint64_t size = 0;
+  std::string hash;  // content_hash; empty for a directory
+  bool operator==(const ReplicaEntry&) const = default;
+};
+struct ReplicaState {
+  bool known = false;  // false: the other side has nothing (send every file's bytes)
+  bool disabled = false;
+  std::vector<ReplicaEntry> entries;
+};
+
+// Writes the update that brings the other side from `last` to `ws`, and sets `last` to `ws`.
+void write_workspace_update(Writer& w, const Workspace& ws, ReplicaState& last);
+// Applies an update to `ws` (files sent without bytes keep the bytes `ws` has at that path,
+// which must have the announced hash), and sets `last` to the result. Throws WireError for an
+// update that does not fit `ws`.
+void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last);
+
+// ---- Snapshots ---------------------------------------------------------------------------------
+
+struct SnapshotHeader {
+  std::uint64_t handle = 0;
+  boost::json::object extra;
+  std::uint32_t memory_pages = 0;
+  // The pages whose bytes follow, ascending; unset: every page of the memory follows.
+  std::optional<std::vector<std::uint32_t>> dirty_pages;
+};
+// The header, then the bytes of each page it lists (kWasmPageBytes each) from `memory`.
+void write_snapshot(Writer& w, const SessionSnapshot& snapshot, bool all_pages);
+// Reads the header; the page bytes are left in `r` (read them with r.raw()).
+SnapshotHeader read_snapshot_header(Reader& r);
+
+// The stored snapshot a restore starts from: its metadata and the pages the worker needs.
+struct RestoreSource {
+  std::uint64_t handle = 0;
+  boost::json::object extra;
+  std::uint32_t memory_pages = 0;
+  std::optional<std::vector<std::uint32_t>> base_delta_pages;
+  std::string base_fingerprint;
+  // Non-zero pages sent, ascending, and their bytes (kWasmPageBytes each, in that order).
+  std::vector<std::uint32_t> pages;
+  std::string_view bytes;
+};
+// `delta`: the worker starts from its image and reads `pages` only (source.base_delta_pages);
+// otherwise it reads every page and absent ones are zero. `bytes` holds the pages listed.
+void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
+                          const std::vector<std::uint32_t>& pages, std::string_view bytes);
+RestoreSource read_restore_source(Reader& r);
+
+// The engine's base image (or none): fingerprint, size, page hashes, the non-zero pages and
+// their bytes.
+struct BaseMessage {
+  std::string fingerprint;
+  std::uint32_t pages = 0;
+  std::map<std::uint32_t, std::uint64_t> page_hashes;
+  std::vector<std::uint32_t> nonzero;  // ascending, each < pages
+  std::string_view bytes;              // kWasmPageBytes per page of `nonzero`
+};
+void write_base(Writer& w, const SnapshotBase* base);
+std::optional<BaseMessage> read_base(Reader& r);
+
+}  // namespace sandbox::workers

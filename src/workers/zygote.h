@@ -1,0 +1,32 @@
+// The zygote: the process every worker is forked from (docs/security.md#worker-processes).
+//
+// The server forks it once, at start, while the server is single-threaded and holds no tenant
+// data; the zygote then holds only the engines (not yet run) and its channel. Forking a
+// replacement worker from the server later would hand the worker the server's memory (every
+// tenant's workspace and snapshots, the API keys) and locks held by its other threads; forking
+// it from the zygote hands it nothing. The zygote runs no guest code. It confines itself with
+// the zygote policy (which still allows fork), answers each kSpawn with a new worker's pid and
+// the server's end of that worker's channel, and reports each worker's end (kExited with the
+// wait status). It exits when the server closes its channel.
+#pragma once
+
+#include <sys/types.h>
+
+#include <vector>
+
+#include <sandbox/engine.h>
+
+#include "workers/channel.h"
+
+namespace sandbox::workers {
+
+struct ZygoteProcess {
+  UniqueFd channel;
+  pid_t pid = -1;
+};
+
+// Forks the zygote. `confine` applies the seccomp policies and the other layers to the zygote
+// and to each worker. Throws std::system_error when the process or its channel cannot be made.
+ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine);
+
+}  // namespace sandbox::workers

@@ -1,0 +1,322 @@
+// Engines in worker processes (include/sandbox/isolation.h, docs/security.md#worker-processes):
+// the kv engine behind EngineWorkers behaves as it does in process, its sessions keep their
+// workspace and snapshots, and a worker's death costs only the calls it was running.
+//
+// The host faults come from a test-only engine around kv (faulty(), compiled only into this
+// test): its own code, which runs in the worker, dereferences null on "crash-host" and opens a
+// host file on "open-host-file".
+#include <sandbox/isolation.h>
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <thread>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <sandbox/clock.h>
+#include <sandbox/testing.h>
+
+#include "kv_engine.h"
+
+namespace sandbox {
+namespace {
+
+constexpr const char* kCrashHost = "crash-host";
+constexpr const char* kOpenHostFile = "open-host-file";
+
+// Host code that faults on request; everything else goes to `inner`.
+void fault_if_asked(const std::string& code) {
+  if (code == kCrashHost) {
+    volatile int* nowhere = nullptr;
+    *nowhere = 1;  // SIGSEGV outside any guest memory
+  }
+  if (code == kOpenHostFile) {
+    const int fd = ::open("/etc/hostname", O_RDONLY);  // the seccomp filter kills the worker
+    if (fd >= 0) ::close(fd);
+  }
+}
+
+class FaultySession final : public SessionInstance {
+ public:
+  explicit FaultySession(std::unique_ptr<SessionInstance> inner) : inner_(std::move(inner)) {}
+  std::string cwd() const override { return inner_->cwd(); }
+  bool invalid() const override { return inner_->invalid(); }
+  SessionOutcome execute(const ExecutionRequest& request) override {
+    fault_if_asked(request.code);
+    return inner_->execute(request);
+  }
+  bool can_snapshot() const override { return inner_->can_snapshot(); }
+  SessionSnapshot snapshot() override { return inner_->snapshot(); }
+  void close() override { inner_->close(); }
+
+ private:
+  std::unique_ptr<SessionInstance> inner_;
+};
+
+Engine faulty(Engine inner) {
+  Engine e = inner;
+  e.run = [run = inner.run](const ExecutionRequest& request) {
+    fault_if_asked(request.code);
+    return run(request);
+  };
+  Sessions s = *inner.sessions;
+  s.boot = [boot = inner.sessions->boot](const SessionOptions& o) {
+    return std::unique_ptr<SessionInstance>(std::make_unique<FaultySession>(boot(o)));
+  };
+  s.restore = [restore = inner.sessions->restore](const SessionOptions& o,
+                                                  const SnapshotSource& src) {
+    return std::unique_ptr<SessionInstance>(std::make_unique<FaultySession>(restore(o, src)));
+  };
+  e.sessions = s;
+  return e;
+}
+
+std::shared_ptr<EngineWorkers> start_workers(std::size_t n = 2) {
+  std::vector<Engine> engines;
+  engines.push_back(faulty(engines::make_kv_engine()));
+  return EngineWorkers::start(std::move(engines), WorkerOptions{.workers = n});
+}
+
+// Waits (up to 10 s) for `done`.
+template <typename F>
+bool eventually(F done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+std::string text_of(const EngineOutcome& o) {
+  if (o.results.empty() || !o.results[0].text) return "";
+  return *o.results[0].text;
+}
+
+// A copy of a session's snapshot, as a SnapshotSource.
+struct Copy {
+  std::uint64_t handle = 0;
+  boost::json::object extra;
+  std::vector<std::uint8_t> memory;
+  explicit Copy(SessionInstance& s) {
+    const SessionSnapshot snap = s.snapshot();
+    handle = snap.handle;
+    extra = snap.extra;
+    memory.assign(snap.memory.begin(), snap.memory.end());
+  }
+  SnapshotSource source() const {
+    return SnapshotSource{
+        .handle = handle,
+        .extra = extra,
+        .memory_pages = static_cast<std::uint32_t>(memory.size() / kWasmPageBytes),
+        .read_page = [this](std::uint32_t p) -> std::optional<std::span<const std::uint8_t>> {
+          return std::span<const std::uint8_t>(memory).subspan(std::size_t{p} * kWasmPageBytes,
+                                                               kWasmPageBytes);
+        }};
+  }
+};
+
+TEST(EngineWorkers, IsolationNamesParse) {
+  EXPECT_EQ(parse_isolation("process"), Isolation::kProcess);
+  EXPECT_EQ(parse_isolation("thread"), Isolation::kThread);
+  EXPECT_EQ(parse_isolation("threads"), std::nullopt);
+  EXPECT_EQ(isolation_name(Isolation::kProcess), "process");
+}
+
+TEST(EngineWorkers, AStatelessRunGivesWhatItGivesInProcess) {
+  auto workers = start_workers();
+  const Engine local = engines::make_kv_engine();
+  const Engine remote = workers->engine(0);
+  EXPECT_EQ(remote.language, local.language);
+  EXPECT_EQ(remote.build, local.build);
+  for (const char* code : {"set x 41\nincr x", "print hello\nget nope", "fail boom"}) {
+    const EngineOutcome a = local.run({code, {}});
+    const EngineOutcome b = remote.run({code, {}});
+    EXPECT_EQ(text_of(a), text_of(b)) << code;
+    EXPECT_EQ(a.logs.stdout_lines, b.logs.stdout_lines) << code;
+    ASSERT_EQ(a.error.has_value(), b.error.has_value()) << code;
+    if (a.error) {
+      EXPECT_EQ(a.error->name, b.error->name);
+      EXPECT_EQ(a.error->message, b.error->message);
+      EXPECT_EQ(a.error->traceback, b.error->traceback);
+    }
+    ASSERT_TRUE(b.usage);
+    EXPECT_EQ(a.usage->fuel_consumed, b.usage->fuel_consumed) << code;
+  }
+  // A limit stays a limit: run() throws it, in process as in a worker (engine.h, rule 2).
+  EXPECT_THROW(local.run({"spin", {}}), ExecutionLimitError);
+  EXPECT_THROW(remote.run({"spin", {}}), ExecutionLimitError);
+}
+
+TEST(EngineWorkers, WorkersRunConfinedAndApartFromTheServer) {
+  auto workers = start_workers(3);
+  EXPECT_EQ(workers->engine(0).run({"incr n", {}}).results.size(), 1u);
+  ASSERT_TRUE(eventually([&] { return !workers->stats().confinement.empty(); }));
+  const EngineWorkers::Stats stats = workers->stats();
+  EXPECT_EQ(stats.workers, 3u);
+  EXPECT_EQ(stats.pids.size(), 3u);
+  for (const int pid : stats.pids) EXPECT_NE(pid, ::getpid());
+  EXPECT_NE(stats.confinement.find("seccomp"), std::string::npos) << stats.confinement;
+  EXPECT_NE(stats.confinement.find("no_new_privs"), std::string::npos) << stats.confinement;
+}
+
+TEST(EngineWorkers, PassesTheEngineConformanceSuite) {
+  auto workers = start_workers();
+  testing::run_engine_conformance(
+      workers->engine(0),
+      {.programs = {.simple = {.code = "incr x", .expect_result_text = "1"},
+                    .error = {.code = "fail nope"},
+                    .stateful = testing::StatefulProgram{.define = "set counter 1\nincr counter",
+                                                         .use = "get counter",
+                                                         .expect_result_text = "2"}}});
+}
+
+TEST(EngineWorkers, OutputIsStreamedWhileTheGuestRuns) {
+  auto workers = start_workers();
+  std::string seen;
+  ExecutionRequest request{"print one\nprint two", {}};
+  request.on_output = [&](OutputStream stream, std::string_view text) {
+    EXPECT_EQ(stream, OutputStream::kStdout);
+    seen += text;
+  };
+  const EngineOutcome out = workers->engine(0).run(request);
+  EXPECT_EQ(seen, "one\ntwo\n");
+  EXPECT_EQ(out.logs.stdout_lines, (std::vector<std::string>{"one", "two"}));
+}
+
+TEST(EngineWorkers, ASessionReadsAndWritesTheServersWorkspaceMirror) {
+  auto workers = start_workers();
+  ManualClock clock(1'800'000'000'000);
+  Workspace mirror(clock);
+  mirror.write("/workspace/in.txt", "from the server");
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  SessionOutcome read = session->execute({"read /workspace/in.txt", {}});
+  EXPECT_EQ(text_of(read), "from the server");
+  clock.advance(5);
+  SessionOutcome wrote = session->execute({"write /workspace/out.txt from the guest", {}});
+  ASSERT_FALSE(wrote.error) << wrote.error->message;
+  EXPECT_EQ(mirror.read("/workspace/out.txt").content, "from the guest");
+  // Written with the server's clock, as in one process.
+  EXPECT_EQ(mirror.stat("/workspace/out.txt").updated_at, 1'800'000'000'005);
+  // The server changes the mirror between calls: the next call sees it.
+  mirror.write("/workspace/in.txt", "changed");
+  mirror.remove("/workspace/out.txt", false, false);
+  EXPECT_EQ(text_of(session->execute({"read /workspace/in.txt", {}})), "changed");
+  const SessionOutcome gone = session->execute({"read /workspace/out.txt", {}});
+  ASSERT_TRUE(gone.error);
+  EXPECT_EQ(gone.error->name, "OSError");
+  // A second instance on the same mirror shares it.
+  auto other = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  EXPECT_EQ(text_of(other->execute({"read /workspace/in.txt", {}})), "changed");
+}
+
+TEST(EngineWorkers, ASnapshotRestoresInAnotherInstanceWithItsMemory) {
+  auto workers = start_workers();
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  ASSERT_FALSE(session->execute({"set greeting hello", {}}).error);
+  const Copy copy(*session);
+  auto restored = workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror},
+                                                       copy.source());
+  EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
+  // The server's copy of the memory follows the worker's: a snapshot of the restored instance
+  // holds the new value.
+  ASSERT_FALSE(restored->execute({"set greeting again", {}}).error);
+  const Copy second(*restored);
+  auto third = workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror},
+                                                    second.source());
+  EXPECT_EQ(text_of(third->execute({"get greeting", {}})), "again");
+}
+
+// ---- A worker's death -----------------------------------------------------------------------
+
+TEST(WorkerLoss, ACrashInHostCodeFailsOnlyItsOwnCall) {
+  auto workers = start_workers(2);
+  const Engine engine = workers->engine(0);
+  // One worker busy with a long run (a loop stopped by the fuel limit) while the other crashes.
+  std::atomic<bool> busy_ok{false};
+  std::thread busy([&] {
+    try {
+      engine.run({"spin", {}});
+    } catch (const ExecutionLimitError&) {
+      busy_ok = true;
+    }
+  });
+  while (workers->stats().in_flight == 0) std::this_thread::yield();
+  EXPECT_THROW(engine.run({kCrashHost, {}}), WorkerLostError);
+  busy.join();
+  EXPECT_TRUE(busy_ok);
+  ASSERT_TRUE(eventually([&] { return workers->stats().lost == 1; }));
+  ASSERT_TRUE(eventually([&] { return !workers->stats().last_exit.empty(); }));
+  EXPECT_NE(workers->stats().last_exit.find("killed by"), std::string::npos)
+      << workers->stats().last_exit;
+  // The pool replaced the worker: every run works again.
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+  EXPECT_EQ(workers->stats().pids.size(), 2u);
+}
+
+TEST(WorkerLoss, OpeningAHostFileGetsTheWorkerKilledBySeccomp) {
+  auto workers = start_workers(2);
+  const Engine engine = workers->engine(0);
+  EXPECT_THROW(engine.run({kOpenHostFile, {}}), WorkerLostError);
+  ASSERT_TRUE(eventually([&] { return !workers->stats().last_exit.empty(); }));
+  EXPECT_NE(workers->stats().last_exit.find("SIGSYS"), std::string::npos)
+      << workers->stats().last_exit;
+  EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+}
+
+TEST(WorkerLoss, ASessionOfADeadWorkerIsInvalidAndItsSnapshotRestoresInAnother) {
+  auto workers = start_workers(2);
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  ASSERT_FALSE(session->execute({"set kept 7", {}}).error);
+  const Copy copy(*session);
+  EXPECT_THROW(session->execute({kCrashHost, {}}), WorkerLostError);
+  EXPECT_TRUE(session->invalid());
+  EXPECT_FALSE(session->can_snapshot());
+  session.reset();
+  auto restored = workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror},
+                                                       copy.source());
+  EXPECT_EQ(text_of(restored->execute({"get kept", {}})), "7");
+}
+
+TEST(WorkerLoss, KillingEveryWorkerUnderLoadFailsOnlyTheCallsInFlight) {
+  auto workers = start_workers(2);
+  const Engine engine = workers->engine(0);
+  std::atomic<bool> stop{false};
+  std::atomic<int> ok{0}, lost{0}, wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      while (!stop) {
+        try {
+          const EngineOutcome out = engine.run({"set x 20\nincr x", {}});
+          (text_of(out) == "21" ? ok : wrong)++;
+        } catch (const WorkerLostError&) {
+          ++lost;
+        }
+      }
+    });
+  }
+  ASSERT_TRUE(eventually([&] { return ok > 20; }));
+  for (int round = 0; round < 3; ++round) {
+    for (const int pid : workers->stats().pids) ::kill(pid, SIGKILL);
+    const int before = ok;
+    ASSERT_TRUE(eventually([&] { return ok > before + 20; })) << "no progress after the kill";
+  }
+  stop = true;
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GE(workers->stats().lost, 2u);
+  EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+}
+
+}  // namespace
+}  // namespace sandbox
