@@ -1,6 +1,7 @@
 # The two commands of the README:
 #   make run    installs what is missing, builds, and starts sandboxd (SQLite in data/sandboxd,
-#               every built engine); it prints the Playground's URL (http://$(LISTEN)/)
+#               every built engine but the tests' kv); it prints the Playground's URL
+#               (http://$(LISTEN)/)
 #   make test   installs what is missing, builds, and runs every test
 # and what CI (.ci/run) adds to them:
 #   make test-asan   the unit and integration suites under ASan+UBSan (the asan preset)

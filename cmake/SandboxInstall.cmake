@@ -2,7 +2,8 @@
 # in <dir>
 #
 #   include/sandbox/*.h                   the public API
-#   include/sandbox/engines/*_engine.h    the built-in engines' constructors (make_lua_engine, ...)
+#   include/sandbox/engines/*_engine.h    the built-in engines' constructors (make_lua_engine, ...;
+#                                         not the tests' kv)
 #   include/sandbox/guest/sandbox_guest.h the embedded ABI, guest side (C, for wasm32-wasi guests)
 #   include/sandbox/private/wasm/*.h      what sandbox-wasmc's generated C compiles against
 #   lib/sandbox/lib*.a                    the static libraries
@@ -109,14 +110,19 @@ install(FILES ${PROJECT_SOURCE_DIR}/engines/common/sandbox_guest.h
 # exported as sandbox::engine_<language>, sandbox::<language>_guest, ...
 set(_sandbox_engine_targets "")
 set(_sandbox_engine_languages "")
-# The engines are those of the manifest this build has (SANDBOX_ENGINES_BUILT,
-# cmake/SandboxEngines.cmake), each with the header and target the manifest names.
-foreach(language IN LISTS SANDBOX_ENGINES_BUILT)
+# The engines are those of the manifest this build has, without the tests' own engines (DEFAULT
+# TEST: SANDBOX_ENGINES_SHIPPED, cmake/SandboxEngines.cmake), each with the header and target
+# the manifest names. A test engine is neither installed nor exported, so no installed kit or
+# package offers it.
+foreach(language IN LISTS SANDBOX_ENGINES_SHIPPED)
   set(target ${SANDBOX_ENGINE_${language}_TARGET})
   list(APPEND _sandbox_engine_languages ${language})
   set_target_properties(${target} PROPERTIES EXPORT_NAME engine_${language})
-  install(FILES ${PROJECT_SOURCE_DIR}/engines/${SANDBOX_ENGINE_${language}_HEADER}
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox/engines COMPONENT engines)
+  # With the headers it includes, so that the installed one compiles.
+  set(_sandbox_headers ${SANDBOX_ENGINE_${language}_HEADER} ${SANDBOX_ENGINE_${language}_INCLUDES})
+  list(TRANSFORM _sandbox_headers PREPEND ${PROJECT_SOURCE_DIR}/engines/)
+  install(FILES ${_sandbox_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox/engines
+    COMPONENT engines)
   set(linked ${_sandbox_core} ${_sandbox_engine_targets})
   _sandbox_linked_targets(${target} linked)
   list(APPEND _sandbox_engine_targets ${target})

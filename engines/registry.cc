@@ -4,9 +4,38 @@
 #include <cctype>
 
 namespace sandbox::engines {
+namespace {
+
+std::string join_names(const std::vector<const EngineEntry*>& entries) {
+  std::string out;
+  for (const auto* e : entries) {
+    if (!out.empty()) out += ", ";
+    out += e->name;
+  }
+  return out;
+}
+
+std::vector<const EngineEntry*> all_engines() {
+  std::vector<const EngineEntry*> out;
+  for (const auto& e : builtin_engines()) out.push_back(&e);
+  return out;
+}
+
+}  // namespace
 
 // builtin_engines() is generated from the engine manifest (engines/engines.cmake,
 // builtin_engines.cc.in).
+
+const std::vector<const EngineEntry*>& default_engines() {
+  static const std::vector<const EngineEntry*> entries = [] {
+    std::vector<const EngineEntry*> out;
+    for (const auto& e : builtin_engines()) {
+      if (e.served_by_default) out.push_back(&e);
+    }
+    return out;
+  }();
+  return entries;
+}
 
 const EngineEntry* find_engine(std::string_view name) {
   std::string lower(name);
@@ -18,13 +47,8 @@ const EngineEntry* find_engine(std::string_view name) {
   return nullptr;
 }
 
-std::string builtin_engine_names() {
-  std::string out;
-  for (const auto& e : builtin_engines()) {
-    if (!out.empty()) out += ", ";
-    out += e.name;
-  }
-  return out;
-}
+std::string builtin_engine_names() { return join_names(all_engines()); }
+
+std::string default_engine_names() { return join_names(default_engines()); }
 
 }  // namespace sandbox::engines

@@ -65,7 +65,8 @@ struct Project {
   std::vector<std::string> commands;  // what to run next, inside the project's directory
 };
 
-// The built-in languages `sandbox init LANGUAGE DIR` knows, in a fixed order.
+// The built-in languages `sandbox init LANGUAGE DIR` knows, in a fixed order: the engines a kit
+// installs (not the tests' kv engine, which no kit has).
 const std::vector<std::string>& builtin_languages();
 
 // Throws ScaffoldError unless `name` is a valid project name: 1-32 characters of [a-z0-9_]

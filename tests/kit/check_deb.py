@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Builds the kit's Debian package with CPack and checks what a user of it relies on:
 
-  check_deb.py --build-dir BUILD
+  check_deb.py --build-dir BUILD [--absent-file NAME]... [--absent-text TEXT]...
 
   - the package holds the programs, the public headers and the CMake package;
+  - it holds no file named NAME and no CMake file of it mentions TEXT (the tests' own engines,
+    which the install leaves out: engines/engines.cmake, DEFAULT TEST);
   - every shared library each installed program loads belongs to a Debian package that the
     package's Depends bring in (the Depends and, recursively, their dependencies as installed
     on this machine), so installing the .deb on a clean Debian 12 is enough to run them.
@@ -85,6 +87,8 @@ def owner(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--absent-file", action="append", default=[])
+    parser.add_argument("--absent-text", action="append", default=[])
     args = parser.parse_args()
     failures = []
     with tempfile.TemporaryDirectory(prefix="check-deb-") as tmp:
@@ -103,6 +107,18 @@ def main():
         for f in EXPECTED_FILES:
             if not os.path.isfile(os.path.join(root, f)):
                 failures.append(f"missing from the package: /{f}")
+        for dirpath, _, files in os.walk(root):
+            for name in files:
+                path = os.path.join(dirpath, name)
+                shown = "/" + os.path.relpath(path, root)
+                if name in args.absent_file:
+                    failures.append(f"in the package although left out of the install: {shown}")
+                if name.endswith(".cmake"):
+                    with open(path, encoding="utf-8") as f:
+                        text = f.read()
+                    for absent in args.absent_text:
+                        if absent in text:
+                            failures.append(f"{shown} names {absent}, which the install leaves out")
 
         for program in sorted(glob.glob(os.path.join(root, "usr/bin/*"))):
             name = os.path.basename(program)

@@ -224,8 +224,8 @@ TEST(WasmExports, RefusesMalformedBinaries) {
 }
 
 TEST(LanguageProject, EveryBuiltinLanguageGetsItsEngineAndPrograms) {
-  ASSERT_EQ(builtin_languages(), (std::vector<std::string>{"calc", "kv", "lua", "javascript",
-                                                           "python", "ruby", "perl"}));
+  ASSERT_EQ(builtin_languages(),
+            (std::vector<std::string>{"calc", "lua", "javascript", "python", "ruby", "perl"}));
   for (const auto& language : builtin_languages()) {
     const Project p = language_project(language, "runtimes/my-" + language, kKit);
     const std::string project = "my_" + language;
@@ -262,6 +262,18 @@ TEST(LanguageProject, RefusesAnUnknownLanguage) {
   } catch (const ScaffoldError& e) {
     EXPECT_TRUE(contains(e.what(), "unknown language 'cobol'")) << e.what();
     EXPECT_TRUE(contains(e.what(), "--custom")) << e.what();
+  }
+}
+
+// kv is the tests' engine: no installed kit has sandbox::engine_kv, so a kv project could never
+// configure.
+TEST(LanguageProject, DoesNotOfferTheTestEngine) {
+  try {
+    language_project("kv", "kv-runtime", kKit);
+    FAIL();
+  } catch (const ScaffoldError& e) {
+    EXPECT_TRUE(contains(e.what(), "unknown language 'kv'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "built-in: calc, lua,")) << e.what();
   }
 }
 

@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
   app.add_option("--data", config.data_dir, "Directory of the database (sandboxd.db)")
       ->capture_default_str();
   app.add_option("--engines", engines,
-                 "Built-in engines to serve, comma-separated (default: all built: " +
-                     sandbox::engines::builtin_engine_names() + ")");
+                 "Built-in engines to serve, comma-separated (built: " +
+                     sandbox::engines::builtin_engine_names() +
+                     "; default: " + sandbox::engines::default_engine_names() + ")");
   app.add_option("--binding", bindings,
                  "A remote runtime NAME=http://[TOKEN@]HOST:PORT[/PREFIX] (repeatable)");
   app.add_option("--api-key", config.api_keys,
@@ -141,7 +142,8 @@ int main(int argc, char** argv) {
           entries.push_back(entry);
         }
       } else {
-        for (const auto& entry : sandbox::engines::builtin_engines()) entries.push_back(&entry);
+        // Not the test engines (kv): they are served only when named.
+        entries = sandbox::engines::default_engines();
       }
       std::string served;
       for (const auto* entry : entries) {

@@ -36,6 +36,7 @@ export const EXAMPLES = {
     ['Arithmetic', '2 * (3 + 4) ^ 2\n'],
     ['Division by zero', '1 / 0\n'],
   ],
+  // The tests' engine: GET /languages lists it only when sandboxd is started with --engines kv.
   kv: [
     ['Counter', 'set visits 41\nincr visits\nprint hello from kv\nget visits\n'],
     ['Failure', 'fail something went wrong\n'],
