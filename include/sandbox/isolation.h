@@ -69,7 +69,20 @@ struct WorkerOptions {
   bool confine = true;
   // Receives one line per worker started and lost (with the cause), for the server's log.
   std::function<void(const std::string&)> log;
+  // Empty: the zygote is a fork of this process and inherits its memory as it is at start().
+  // Otherwise one name per engine of start(), in order: the zygote is a fresh copy of this
+  // program (/proc/self/exe, empty environment) that inherits none of this process's memory
+  // (the command line, API keys, a database URL) and makes each engine itself with the
+  // make_engine the program's main() gives serve_as_zygote_if_asked; a build id that differs
+  // from the engine's here (the program was replaced on disk) stops it.
+  std::vector<std::string> engine_names;
 };
+
+// For a program that starts its workers with WorkerOptions::engine_names: call it first thing in
+// main(). When this process is such a zygote, it serves as one and never returns; otherwise it
+// returns at once.
+void serve_as_zygote_if_asked(int argc, char** argv,
+                              const std::function<Engine(const std::string& name)>& make_engine);
 
 // The error a call gets when its worker died while running it. The code may have run in part;
 // nothing was stored for it.
@@ -82,9 +95,10 @@ class WorkerLostError : public std::runtime_error, public ClassifiedError {
 
 class EngineWorkers {
  public:
-  // Forks the zygote and the workers. Call it while the process has one thread (before the
+  // Starts the zygote and the workers. Call it while the process has one thread (before the
   // HTTP server, the storage and any guest call), with engines that have not run yet: the
-  // workers inherit them as they are. Throws std::system_error when a process cannot be made.
+  // workers inherit them as they are (or, with engine_names, make their own). Throws
+  // std::system_error when a process cannot be made.
   static std::shared_ptr<EngineWorkers> start(std::vector<Engine> engines, WorkerOptions options);
 
   virtual ~EngineWorkers() = default;

@@ -121,6 +121,9 @@ std::size_t close_descriptors(const ConfinementOptions& options) {
 void limit_resources() {
   // A crash must not write the guest's memory (or the engine's) to disk. Hard limit 0 too, so the
   // process cannot raise it again.
+  // Already so (systemd's LimitCORE=0, whose unit may also refuse setrlimit): nothing to do.
+  rlimit now{};
+  if (getrlimit(RLIMIT_CORE, &now) == 0 && now.rlim_cur == 0 && now.rlim_max == 0) return;
   const rlimit no_core{.rlim_cur = 0, .rlim_max = 0};
   if (setrlimit(RLIMIT_CORE, &no_core) != 0) fail(errno, "setrlimit(RLIMIT_CORE)");
 }

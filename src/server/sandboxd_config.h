@@ -15,6 +15,9 @@
 //                             --database, "local" with SQLite)
 //   --lease-ttl-ms N          how long a node's ownership of a sandbox lasts without use
 //                             (default 30000; storage/lease.h)
+//   --isolation process|thread where engine code runs: confined worker processes (default;
+//                             include/sandbox/isolation.h) or this process's threads
+//   --workers N               worker processes (default 0: one per CPU, at least 2)
 //   --max-sandboxes N         the most sandboxes kept (default kMaxSandboxes, 10000); a request
 //                             creating one more answers 503 NO_SPACE
 //   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS
@@ -29,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include <sandbox/isolation.h>
 #include <sandbox/protocol.h>
 
 namespace sandbox {
@@ -52,6 +56,8 @@ struct SandboxdConfig {
   std::int64_t idle_ttl_ms = 86'400'000;
   bool file_api = true;
   int worker_threads = 16;
+  Isolation isolation = Isolation::kProcess;
+  std::size_t worker_processes = 0;  // 0: one per CPU, at least 2
   // Empty: SQLite in data_dir. Otherwise a PostgreSQL connection string.
   std::string database_url;
   // Empty: default_node_id(database_url) (storage/postgres/open_storage.h).

@@ -3,6 +3,7 @@
 
 #include "workers/pool.h"
 #include "workers/remote_engine.h"
+#include "workers/zygote.h"
 
 namespace sandbox {
 namespace {
@@ -33,8 +34,16 @@ std::optional<Isolation> parse_isolation(std::string_view name) {
   return std::nullopt;
 }
 
+void serve_as_zygote_if_asked(int argc, char** argv,
+                              const std::function<Engine(const std::string& name)>& make_engine) {
+  workers::serve_as_zygote(argc, argv, make_engine);
+}
+
 std::shared_ptr<EngineWorkers> EngineWorkers::start(std::vector<Engine> engines,
                                                     WorkerOptions options) {
+  if (!options.engine_names.empty() && options.engine_names.size() != engines.size()) {
+    throw std::invalid_argument("WorkerOptions::engine_names must name every engine");
+  }
   auto pool = std::make_shared<workers::Pool>(std::move(engines), std::move(options));
   pool->start();
   return std::make_shared<PoolWorkers>(std::move(pool));

@@ -60,7 +60,16 @@ void Pool::log(const std::string& line) const {
 }
 
 void Pool::start() {
-  ZygoteProcess zygote = start_zygote(engines_, options_.confine);
+  ZygoteProcess zygote;
+  if (options_.engine_names.empty()) {
+    zygote = start_zygote(engines_, options_.confine);
+  } else {
+    std::vector<std::pair<std::string, std::string>> named;
+    for (std::size_t i = 0; i < engines_.size(); ++i) {
+      named.emplace_back(options_.engine_names[i], engines_[i].build);
+    }
+    zygote = start_zygote_program(named, options_.confine);
+  }
   zygote_pid_ = zygote.pid;
   std::weak_ptr<Pool> weak = weak_from_this();
   zygote_ = std::make_shared<WorkerConnection>(
@@ -75,7 +84,7 @@ void Pool::start() {
           const std::string how = describe_status(status);
           {
             std::lock_guard lock(pool->stats_mu_);
-            if (pool->stopping_) return;
+            if (pool->stopping_ || pool->retired_.erase(pid) > 0) return;
             pool->last_exit_ = how;
           }
           pool->log("worker " + std::to_string(pid) + " " + how);
@@ -227,6 +236,10 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
     }
   } catch (const WireError& e) {
     throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+  }
+  {
+    std::lock_guard stats_lock(stats_mu_);
+    retired_.insert(worker->pid());
   }
   bases_[engine] = made;
   return made;

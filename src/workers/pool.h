@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,7 @@ class Pool : public std::enable_shared_from_this<Pool> {
   std::string confinement_;
   std::string last_exit_;
   bool stopping_ = false;
+  std::set<int> retired_;  // workers closed on purpose (the base captures): their end is no news
 
   std::mutex base_mu_;
   std::map<std::size_t, std::shared_ptr<const SnapshotBase>> bases_;

@@ -11,6 +11,8 @@
 //   kClose      instance                                      -> (empty)
 //   kBase       engine                                        -> base image or none
 //   kForget     workspace                                     -> (empty)
+// Server -> zygote started as a program: first kEngines (count, then name and build id of each
+// engine to make), unanswered.
 // Server -> zygote: kSpawn -> kReply (the new worker's pid, with the server's end of its channel
 // attached; empty when the fork failed). The zygote also sends kExited (pid, wait status, call 0)
 // whenever a worker ends.
@@ -48,6 +50,7 @@ enum class Kind : std::uint32_t {
   kOutput = 102,
   kCwd = 103,
   kSpawn = 200,
+  kEngines = 201,
   kExited = 202,
 };
 

@@ -3,9 +3,17 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <functional>
+#include <string_view>
+#include <cstdlib>
+#include <ctime>
 #include <system_error>
+#include <thread>
+#include <vector>
 
 #include <fcntl.h>
+#include <malloc.h>
+#include <sys/sysinfo.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -33,8 +41,11 @@ constexpr bool kKeepStderr = false;
 constexpr bool kKeepStderr = false;
 #endif
 
-// The most a zygote request may carry (a kSpawn has no payload).
-constexpr std::size_t kMaxZygoteRequestBytes = 64;
+// The most a zygote request may carry: a kSpawn has no payload, the kEngines list a name and a
+// build id per engine.
+constexpr std::size_t kMaxZygoteRequestBytes = 64 * 1024;
+// Where a zygote started as a program finds its channel.
+constexpr int kZygoteChannelFd = 3;
 
 [[noreturn]] void die(const char* what) {
   // Nothing to report to: the server sees the channel close.
@@ -68,6 +79,26 @@ void confine_zygote(int channel_fd, bool enabled) {
   isolation::confine_current_process(options);
 }
 
+// glibc reads a few files the first time it needs them; once the filter is loaded, that open
+// would kill the worker. Each is read here, before it: malloc's arena limit (otherwise the
+// number of CPUs from /sys/devices/system/cpu/online once a process has more than eight
+// arenas; this sets glibc's own default of eight per CPU), its overcommit mode
+// (/proc/sys/vm/overcommit_memory, read when a thread's heap first shrinks: a thread of its own
+// makes and frees a heap here), and the time zone (/etc/localtime).
+void read_lazy_files_now() {
+  const int cpus = get_nprocs();
+  mallopt(M_ARENA_MAX, 8 * (cpus > 0 ? cpus : 1));
+  std::thread([] {
+    // A new thread's first allocation makes an arena of its own; freeing 1 MiB of chunks below
+    // the mmap threshold leaves a top chunk past the trim threshold, which shrinks the heap.
+    constexpr std::size_t kChunk = 64 * 1024;
+    std::vector<void*> chunks;
+    for (int i = 0; i < 16; ++i) chunks.push_back(std::malloc(kChunk));
+    for (void* c : chunks) std::free(c);
+  }).join();
+  tzset();
+}
+
 [[noreturn]] void worker_child(UniqueFd channel, const std::vector<Engine>& engines,
                                bool enabled) {
   sigset_t none;
@@ -81,6 +112,7 @@ void confine_zygote(int channel_fd, bool enabled) {
   int uffd[2];
   const int n = sandbox_uffd_open_in_child(uffd);
   for (int i = 0; i < n; ++i) keep.push_back(uffd[i]);
+  read_lazy_files_now();
   std::string report = "not confined (--isolation process without confinement)";
   try {
     if (enabled) {
@@ -112,7 +144,11 @@ void reap(Channel& channel) {
   }
 }
 
-[[noreturn]] void zygote_main(UniqueFd fd, const std::vector<Engine>& engines, bool enabled) {
+// The engines a zygote serves: the forking process's own, or, in a zygote started as a fresh
+// program, those it makes by name from the first frame the server sends.
+using EngineSource = std::function<const std::vector<Engine>&(Channel&)>;
+
+[[noreturn]] void zygote_main(UniqueFd fd, const EngineSource& source, bool enabled) {
   quiet_standard_descriptors();
   const int channel_fd = fd.get();
   try {
@@ -121,6 +157,13 @@ void reap(Channel& channel) {
     die("confine zygote");
   }
   Channel channel(std::move(fd), kMaxZygoteRequestBytes);
+  const std::vector<Engine>* engines_ptr = nullptr;
+  try {
+    engines_ptr = &source(channel);
+  } catch (const std::exception&) {
+    die("make engines");
+  }
+  const std::vector<Engine>& engines = *engines_ptr;
   // SIGCHLD is delivered only inside ppoll, so the loop never misses a worker's end.
   sigset_t blocked;
   sigemptyset(&blocked);
@@ -181,9 +224,75 @@ ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine) {
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork the zygote");
   if (pid == 0) {
     server_end = UniqueFd();
-    zygote_main(std::move(zygote_end), engines, confine);
+    zygote_main(std::move(zygote_end),
+                [&engines](Channel&) -> const std::vector<Engine>& { return engines; }, confine);
   }
   return ZygoteProcess{std::move(server_end), pid};
+}
+
+ZygoteProcess start_zygote_program(const std::vector<std::pair<std::string, std::string>>& engines,
+                                   bool confine) {
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+    throw std::system_error(errno, std::generic_category(), "socketpair for the zygote");
+  }
+  UniqueFd server_end(pair[0]);
+  UniqueFd zygote_end(pair[1]);
+  // Prepared before the fork: the child only calls async-signal-safe functions until execve.
+  char arg0[] = "sandbox-zygote";
+  char arg1[] = "--sandbox-zygote";
+  char confined[] = "confine";
+  char unconfined[] = "none";
+  char* argv[] = {arg0, arg1, confine ? confined : unconfined, nullptr};
+  char* envp[] = {nullptr};
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork the zygote");
+  if (pid == 0) {
+    // The channel becomes descriptor 3 (dup2 clears close-on-exec); nothing else is inherited
+    // but what is not close-on-exec, which the zygote closes first thing.
+    if (::dup2(zygote_end.get(), kZygoteChannelFd) < 0) _exit(127);
+    ::execve("/proc/self/exe", argv, envp);
+    _exit(127);
+  }
+  zygote_end = UniqueFd();
+  Channel channel(UniqueFd(::dup(server_end.get())), 0);
+  Writer w;
+  w.u32(static_cast<std::uint32_t>(engines.size()));
+  for (const auto& [name, build] : engines) {
+    w.str(name);
+    w.str(build);
+  }
+  try {
+    channel.send(static_cast<std::uint32_t>(Kind::kEngines), 0, w.buffer());
+  } catch (const ChannelError&) {
+    // The zygote did not start; the first spawn reports it.
+  }
+  return ZygoteProcess{std::move(server_end), pid};
+}
+
+void serve_as_zygote(int argc, char** argv,
+                     const std::function<Engine(const std::string&)>& make_engine) {
+  if (argc < 2 || std::string_view(argv[1]) != "--sandbox-zygote") return;
+  const bool confine = argc >= 3 && std::string_view(argv[2]) == "confine";
+  static std::vector<Engine> engines;
+  zygote_main(
+      UniqueFd(kZygoteChannelFd),
+      [&make_engine](Channel& channel) -> const std::vector<Engine>& {
+        std::optional<Frame> frame = channel.receive();
+        if (!frame || static_cast<Kind>(frame->kind) != Kind::kEngines) _exit(0);
+        Reader r(frame->payload);
+        const std::uint32_t n = r.count(8);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const std::string name = r.str();
+          const std::string build = r.str();
+          engines.push_back(make_engine(name));
+          // Another build of the program (it was replaced on disk since the server started)
+          // would serve engines the server does not know.
+          if (engines.back().build != build) die("engine build mismatch");
+        }
+        return engines;
+      },
+      confine);
 }
 
 }  // namespace sandbox::workers

@@ -12,6 +12,9 @@
 
 #include <sys/types.h>
 
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <sandbox/engine.h>
@@ -25,8 +28,20 @@ struct ZygoteProcess {
   pid_t pid = -1;
 };
 
-// Forks the zygote. `confine` applies the seccomp policies and the other layers to the zygote
-// and to each worker. Throws std::system_error when the process or its channel cannot be made.
+// Forks the zygote, which serves `engines` as this process holds them. `confine` applies the
+// confinement to the zygote and to each worker. Throws std::system_error when the process or its
+// channel cannot be made.
 ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine);
+
+// Starts the zygote as a fresh copy of this program (/proc/self/exe, empty environment), which
+// inherits none of this process's memory; it makes each engine (name, build id) with the
+// make_engine of serve_as_zygote, which the program's main() calls first.
+ZygoteProcess start_zygote_program(const std::vector<std::pair<std::string, std::string>>& engines,
+                                   bool confine);
+
+// When this process was started by start_zygote_program, serves as the zygote and never returns;
+// otherwise returns at once.
+void serve_as_zygote(int argc, char** argv,
+                     const std::function<Engine(const std::string&)>& make_engine);
 
 }  // namespace sandbox::workers

@@ -18,6 +18,10 @@
 #include "storage/postgres/open_storage.h"
 
 int main(int argc, char** argv) {
+  // The workers' zygote is a fresh copy of this program (docs/security.md#worker-processes).
+  sandbox::serve_as_zygote_if_asked(argc, argv, [](const std::string& name) {
+    return sandbox::engines::find_engine(name)->make();
+  });
   CLI::App app{
       "sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
       "/interpreters/...)"};
@@ -78,6 +82,7 @@ int main(int argc, char** argv) {
       worker_options.log = [](const std::string& line) {
         std::cerr << "sandbox-runtime: " << line << std::endl;
       };
+      worker_options.engine_names = {entry->name};
       std::vector<sandbox::Engine> engines;
       engines.push_back(std::move(engine));
       workers = sandbox::EngineWorkers::start(std::move(engines), worker_options);

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <sandbox/http.h>
+#include <sandbox/isolation.h>
 #include <sandbox/runtime.h>
 
 #include "playground/playground_files.h"
@@ -37,17 +38,21 @@ std::string uppercase(std::string s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The workers' zygote is a fresh copy of this program (docs/security.md#worker-processes).
+  sandbox::serve_as_zygote_if_asked(argc, argv, [](const std::string& name) {
+    return sandbox::engines::find_engine(name)->make();
+  });
   CLI::App app{
       "sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
       "running code in the built-in engines and remote runtimes"};
   sandbox::SandboxdConfig config;
-  std::string engines;
+  std::string engine_list;
   std::vector<std::string> bindings;
   app.add_option("--listen", config.listen, "HOST:PORT to listen on (port 0: any free port)")
       ->capture_default_str();
   app.add_option("--data", config.data_dir, "Directory of the database (sandboxd.db)")
       ->capture_default_str();
-  app.add_option("--engines", engines,
+  app.add_option("--engines", engine_list,
                  "Built-in engines to serve, comma-separated (built: " +
                      sandbox::engines::builtin_engine_names() +
                      "; default: " + sandbox::engines::default_engine_names() + ")");
@@ -58,6 +63,16 @@ int main(int argc, char** argv) {
   app.add_option("--allowed-host", config.allowed_hosts,
                  "Without API keys, a host name (besides localhost, 127.0.0.0/8 and [::1]) that "
                  "requests may name in Host and Origin (repeatable; docs/security.md)");
+  std::string isolation = std::string(sandbox::isolation_name(config.isolation));
+  app.add_option("--isolation", isolation,
+                 "Where engine code runs: process (worker processes confined by seccomp, "
+                 "Landlock and namespaces; docs/security.md) or thread (this process's threads)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"process", "thread"}));
+  app.add_option("--workers", config.worker_processes,
+                 "Worker processes with --isolation process (0: one per CPU, at least 2)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, sandbox::kMaxWorkerProcesses));
   app.add_option("--threads", config.worker_threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
@@ -105,7 +120,8 @@ int main(int argc, char** argv) {
     if (const char* keys = std::getenv("SANDBOXD_API_KEYS")) {
       for (auto& k : sandbox::split_list(keys)) config.api_keys.push_back(std::move(k));
     }
-    if (!engines.empty()) config.engines = sandbox::split_list(engines);
+    if (!engine_list.empty()) config.engines = sandbox::split_list(engine_list);
+    config.isolation = *sandbox::parse_isolation(isolation);
     for (const auto& b : bindings) config.bindings.push_back(sandbox::parse_binding_spec(b));
     config.idle_ttl_ms = sandbox::parse_sandbox_idle_ttl(std::getenv("SANDBOX_IDLE_TTL_MS"));
     config.file_api = sandbox::parse_file_api(std::getenv("SANDBOX_FILE_API"));
@@ -116,6 +132,43 @@ int main(int argc, char** argv) {
   }
 
   try {
+    std::vector<const sandbox::engines::EngineEntry*> entries;
+    if (config.engines) {
+      for (const auto& name : *config.engines) {
+        const auto* entry = sandbox::engines::find_engine(name);
+        if (!entry) {
+          std::cerr << "sandboxd: unknown engine '" << name
+                    << "' (built: " << sandbox::engines::builtin_engine_names() << ")"
+                    << std::endl;
+          return 2;
+        }
+        entries.push_back(entry);
+      }
+    } else {
+      // Not the test engines (kv): they are served only when named.
+      entries = sandbox::engines::default_engines();
+    }
+    // Each engine is created once: the language engines load their stdlib here.
+    std::vector<sandbox::Engine> engines;
+    std::vector<std::string> names;
+    for (const auto* entry : entries) {
+      engines.push_back(entry->make());
+      names.push_back(entry->name);
+    }
+    // The workers are forked now, while this process has one thread and has opened no database,
+    // socket or tenant data (docs/security.md#worker-processes).
+    std::shared_ptr<sandbox::EngineWorkers> workers;
+    if (config.isolation == sandbox::Isolation::kProcess && !engines.empty()) {
+      workers = sandbox::EngineWorkers::start(
+          std::move(engines),
+          sandbox::WorkerOptions{.workers = config.worker_processes,
+                                 .log = [](const std::string& line) {
+                                   std::cerr << "sandboxd: " << line << std::endl;
+                                 },
+                                 .engine_names = names});
+      engines.clear();
+      for (std::size_t i = 0; i < entries.size(); ++i) engines.push_back(workers->engine(i));
+    }
     sandbox::StorageConfig storage_config;
     storage_config.database_url = config.database_url;
     storage_config.sqlite_path = (std::filesystem::path(config.data_dir) / "sandboxd.db").string();
@@ -129,29 +182,13 @@ int main(int argc, char** argv) {
     sandbox::SystemClock clock;
     {
       sandbox::BindingSet binding_set;
-      std::vector<const sandbox::engines::EngineEntry*> entries;
-      if (config.engines) {
-        for (const auto& name : *config.engines) {
-          const auto* entry = sandbox::engines::find_engine(name);
-          if (!entry) {
-            std::cerr << "sandboxd: unknown engine '" << name
-                      << "' (built: " << sandbox::engines::builtin_engine_names() << ")"
-                      << std::endl;
-            return 2;
-          }
-          entries.push_back(entry);
-        }
-      } else {
-        // Not the test engines (kv): they are served only when named.
-        entries = sandbox::engines::default_engines();
-      }
       std::string served;
-      for (const auto* entry : entries) {
-        // Each engine is created once: the language engines load their stdlib here.
+      for (std::size_t i = 0; i < entries.size(); ++i) {
         auto runtime = sandbox::define_interpreter_runtime(
-            entry->make(), storage->interpreters(), sandbox::RuntimeOptions{.clock = &clock});
-        binding_set.add(sandbox::make_local_binding(uppercase(entry->name), std::move(runtime)));
-        served += (served.empty() ? "" : ",") + uppercase(entry->name);
+            std::move(engines[i]), storage->interpreters(), sandbox::RuntimeOptions{.clock = &clock});
+        binding_set.add(
+            sandbox::make_local_binding(uppercase(entries[i]->name), std::move(runtime)));
+        served += (served.empty() ? "" : ",") + uppercase(entries[i]->name);
       }
       for (const auto& spec : config.bindings) {
         binding_set.add(sandbox::make_remote_binding(
