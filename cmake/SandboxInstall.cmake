@@ -77,7 +77,7 @@ endfunction()
 
 # --- the kit: core libraries, headers, sandbox-wasmc --------------------------------------------
 set(_sandbox_core_areas base protocol http workspace storage snapshot stored_rows wasm wasi embedded
-                        interpreter testing client)
+                        interpreter testing client isolation workers)
 set(_sandbox_core "")
 foreach(area IN LISTS _sandbox_core_areas)
   if(TARGET sandbox_${area})
@@ -159,7 +159,8 @@ function(_sandbox_check_dependencies out_openssl)
       endif()
       if(lib MATCHES "^OpenSSL::")
         set(openssl TRUE)
-      elseif(NOT lib MATCHES "^(Boost|spdlog|fmt|SQLite|zstd|Threads)::")
+      elseif(NOT lib MATCHES "^(Boost|spdlog|fmt|SQLite|zstd|Threads)::" AND
+             NOT lib STREQUAL "PkgConfig::SECCOMP")
         message(WARNING "${t} links ${lib}, which cmake/sandboxConfig.cmake.in does not find: "
                 "an installed kit would not link; add its find_dependency()")
       endif()
