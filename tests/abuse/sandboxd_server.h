@@ -92,6 +92,11 @@ class SandboxdServer {
       argv.emplace_back("--engines");
       argv.push_back(list);
     }
+    // SANDBOXD_ISOLATION=thread|process: the suites run in both modes (tests/abuse/CMakeLists.txt).
+    if (const char* mode = std::getenv("SANDBOXD_ISOLATION"); mode != nullptr && *mode != '\0') {
+      argv.emplace_back("--isolation");
+      argv.emplace_back(mode);
+    }
     for (const auto& a : options_.extra_args) argv.push_back(a);
     child_.reset();
     child_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, options_.cwd,

@@ -28,6 +28,7 @@
 #include "sandbox/sandbox_service.h"
 #include "server/sandboxd_handler.h"
 #include "storage/sqlite/sqlite_stores.h"
+#include "support/isolation_under_test.h"
 
 namespace sandbox::test {
 
@@ -89,7 +90,9 @@ class InProcessSandboxd {
       : clock_(options.clock ? options.clock : &system_clock_),
         storage_(std::make_unique<SqliteStorage>(options.db_path)) {
     for (const auto& name : options.engines) {
-      Engine engine = make_test_engine(name);
+      // In worker processes when the suite runs in that mode (support/isolation_under_test.h);
+      // a decorator wraps the engine as the server sees it.
+      Engine engine = under_test(make_test_engine(name));
       if (options.decorate_engine) engine = options.decorate_engine(std::move(engine));
       auto runtime = define_interpreter_runtime(
           std::move(engine), storage_->interpreters(),

@@ -305,6 +305,30 @@ TEST(WorkerLoss, KillingEveryWorkerUnderLoadFailsOnlyTheCallsInFlight) {
       }
     });
   }
+  // Sessions whose frames are large (a few MiB of written pages at each snapshot and restore),
+  // so that kills land while frames are half sent in either direction.
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&] {
+      SystemClock clock;
+      Workspace mirror(clock);
+      while (!stop) {
+        try {
+          auto session = engine.sessions->boot(SessionOptions{.workspace = &mirror});
+          const SessionOutcome out = session->execute({"alloc 4\nset y 9", {}});
+          if (out.error) {
+            ++wrong;
+            continue;
+          }
+          const Copy copy(*session);
+          auto restored =
+              engine.sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
+          (text_of(restored->execute({"get y", {}})) == "9" ? ok : wrong)++;
+        } catch (const WorkerLostError&) {
+          ++lost;
+        }
+      }
+    });
+  }
   ASSERT_TRUE(eventually([&] { return ok > 20; }));
   for (int round = 0; round < 3; ++round) {
     for (const int pid : workers->stats().pids) ::kill(pid, SIGKILL);

@@ -12,6 +12,8 @@
 #include <sandbox/engine.h>
 #include <sandbox/testing.h>
 
+#include "support/isolation_under_test.h"
+
 namespace sandbox::testing_corpus {
 
 inline std::string test_name(const ::testing::TestParamInfo<testing::CorpusCase>& info) {
@@ -30,7 +32,7 @@ inline void expect_passed(const testing::CheckResult& result) {
 #define SANDBOX_LANGUAGE_CORPUS(Suite, engine_expr, corpus_path)                                \
   class Suite : public ::testing::TestWithParam<::sandbox::testing::CorpusCase> {};             \
   TEST_P(Suite, Program) {                                                                      \
-    static const ::sandbox::Engine engine = (engine_expr);                                      \
+    static const ::sandbox::Engine engine = ::sandbox::test::under_test(engine_expr);           \
     ::sandbox::testing_corpus::expect_passed(                                                   \
         ::sandbox::testing::run_corpus_case(engine, GetParam()));                               \
   }                                                                                             \

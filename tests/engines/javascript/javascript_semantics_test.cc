@@ -7,12 +7,13 @@
 
 #include "engines/corpus/session_snapshot.h"
 #include "javascript_engine.h"
+#include "support/isolation_under_test.h"
 
 namespace sandbox {
 namespace {
 
 const Engine& javascript() {
-  static const Engine engine = engines::make_javascript_engine();
+  static const Engine engine = test::under_test(engines::make_javascript_engine());
   return engine;
 }
 

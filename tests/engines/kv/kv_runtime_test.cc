@@ -8,6 +8,7 @@
 #include "client/http_client.h"
 #include "kv_engine.h"
 #include "support/test_server.h"
+#include "support/isolation_under_test.h"
 
 namespace sandbox {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 class KvRuntime : public ::testing::Test {
  protected:
   KvRuntime()
-      : runtime_(define_interpreter_runtime(engines::make_kv_engine())),
+      : runtime_(define_interpreter_runtime(test::under_test(engines::make_kv_engine()))),
         server_(*runtime_),
         client_(server_.url()) {}
 

@@ -15,12 +15,13 @@
 #include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
+#include "support/isolation_under_test.h"
 
 namespace sandbox {
 namespace {
 
 const Engine& perl() {
-  static const Engine engine = engines::make_perl_engine();
+  static const Engine engine = test::under_test(engines::make_perl_engine());
   return engine;
 }
 

@@ -12,6 +12,7 @@
 
 #include "engines/corpus/session_snapshot.h"
 #include "python_engine.h"
+#include "support/isolation_under_test.h"
 
 namespace sandbox {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const Engine& python() {
-  static const Engine engine = engines::make_python_engine();
+  static const Engine engine = test::under_test(engines::make_python_engine());
   return engine;
 }
 
