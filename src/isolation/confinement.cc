@@ -217,10 +217,9 @@ void restrict_file_system(int abi) {
 // descriptors, recv/send are recvfrom/sendto in glibc; poll/ppoll wait with a deadline) and its
 // memfds (pread64, pwrite64 filling an engine image, lseek). None of them opens anything.
 constexpr int kDescriptorIo[] = {
-    SCMP_SYS(read),    SCMP_SYS(write),   SCMP_SYS(readv),    SCMP_SYS(writev), SCMP_SYS(pread64),
-    SCMP_SYS(pwrite64),
-    SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(recvfrom), SCMP_SYS(sendto), SCMP_SYS(close),
-    SCMP_SYS(poll),    SCMP_SYS(ppoll),   SCMP_SYS(lseek)};
+    SCMP_SYS(read),     SCMP_SYS(write),   SCMP_SYS(readv),   SCMP_SYS(writev),   SCMP_SYS(pread64),
+    SCMP_SYS(pwrite64), SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(recvfrom), SCMP_SYS(sendto),
+    SCMP_SYS(close),    SCMP_SYS(poll),    SCMP_SYS(ppoll),   SCMP_SYS(lseek)};
 // Memory: malloc (brk, mmap, mremap for realloc, madvise to return pages), guard pages and Wasm
 // memory growth (mprotect), resetting linear memory (madvise), residency checks (mincore).
 constexpr int kMemory[] = {SCMP_SYS(mmap),    SCMP_SYS(munmap), SCMP_SYS(mprotect),
@@ -256,8 +255,12 @@ constexpr int kFcntlCommands[] = {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GET_SEAL
 // The requests the Wasm runtime's write tracking makes (userfaultfd, and PAGEMAP_SCAN below); no
 // other ioctl is allowed, so no device or socket can be driven through one.
 constexpr unsigned long kUserfaultfdRequests[] = {
-    UFFDIO_API,          UFFDIO_REGISTER, UFFDIO_UNREGISTER,
-    UFFDIO_WRITEPROTECT, UFFDIO_COPY,     UFFDIO_ZEROPAGE,
+    UFFDIO_API,
+    UFFDIO_REGISTER,
+    UFFDIO_UNREGISTER,
+    UFFDIO_WRITEPROTECT,
+    UFFDIO_COPY,
+    UFFDIO_ZEROPAGE,
 #ifdef UFFDIO_WAKE
     UFFDIO_WAKE,
 #endif

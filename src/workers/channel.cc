@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
-#include <climits>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -81,8 +81,7 @@ void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payl
   for (const std::string_view part : {rest, payload}) {
     std::size_t done = 0;
     while (done < part.size()) {
-      const ssize_t w =
-          ::send(fd_.get(), part.data() + done, part.size() - done, MSG_NOSIGNAL);
+      const ssize_t w = ::send(fd_.get(), part.data() + done, part.size() - done, MSG_NOSIGNAL);
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) throw ChannelError("channel closed");
       done += static_cast<std::size_t>(w);

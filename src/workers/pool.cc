@@ -23,7 +23,7 @@ std::string describe_status(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     std::string name = sigabbrev_np(sig) ? std::string("SIG") + sigabbrev_np(sig)
-                                          : "signal " + std::to_string(sig);
+                                         : "signal " + std::to_string(sig);
     if (sig == SIGSYS) name += " (a system call outside the seccomp allow-list)";
     return "killed by " + name;
   }

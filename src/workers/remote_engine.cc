@@ -51,7 +51,8 @@ class RemoteSession final : public SessionInstance {
   RemoteSession(std::shared_ptr<Pool> pool, std::size_t engine, const SessionOptions& options)
       : pool_(std::move(pool)),
         engine_(engine),
-        scratch_(options.workspace == nullptr ? std::make_unique<Workspace>(scratch_clock_) : nullptr),
+        scratch_(options.workspace == nullptr ? std::make_unique<Workspace>(scratch_clock_)
+                                              : nullptr),
         workspace_(options.workspace != nullptr ? options.workspace : scratch_.get()),
         on_cwd_change_(options.on_cwd_change),
         shadow_(pool_->engines()[engine].limits.memory_bytes),
@@ -145,7 +146,8 @@ class RemoteSession final : public SessionInstance {
       }
       shadow_.resize(h.memory_pages);
       if (h.dirty_pages) {
-        for (const std::uint32_t p : *h.dirty_pages) shadow_.write_page(p, r.raw(kWasmPageBytes).data());
+        for (const std::uint32_t p : *h.dirty_pages)
+          shadow_.write_page(p, r.raw(kWasmPageBytes).data());
       } else {
         for (std::uint32_t p = 0; p < h.memory_pages; ++p) {
           shadow_.write_page(p, r.raw(kWasmPageBytes).data());
@@ -179,7 +181,8 @@ class RemoteSession final : public SessionInstance {
   }
 
  private:
-  Frame call(Kind kind, const std::string& payload, const WorkerConnection::Progress& progress = {}) {
+  Frame call(Kind kind, const std::string& payload,
+             const WorkerConnection::Progress& progress = {}) {
     try {
       return worker_->call(kind, {payload}, progress, kWorkerCallTimeout);
     } catch (...) {
@@ -277,13 +280,15 @@ Engine make_remote_engine(std::shared_ptr<Pool> pool, std::size_t index) {
   };
   if (local.sessions) {
     Sessions sessions;
-    sessions.boot = [pool, index](const SessionOptions& options) -> std::unique_ptr<SessionInstance> {
+    sessions.boot = [pool,
+                     index](const SessionOptions& options) -> std::unique_ptr<SessionInstance> {
       auto session = std::make_unique<RemoteSession>(pool, index, options);
       session->start(options, nullptr);
       return session;
     };
-    sessions.restore = [pool, index](const SessionOptions& options,
-                                     const SnapshotSource& source) -> std::unique_ptr<SessionInstance> {
+    sessions.restore = [pool, index](
+                           const SessionOptions& options,
+                           const SnapshotSource& source) -> std::unique_ptr<SessionInstance> {
       auto session = std::make_unique<RemoteSession>(pool, index, options);
       session->start(options, &source);
       return session;

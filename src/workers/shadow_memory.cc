@@ -19,9 +19,9 @@ ServerBase::~ServerBase() {
 }
 
 std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, std::uint32_t pages,
-                                                   std::map<std::uint32_t, std::uint64_t> hashes,
-                                                   const std::vector<std::uint32_t>& nonzero,
-                                                   std::string_view bytes) {
+                                                     std::map<std::uint32_t, std::uint64_t> hashes,
+                                                     const std::vector<std::uint32_t>& nonzero,
+                                                     std::string_view bytes) {
   auto server = std::make_shared<ServerBase>();
   server->bytes = std::size_t{pages} * kWasmPageBytes;
   std::vector<std::uint8_t> image(server->bytes);
@@ -59,8 +59,8 @@ std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, st
 
 ShadowMemory::ShadowMemory(std::uint64_t max_bytes) {
   const std::uint64_t pages = (max_bytes + kWasmPageBytes - 1) / kWasmPageBytes;
-  max_pages_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(pages, 1),
-                                                                  std::uint64_t{1} << 16));
+  max_pages_ = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::max<std::uint64_t>(pages, 1), std::uint64_t{1} << 16));
   void* p = mmap(nullptr, std::size_t{max_pages_} * kWasmPageBytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
@@ -75,20 +75,21 @@ void ShadowMemory::clear(std::uint32_t from, std::uint32_t to) {
   if (from >= to) return;
   void* at = data_ + std::size_t{from} * kWasmPageBytes;
   const std::size_t length = std::size_t{to - from} * kWasmPageBytes;
-  if (mmap(at, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
-           -1, 0) == MAP_FAILED) {
+  if (mmap(at, length, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
     throw std::bad_alloc();
   }
 }
 
 void ShadowMemory::reset(const ServerBase* base, std::uint32_t pages) {
-  if (pages > max_pages_) throw std::runtime_error("Worker memory is larger than the engine's limit");
+  if (pages > max_pages_)
+    throw std::runtime_error("Worker memory is larger than the engine's limit");
   clear(0, std::max(pages_, mapped_));
   mapped_ = 0;
   pages_ = pages;
   if (base == nullptr || base->bytes == 0) return;
-  const std::uint32_t base_pages = std::min<std::uint32_t>(
-      pages, static_cast<std::uint32_t>(base->bytes / kWasmPageBytes));
+  const std::uint32_t base_pages =
+      std::min<std::uint32_t>(pages, static_cast<std::uint32_t>(base->bytes / kWasmPageBytes));
   const std::size_t length = std::size_t{base_pages} * kWasmPageBytes;
   if (base->memfd >= 0 && mmap(data_, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
                                base->memfd, 0) != MAP_FAILED) {
@@ -99,7 +100,8 @@ void ShadowMemory::reset(const ServerBase* base, std::uint32_t pages) {
 }
 
 void ShadowMemory::resize(std::uint32_t pages) {
-  if (pages > max_pages_) throw std::runtime_error("Worker memory is larger than the engine's limit");
+  if (pages > max_pages_)
+    throw std::runtime_error("Worker memory is larger than the engine's limit");
   if (pages < pages_) clear(pages, pages_);
   if (pages < mapped_) mapped_ = pages;
   pages_ = pages;

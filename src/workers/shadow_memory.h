@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
-#include <span>
 #include <vector>
 
 #include <sandbox/engine.h>
@@ -32,18 +32,18 @@ struct ServerBase {
   ServerBase& operator=(const ServerBase&) = delete;
   ~ServerBase();
 
-  std::size_t bytes = 0;                 // base->pages * kWasmPageBytes
-  int memfd = -1;                        // the image, or -1
-  const std::uint8_t* view = nullptr;    // a read-only mapping of memfd, or fallback's data
-  std::vector<std::uint8_t> fallback;    // the image when no memfd could be made
+  std::size_t bytes = 0;               // base->pages * kWasmPageBytes
+  int memfd = -1;                      // the image, or -1
+  const std::uint8_t* view = nullptr;  // a read-only mapping of memfd, or fallback's data
+  std::vector<std::uint8_t> fallback;  // the image when no memfd could be made
 };
 
 // Builds the server's copy of a base image from its pages (`nonzero` ascending, `bytes` holding
 // kWasmPageBytes for each): a SnapshotBase whose owner is its ServerBase.
 std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, std::uint32_t pages,
-                                                   std::map<std::uint32_t, std::uint64_t> hashes,
-                                                   const std::vector<std::uint32_t>& nonzero,
-                                                   std::string_view bytes);
+                                                     std::map<std::uint32_t, std::uint64_t> hashes,
+                                                     const std::vector<std::uint32_t>& nonzero,
+                                                     std::string_view bytes);
 
 // The ServerBase of a base made by make_server_base.
 inline const ServerBase* server_base_of(const SnapshotBase& base) {

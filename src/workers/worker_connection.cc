@@ -105,11 +105,10 @@ Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& par
                                 [&] { return pending->lost || !pending->frames.empty(); })) {
       lock.unlock();
       kill();
-      throw WorkerLostError("The worker process did not answer within " +
-                            std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                                               timeout)
-                                               .count()) +
-                            " s and was stopped");
+      throw WorkerLostError(
+          "The worker process did not answer within " +
+          std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
+          " s and was stopped");
     }
     if (pending->frames.empty()) {
       throw WorkerLostError("The worker process running this call died (" + death_ +
@@ -119,7 +118,8 @@ Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& par
     pending->frames.pop_front();
     lock.unlock();
     switch (static_cast<Kind>(frame.kind)) {
-      case Kind::kReply: return frame;
+      case Kind::kReply:
+        return frame;
       case Kind::kFailure: {
         Failure failure;
         try {

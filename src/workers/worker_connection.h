@@ -8,8 +8,6 @@
 // Thread-safety: every member may be called from any thread.
 #pragma once
 
-#include <sys/types.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -22,6 +20,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "workers/channel.h"
 #include "workers/worker_protocol.h"

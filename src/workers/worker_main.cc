@@ -107,15 +107,30 @@ class Worker {
     try {
       Reader r(frame.payload);
       switch (static_cast<Kind>(frame.kind)) {
-        case Kind::kRun: run(r, frame.call, out); break;
+        case Kind::kRun:
+          run(r, frame.call, out);
+          break;
         case Kind::kBoot:
-        case Kind::kRestore: start_session(r, frame, out); break;
-        case Kind::kExecute: execute(r, frame.call, out); break;
-        case Kind::kSnapshot: snapshot(r, out); break;
-        case Kind::kClose: close(r); break;
-        case Kind::kBase: base(r, out); break;
-        case Kind::kForget: forget(r); break;
-        default: throw WireError("unknown call kind " + std::to_string(frame.kind));
+        case Kind::kRestore:
+          start_session(r, frame, out);
+          break;
+        case Kind::kExecute:
+          execute(r, frame.call, out);
+          break;
+        case Kind::kSnapshot:
+          snapshot(r, out);
+          break;
+        case Kind::kClose:
+          close(r);
+          break;
+        case Kind::kBase:
+          base(r, out);
+          break;
+        case Kind::kForget:
+          forget(r);
+          break;
+        default:
+          throw WireError("unknown call kind " + std::to_string(frame.kind));
       }
     } catch (const ExecutionLimitError& e) {
       fail(frame.call, FailureType::kLimit, e.what());

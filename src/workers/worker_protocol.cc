@@ -299,17 +299,21 @@ void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last) {
       e.updated_at = 0;
       e.size = 0;
       e.hash.clear();
-      node = old && old->is_dir() ? old : std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kDirectory);
+      node = old && old->is_dir()
+                 ? old
+                 : std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kDirectory);
       dirs.emplace(e.path, node);
     } else if (has_data) {
       const std::string_view data = r.str_view();
-      if (data.size() > kMaxFileBytes) throw WireError("workspace update has a file over the limit");
+      if (data.size() > kMaxFileBytes)
+        throw WireError("workspace update has a file over the limit");
       node = std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kFile);
       node->data.assign(data.begin(), data.end());
       e.size = data.size();
       e.hash = content_hash(node->data);
     } else {
-      if (!old || old->is_dir() || old->data.size() != e.size || content_hash(old->data) != e.hash) {
+      if (!old || old->is_dir() || old->data.size() != e.size ||
+          content_hash(old->data) != e.hash) {
         throw WireError("workspace update keeps a file the receiver does not have");
       }
       node = old;

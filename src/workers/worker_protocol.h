@@ -58,7 +58,8 @@ enum class Kind : std::uint32_t {
 // 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.
 inline constexpr std::size_t kMaxWorkerPayloadBytes = (std::size_t{4} << 30) + (1 << 20);
 
-// ---- Requests and outcomes -----------------------------------------------------------------------
+// ---- Requests and outcomes
+// -----------------------------------------------------------------------
 
 void write_request(Writer& w, const ExecutionRequest& request);
 ExecutionRequest read_request(Reader& r);

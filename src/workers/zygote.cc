@@ -2,20 +2,20 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string_view>
-#include <cstdlib>
-#include <ctime>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
 #include <malloc.h>
-#include <sys/sysinfo.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,8 +99,7 @@ void read_lazy_files_now() {
   tzset();
 }
 
-[[noreturn]] void worker_child(UniqueFd channel, const std::vector<Engine>& engines,
-                               bool enabled) {
+[[noreturn]] void worker_child(UniqueFd channel, const std::vector<Engine>& engines, bool enabled) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -224,8 +223,9 @@ ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine) {
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork the zygote");
   if (pid == 0) {
     server_end = UniqueFd();
-    zygote_main(std::move(zygote_end),
-                [&engines](Channel&) -> const std::vector<Engine>& { return engines; }, confine);
+    zygote_main(
+        std::move(zygote_end),
+        [&engines](Channel&) -> const std::vector<Engine>& { return engines; }, confine);
   }
   return ZygoteProcess{std::move(server_end), pid};
 }

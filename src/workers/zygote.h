@@ -10,12 +10,12 @@
 // wait status). It exits when the server closes its channel.
 #pragma once
 
-#include <sys/types.h>
-
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <sys/types.h>
 
 #include <sandbox/engine.h>
 

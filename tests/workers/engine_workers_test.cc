@@ -5,20 +5,18 @@
 // The host faults come from a test-only engine around kv (faulty(), compiled only into this
 // test): its own code, which runs in the worker, dereferences null on "crash-host" and opens a
 // host file on "open-host-file".
-#include <sandbox/isolation.h>
-
-#include <signal.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fcntl.h>
 #include <thread>
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
 #include <sandbox/clock.h>
+#include <sandbox/isolation.h>
 #include <sandbox/testing.h>
 
 #include "kv_engine.h"
@@ -222,15 +220,15 @@ TEST(EngineWorkers, ASnapshotRestoresInAnotherInstanceWithItsMemory) {
   auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
   ASSERT_FALSE(session->execute({"set greeting hello", {}}).error);
   const Copy copy(*session);
-  auto restored = workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror},
-                                                       copy.source());
+  auto restored =
+      workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
   EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
   // The server's copy of the memory follows the worker's: a snapshot of the restored instance
   // holds the new value.
   ASSERT_FALSE(restored->execute({"set greeting again", {}}).error);
   const Copy second(*restored);
-  auto third = workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror},
-                                                    second.source());
+  auto third =
+      workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, second.source());
   EXPECT_EQ(text_of(third->execute({"get greeting", {}})), "again");
 }
 
@@ -282,8 +280,8 @@ TEST(WorkerLoss, ASessionOfADeadWorkerIsInvalidAndItsSnapshotRestoresInAnother) 
   EXPECT_TRUE(session->invalid());
   EXPECT_FALSE(session->can_snapshot());
   session.reset();
-  auto restored = workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror},
-                                                       copy.source());
+  auto restored =
+      workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
   EXPECT_EQ(text_of(restored->execute({"get kept", {}})), "7");
 }
 

@@ -144,7 +144,8 @@ std::string update(const std::vector<std::tuple<std::string, bool, std::string>>
     w.boolean(dir);
     w.i64(0);
     w.u64(data.size());
-    w.str(dir ? "" : content_hash({reinterpret_cast<const std::uint8_t*>(data.data()), data.size()}));
+    w.str(dir ? ""
+              : content_hash({reinterpret_cast<const std::uint8_t*>(data.data()), data.size()}));
     w.boolean(!dir && with_data);
     if (!dir && with_data) w.str(data);
   }
@@ -186,7 +187,9 @@ TEST_F(Replicas, AnUpdateOverTheTotalSizeIsRefused) {
 
 TEST(WorkerProtocol, ASnapshotHeaderMustMatchItsBytes) {
   std::vector<std::uint8_t> memory(2 * kWasmPageBytes, 7);
-  SessionSnapshot snap{.handle = 9, .extra = {{"g", "x"}}, .memory = memory,
+  SessionSnapshot snap{.handle = 9,
+                       .extra = {{"g", "x"}},
+                       .memory = memory,
                        .dirty_pages = std::vector<std::uint32_t>{1, 1, 5}};
   Writer w;
   write_snapshot(w, snap, false);

@@ -138,8 +138,7 @@ int main(int argc, char** argv) {
         const auto* entry = sandbox::engines::find_engine(name);
         if (!entry) {
           std::cerr << "sandboxd: unknown engine '" << name
-                    << "' (built: " << sandbox::engines::builtin_engine_names() << ")"
-                    << std::endl;
+                    << "' (built: " << sandbox::engines::builtin_engine_names() << ")" << std::endl;
           return 2;
         }
         entries.push_back(entry);
@@ -161,11 +160,11 @@ int main(int argc, char** argv) {
     if (config.isolation == sandbox::Isolation::kProcess && !engines.empty()) {
       workers = sandbox::EngineWorkers::start(
           std::move(engines),
-          sandbox::WorkerOptions{.workers = config.worker_processes,
-                                 .log = [](const std::string& line) {
-                                   std::cerr << "sandboxd: " << line << std::endl;
-                                 },
-                                 .engine_names = names});
+          sandbox::WorkerOptions{
+              .workers = config.worker_processes,
+              .log =
+                  [](const std::string& line) { std::cerr << "sandboxd: " << line << std::endl; },
+              .engine_names = names});
       engines.clear();
       for (std::size_t i = 0; i < entries.size(); ++i) engines.push_back(workers->engine(i));
     }
@@ -184,8 +183,9 @@ int main(int argc, char** argv) {
       sandbox::BindingSet binding_set;
       std::string served;
       for (std::size_t i = 0; i < entries.size(); ++i) {
-        auto runtime = sandbox::define_interpreter_runtime(
-            std::move(engines[i]), storage->interpreters(), sandbox::RuntimeOptions{.clock = &clock});
+        auto runtime =
+            sandbox::define_interpreter_runtime(std::move(engines[i]), storage->interpreters(),
+                                                sandbox::RuntimeOptions{.clock = &clock});
         binding_set.add(
             sandbox::make_local_binding(uppercase(entries[i]->name), std::move(runtime)));
         served += (served.empty() ? "" : ",") + uppercase(entries[i]->name);

@@ -7,8 +7,8 @@
 
 #include "client/http_client.h"
 #include "kv_engine.h"
-#include "support/test_server.h"
 #include "support/isolation_under_test.h"
+#include "support/test_server.h"
 
 namespace sandbox {
 namespace {
