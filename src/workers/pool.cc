@@ -65,6 +65,7 @@ void Pool::start() {
     zygote = start_zygote(engines_, options_.confine);
   } else {
     std::vector<std::pair<std::string, std::string>> named;
+    named.reserve(engines_.size());
     for (std::size_t i = 0; i < engines_.size(); ++i) {
       named.emplace_back(options_.engine_names[i], engines_[i].build);
     }

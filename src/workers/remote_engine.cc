@@ -120,7 +120,11 @@ class RemoteSession final : public SessionInstance {
       static_cast<EngineOutcome&>(outcome) = read_outcome(r);
       outcome.cwd = r.str();
       state_ = read_state(r);
+      // Whether the file API is disabled is the server's to say, whatever the worker sends.
+      const bool disabled = workspace_->disabled();
       apply_workspace_update(r, *workspace_, home_->last);
+      workspace_->set_disabled(disabled);
+      home_->last.disabled = disabled;
       r.finish();
     } catch (const WireError& e) {
       home_->last.known = false;
@@ -260,7 +264,7 @@ class RemoteSession final : public SessionInstance {
 
 }  // namespace
 
-Engine make_remote_engine(std::shared_ptr<Pool> pool, std::size_t index) {
+Engine make_remote_engine(const std::shared_ptr<Pool>& pool, std::size_t index) {
   const Engine& local = pool->engines().at(index);
   Engine engine;
   engine.language = local.language;

@@ -12,6 +12,6 @@
 
 namespace sandbox::workers {
 
-Engine make_remote_engine(std::shared_ptr<Pool> pool, std::size_t index);
+Engine make_remote_engine(const std::shared_ptr<Pool>& pool, std::size_t index);
 
 }  // namespace sandbox::workers

@@ -387,8 +387,9 @@ void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
   w.u64(source.handle);
   w.str(boost::json::serialize(source.extra));
   w.u32(source.memory_pages);
-  w.boolean(delta);
-  if (delta) write_pages(w, *source.base_delta_pages);
+  const bool listed = delta && source.base_delta_pages.has_value();
+  w.boolean(listed);
+  if (listed) write_pages(w, *source.base_delta_pages);
   w.str(source.base_fingerprint);
   write_pages(w, pages);
   w.buffer().append(bytes);

@@ -43,7 +43,7 @@ constexpr bool kKeepStderr = false;
 
 // The most a zygote request may carry: a kSpawn has no payload, the kEngines list a name and a
 // build id per engine.
-constexpr std::size_t kMaxZygoteRequestBytes = 64 * 1024;
+constexpr std::size_t kMaxZygoteRequestBytes = std::size_t{64} * 1024;
 // Where a zygote started as a program finds its channel.
 constexpr int kZygoteChannelFd = 3;
 
@@ -91,8 +91,9 @@ void read_lazy_files_now() {
   std::thread([] {
     // A new thread's first allocation makes an arena of its own; freeing 1 MiB of chunks below
     // the mmap threshold leaves a top chunk past the trim threshold, which shrinks the heap.
-    constexpr std::size_t kChunk = 64 * 1024;
+    constexpr std::size_t kChunk = std::size_t{64} * 1024;
     std::vector<void*> chunks;
+    chunks.reserve(16);
     for (int i = 0; i < 16; ++i) chunks.push_back(std::malloc(kChunk));
     for (void* c : chunks) std::free(c);
   }).join();
@@ -223,9 +224,10 @@ ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine) {
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork the zygote");
   if (pid == 0) {
     server_end = UniqueFd();
+    const std::vector<Engine>* served = &engines;
     zygote_main(
-        std::move(zygote_end),
-        [&engines](Channel&) -> const std::vector<Engine>& { return engines; }, confine);
+        std::move(zygote_end), [served](Channel&) -> const std::vector<Engine>& { return *served; },
+        confine);
   }
   return ZygoteProcess{std::move(server_end), pid};
 }

@@ -121,7 +121,8 @@ int main(int argc, char** argv) {
       for (auto& k : sandbox::split_list(keys)) config.api_keys.push_back(std::move(k));
     }
     if (!engine_list.empty()) config.engines = sandbox::split_list(engine_list);
-    config.isolation = *sandbox::parse_isolation(isolation);
+    // CLI11's IsMember check admits only the names parse_isolation knows.
+    config.isolation = sandbox::parse_isolation(isolation).value_or(sandbox::Isolation::kProcess);
     for (const auto& b : bindings) config.bindings.push_back(sandbox::parse_binding_spec(b));
     config.idle_ttl_ms = sandbox::parse_sandbox_idle_ttl(std::getenv("SANDBOX_IDLE_TTL_MS"));
     config.file_api = sandbox::parse_file_api(std::getenv("SANDBOX_FILE_API"));
