@@ -6,6 +6,8 @@
 // test): its own code, which runs in the worker, dereferences null on "crash-host" and opens a
 // host file on "open-host-file".
 #include <atomic>
+#include <stdexcept>
+#include <string>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -74,10 +76,16 @@ Engine faulty(Engine inner) {
   return e;
 }
 
+// The pool's zygote is a fresh copy of this test program (WorkerOptions::engine_names), as in
+// sandboxd: main() below serves it. (A zygote forked from this multi-threaded test process would
+// also work, but ThreadSanitizer cannot follow threads started after such a fork.)
+constexpr const char* kFaultyKv = "faulty-kv";
+
 std::shared_ptr<EngineWorkers> start_workers(std::size_t n = 2) {
   std::vector<Engine> engines;
   engines.push_back(faulty(engines::make_kv_engine()));
-  return EngineWorkers::start(std::move(engines), WorkerOptions{.workers = n});
+  return EngineWorkers::start(std::move(engines),
+                              WorkerOptions{.workers = n, .engine_names = {kFaultyKv}});
 }
 
 // Waits (up to 10 s) for `done`.
@@ -341,4 +349,17 @@ TEST(WorkerLoss, KillingEveryWorkerUnderLoadFailsOnlyTheCallsInFlight) {
 }
 
 }  // namespace
+
+// The engines a zygote started as this program makes (main() below).
+Engine make_named_test_engine(const std::string& name) {
+  if (name != kFaultyKv) throw std::invalid_argument("no test engine " + name);
+  return faulty(engines::make_kv_engine());
+}
+
 }  // namespace sandbox
+
+int main(int argc, char** argv) {
+  sandbox::serve_as_zygote_if_asked(argc, argv, sandbox::make_named_test_engine);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
