@@ -6,10 +6,10 @@
 // test): its own code, which runs in the worker, dereferences null on "crash-host" and opens a
 // host file on "open-host-file".
 #include <atomic>
-#include <stdexcept>
-#include <string>
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <fcntl.h>
