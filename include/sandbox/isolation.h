@@ -107,13 +107,14 @@ class EngineWorkers {
   virtual Engine engine(std::size_t index) const = 0;
 
   struct Stats {
-    std::size_t workers = 0;    // the pool's size
-    std::uint64_t started = 0;  // workers started, replacements included
-    std::uint64_t lost = 0;     // workers that died while the pool ran
-    std::vector<int> pids;      // the live workers
-    std::size_t in_flight = 0;  // calls the live workers are running
-    std::string confinement;    // what the last worker reported, e.g. "seccomp, ..."
-    std::string last_exit;      // how the last worker that ended ended, e.g. "SIGSYS"
+    std::size_t workers = 0;     // the pool's size
+    std::uint64_t started = 0;   // workers started, replacements included
+    std::uint64_t lost = 0;      // workers that died while the pool ran
+    std::vector<int> pids;       // the live workers
+    std::size_t in_flight = 0;   // calls the live workers are running
+    std::size_t workspaces = 0;  // /workspace mirrors whose instances live in a worker
+    std::string confinement;     // what the last worker reported, e.g. "seccomp, ..."
+    std::string last_exit;       // how the last worker that ended ended, e.g. "SIGSYS"
   };
   virtual Stats stats() const = 0;
 };

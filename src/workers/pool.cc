@@ -170,7 +170,6 @@ std::shared_ptr<Pool::Home> Pool::enter_home(const Workspace* workspace) {
     ++home->sessions;
     return home;
   }
-  const std::size_t sessions = home ? home->sessions : 0;
   Slot* best = &slots_[0];
   for (auto& slot : slots_) {
     if (!slot.worker || slot.worker->dead()) {
@@ -187,7 +186,9 @@ std::shared_ptr<Pool::Home> Pool::enter_home(const Workspace* workspace) {
     throw;
   }
   fresh->id = next_home_++;
-  fresh->sessions = sessions + 1;
+  // The instances of a home whose worker died count down on that old home (it is no longer in
+  // the map, so they leave nothing behind); the new home counts only the instances it gets.
+  fresh->sessions = 1;
   ++best->homes;
   home = fresh;
   return home;
@@ -251,6 +252,7 @@ EngineWorkers::Stats Pool::stats() const {
   {
     std::lock_guard lock(mu_);
     s.workers = slots_.size();
+    s.workspaces = homes_.size();
     for (const auto& slot : slots_) {
       if (slot.worker && !slot.worker->dead()) {
         s.pids.push_back(slot.worker->pid());

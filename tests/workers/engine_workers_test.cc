@@ -293,6 +293,22 @@ TEST(WorkerLoss, ASessionOfADeadWorkerIsInvalidAndItsSnapshotRestoresInAnother) 
   EXPECT_EQ(text_of(restored->execute({"get kept", {}})), "7");
 }
 
+// Regression (ReHomedWorkspaceKeptForever): a mirror whose worker died moved to a new worker
+// still counting the dead worker's instances, so it was never forgotten.
+TEST(WorkerLoss, AMirrorMovedAfterItsWorkerDiedIsForgottenWhenItsLastInstanceCloses) {
+  auto workers = start_workers(2);
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto first = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  EXPECT_THROW(first->execute({kCrashHost, {}}), WorkerLostError);
+  auto second = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  EXPECT_EQ(text_of(second->execute({"incr n", {}})), "1");
+  EXPECT_EQ(workers->stats().workspaces, 1u);
+  first.reset();
+  second.reset();
+  EXPECT_EQ(workers->stats().workspaces, 0u);
+}
+
 TEST(WorkerLoss, KillingEveryWorkerUnderLoadFailsOnlyTheCallsInFlight) {
   auto workers = start_workers(2);
   const Engine engine = workers->engine(0);
