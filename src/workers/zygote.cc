@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -100,7 +101,15 @@ void read_lazy_files_now() {
   tzset();
 }
 
-[[noreturn]] void worker_child(UniqueFd channel, const std::vector<Engine>& engines, bool enabled) {
+// Dies with its parent: a zygote whose server is gone, or a worker whose zygote is gone, must
+// not live on (it may be stuck before it would notice its channel close).
+void die_with_parent(pid_t parent) {
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) _exit(0);
+}
+
+[[noreturn]] void worker_child(UniqueFd channel, const std::vector<Engine>& engines, bool enabled,
+                               pid_t zygote) {
+  die_with_parent(zygote);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -148,7 +157,8 @@ void reap(Channel& channel) {
 // program, those it makes by name from the first frame the server sends.
 using EngineSource = std::function<const std::vector<Engine>&(Channel&)>;
 
-[[noreturn]] void zygote_main(UniqueFd fd, const EngineSource& source, bool enabled) {
+[[noreturn]] void zygote_main(UniqueFd fd, const EngineSource& source, bool enabled, pid_t parent) {
+  die_with_parent(parent);
   quiet_standard_descriptors();
   const int channel_fd = fd.get();
   try {
@@ -194,10 +204,11 @@ using EngineSource = std::function<const std::vector<Engine>&(Channel&)>;
       }
       UniqueFd server_end(pair[0]);
       UniqueFd worker_end(pair[1]);
+      const pid_t zygote = ::getpid();
       const pid_t pid = ::fork();
       if (pid == 0) {
         server_end = UniqueFd();
-        worker_child(std::move(worker_end), engines, enabled);
+        worker_child(std::move(worker_end), engines, enabled, zygote);
       }
       worker_end = UniqueFd();
       Writer w;
@@ -220,6 +231,7 @@ ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine) {
   }
   UniqueFd server_end(pair[0]);
   UniqueFd zygote_end(pair[1]);
+  const pid_t server = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork the zygote");
   if (pid == 0) {
@@ -227,7 +239,7 @@ ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine) {
     const std::vector<Engine>* served = &engines;
     zygote_main(
         std::move(zygote_end), [served](Channel&) -> const std::vector<Engine>& { return *served; },
-        confine);
+        confine, server);
   }
   return ZygoteProcess{std::move(server_end), pid};
 }
@@ -276,6 +288,7 @@ void serve_as_zygote(int argc, char** argv,
                      const std::function<Engine(const std::string&)>& make_engine) {
   if (argc < 2 || std::string_view(argv[1]) != "--sandbox-zygote") return;
   const bool confine = argc >= 3 && std::string_view(argv[2]) == "confine";
+  const pid_t server = ::getppid();
   static std::vector<Engine> engines;
   zygote_main(
       UniqueFd(kZygoteChannelFd),
@@ -294,7 +307,7 @@ void serve_as_zygote(int argc, char** argv,
         }
         return engines;
       },
-      confine);
+      confine, server);
 }
 
 }  // namespace sandbox::workers

@@ -23,10 +23,12 @@ inline bool engines_in_worker_processes() {
 // `engine` as the suite should use it: itself, or the same engine in two worker processes of a
 // pool of its own (which lives as long as a copy of the returned engine does).
 inline Engine under_test(Engine engine) {
-#if defined(__SANITIZE_THREAD__)
-  // ThreadSanitizer cannot follow threads started after a fork of a multi-threaded process (the
-  // pool's zygote is such a fork here): under it the copies run in process, and
-  // tests/workers/engine_workers_test (whose zygote is a fresh program) covers the pool.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  // The pool's zygote is a fork of this multi-threaded test process. ThreadSanitizer cannot
+  // follow threads started after such a fork, and AddressSanitizer's allocator can be inherited
+  // locked (a worker then hangs in its first allocation): under either the copies run in
+  // process, and tests/workers/engine_workers_test (whose zygote is a fresh program, as in
+  // sandboxd) covers the pool.
   return engine;
 #endif
   if (!engines_in_worker_processes()) return engine;
