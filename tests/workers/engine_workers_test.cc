@@ -21,6 +21,7 @@
 #include <sandbox/isolation.h>
 #include <sandbox/testing.h>
 
+#include "engines/corpus/session_snapshot.h"
 #include "kv_engine.h"
 
 namespace sandbox {
@@ -104,28 +105,7 @@ std::string text_of(const EngineOutcome& o) {
   return *o.results[0].text;
 }
 
-// A copy of a session's snapshot, as a SnapshotSource.
-struct Copy {
-  std::uint64_t handle = 0;
-  boost::json::object extra;
-  std::vector<std::uint8_t> memory;
-  explicit Copy(SessionInstance& s) {
-    const SessionSnapshot snap = s.snapshot();
-    handle = snap.handle;
-    extra = snap.extra;
-    memory.assign(snap.memory.begin(), snap.memory.end());
-  }
-  SnapshotSource source() const {
-    return SnapshotSource{
-        .handle = handle,
-        .extra = extra,
-        .memory_pages = static_cast<std::uint32_t>(memory.size() / kWasmPageBytes),
-        .read_page = [this](std::uint32_t p) -> std::optional<std::span<const std::uint8_t>> {
-          return std::span<const std::uint8_t>(memory).subspan(std::size_t{p} * kWasmPageBytes,
-                                                               kWasmPageBytes);
-        }};
-  }
-};
+using testing_corpus::SnapshotCopy;
 
 TEST(EngineWorkers, IsolationNamesParse) {
   EXPECT_EQ(parse_isolation("process"), Isolation::kProcess);
@@ -227,14 +207,14 @@ TEST(EngineWorkers, ASnapshotRestoresInAnotherInstanceWithItsMemory) {
   Workspace mirror(clock);
   auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
   ASSERT_FALSE(session->execute({"set greeting hello", {}}).error);
-  const Copy copy(*session);
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
   auto restored =
       workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
   EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
   // The server's copy of the memory follows the worker's: a snapshot of the restored instance
   // holds the new value.
   ASSERT_FALSE(restored->execute({"set greeting again", {}}).error);
-  const Copy second(*restored);
+  const SnapshotCopy second = SnapshotCopy::of(*restored);
   auto third =
       workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, second.source());
   EXPECT_EQ(text_of(third->execute({"get greeting", {}})), "again");
@@ -283,7 +263,7 @@ TEST(WorkerLoss, ASessionOfADeadWorkerIsInvalidAndItsSnapshotRestoresInAnother) 
   Workspace mirror(clock);
   auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
   ASSERT_FALSE(session->execute({"set kept 7", {}}).error);
-  const Copy copy(*session);
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
   EXPECT_THROW(session->execute({kCrashHost, {}}), WorkerLostError);
   EXPECT_TRUE(session->invalid());
   EXPECT_FALSE(session->can_snapshot());
@@ -341,7 +321,7 @@ TEST(WorkerLoss, KillingEveryWorkerUnderLoadFailsOnlyTheCallsInFlight) {
             ++wrong;
             continue;
           }
-          const Copy copy(*session);
+          const SnapshotCopy copy = SnapshotCopy::of(*session);
           auto restored =
               engine.sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
           (text_of(restored->execute({"get y", {}})) == "9" ? ok : wrong)++;
