@@ -74,19 +74,35 @@ class RemoteSession final : public SessionInstance {
     w.str(options.cwd);
     const auto base = pool_->base(engine_);
     const ServerBase* server_base = base ? server_base_of(*base) : nullptr;
-    Kind kind = Kind::kBoot;
     if (source == nullptr) {
       // A booted instance holds the engine's image, which is the base.
       if (server_base != nullptr) {
         shadow_.reset(server_base, base->pages);
         shadow_known_ = true;
       }
-    } else {
-      kind = Kind::kRestore;
-      write_restore(w, *source, base.get(), server_base);
+      const Frame reply = call(Kind::kBoot, {w.buffer()});
+      state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
+      return;
     }
-    const Frame reply = call(kind, w.buffer());
-    state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
+    // The pages go from the shadow (which the restore sets to the memory the worker will hold)
+    // straight into the frame.
+    const std::vector<std::uint32_t> sent = write_restore(w, *source, base.get(), server_base);
+    std::vector<std::string_view> parts{w.buffer()};
+    const auto memory = shadow_.view();
+    for (std::size_t i = 0; i < sent.size();) {
+      std::size_t j = i + 1;
+      while (j < sent.size() && sent[j] == sent[j - 1] + 1) ++j;  // one part per run of pages
+      parts.emplace_back(
+          reinterpret_cast<const char*>(memory.data()) + std::size_t{sent[i]} * kWasmPageBytes,
+          (j - i) * kWasmPageBytes);
+      i = j;
+    }
+    const Frame reply = call(Kind::kRestore, parts);
+    decode(*worker_, reply, [&](Reader& r) {
+      state_ = read_state(r);
+      read_changes_if_any(r);
+      return 0;
+    });
   }
 
   std::string cwd() const override { return state_.cwd; }
@@ -101,10 +117,11 @@ class RemoteSession final : public SessionInstance {
     w.u64(id_);
     w.i64(now_for(workspace_));
     w.boolean(static_cast<bool>(request.on_output));
+    w.boolean(!shadow_known_);  // the shadow needs the whole memory
     write_request(w, request);
     write_update(w);
     const auto output = output_progress(request.on_output);
-    const Frame reply = call(Kind::kExecute, w.buffer(), [&](const Frame& frame) {
+    const Frame reply = call(Kind::kExecute, {w.buffer()}, [&](const Frame& frame) {
       if (static_cast<Kind>(frame.kind) == Kind::kCwd) {
         Reader r(frame.payload);
         const std::string cwd = r.str();
@@ -125,6 +142,7 @@ class RemoteSession final : public SessionInstance {
       apply_workspace_update(r, *workspace_, home_->last);
       workspace_->set_disabled(disabled);
       home_->last.disabled = disabled;
+      read_changes_if_any(r);
       r.finish();
     } catch (const WireError& e) {
       home_->last.known = false;
@@ -136,36 +154,26 @@ class RemoteSession final : public SessionInstance {
 
   SessionSnapshot snapshot() override {
     if (!can_snapshot()) throw std::logic_error("snapshot of an instance that cannot take one");
-    Writer w;
-    w.u64(id_);
-    const bool all = !shadow_known_;
-    w.boolean(all);
-    const Frame reply = call(Kind::kSnapshot, w.buffer());
+    if (!changes_ready_) {
+      // No call since the last snapshot carried the memory's changes: ask for them.
+      Writer w;
+      w.u64(id_);
+      w.boolean(!shadow_known_);
+      const Frame reply = call(Kind::kSnapshot, {w.buffer()});
+      decode(*worker_, reply, [&](Reader& r) {
+        read_changes(r);
+        return 0;
+      });
+    }
     SessionSnapshot snap;
-    std::optional<std::vector<std::uint32_t>> dirty;
-    decode(*worker_, reply, [&](Reader& r) {
-      SnapshotHeader h = read_snapshot_header(r);
-      if (h.memory_pages > shadow_.max_pages()) {
-        throw WireError("snapshot is larger than the engine's memory limit");
-      }
-      shadow_.resize(h.memory_pages);
-      if (h.dirty_pages) {
-        for (const std::uint32_t p : *h.dirty_pages)
-          shadow_.write_page(p, r.raw(kWasmPageBytes).data());
-      } else {
-        for (std::uint32_t p = 0; p < h.memory_pages; ++p) {
-          shadow_.write_page(p, r.raw(kWasmPageBytes).data());
-        }
-      }
-      snap.handle = h.handle;
-      snap.extra = std::move(h.extra);
-      dirty = std::move(h.dirty_pages);
-      return 0;
-    });
-    shadow_known_ = true;
+    snap.handle = handle_;
+    snap.extra = extra_;
     snap.memory = shadow_.view();
-    // Pages sent whole (asked for, or the engine tracks no writes) say nothing of what changed.
-    if (!all) snap.dirty_pages = std::move(dirty);
+    // Pages sent whole say nothing of what changed.
+    if (!changed_all_) snap.dirty_pages = std::move(changed_pages_);
+    changed_pages_.clear();
+    changed_all_ = false;
+    changes_ready_ = false;
     return snap;
   }
 
@@ -185,10 +193,10 @@ class RemoteSession final : public SessionInstance {
   }
 
  private:
-  Frame call(Kind kind, const std::string& payload,
+  Frame call(Kind kind, const std::vector<std::string_view>& parts,
              const WorkerConnection::Progress& progress = {}) {
     try {
-      return worker_->call(kind, {payload}, progress, kWorkerCallTimeout);
+      return worker_->call(kind, parts, progress, kWorkerCallTimeout);
     } catch (...) {
       // The worker's replica may have changed without the answer saying how: the next call
       // sends every file again.
@@ -199,10 +207,46 @@ class RemoteSession final : public SessionInstance {
 
   void write_update(Writer& w) { write_workspace_update(w, *workspace_, home_->last); }
 
-  // The stored pages the worker needs, copied as they are read (a SnapshotSource's page view
-  // lasts until its next read). The shadow is set to the memory the restore will produce.
-  void write_restore(Writer& w, const SnapshotSource& source, const SnapshotBase* base,
-                     const ServerBase* server_base) {
+  // The changes a reply carries when its call left the instance able to take a snapshot.
+  void read_changes_if_any(Reader& r) {
+    if (r.boolean()) {
+      read_changes(r);
+    } else {
+      changes_ready_ = false;
+    }
+  }
+
+  // Applies a worker's changes to the shadow and keeps them for the next snapshot().
+  void read_changes(Reader& r) {
+    ChangesHeader h = read_changes_header(r);
+    if (h.memory_pages > shadow_.max_pages()) {
+      throw WireError("snapshot is larger than the engine's memory limit");
+    }
+    shadow_.resize(h.memory_pages);
+    if (h.blocks) {
+      for (const std::uint32_t b : *h.blocks) {
+        shadow_.write_block(b, r.raw(kChangeBlockBytes).data());
+        const std::uint32_t page = b / kChangeBlocksPerPage;
+        if (changed_pages_.empty() || changed_pages_.back() != page) changed_pages_.push_back(page);
+      }
+    } else {
+      for (std::uint32_t p = 0; p < h.memory_pages; ++p) {
+        shadow_.write_page(p, r.raw(kWasmPageBytes).data());
+      }
+      changed_all_ = true;
+    }
+    handle_ = h.handle;
+    extra_ = std::move(h.extra);
+    changes_ready_ = true;
+    shadow_known_ = true;
+  }
+
+  // Writes the restore's header, copying the stored pages the worker needs into the shadow as
+  // they are read (a SnapshotSource's page view lasts until its next read); returns the pages
+  // whose bytes follow (the shadow's). The shadow is set to the memory the restore will produce.
+  std::vector<std::uint32_t> write_restore(Writer& w, const SnapshotSource& source,
+                                           const SnapshotBase* base,
+                                           const ServerBase* server_base) {
     if (source.memory_pages > shadow_.max_pages()) {
       throw std::runtime_error("Snapshot is larger than the engine's memory limit");
     }
@@ -220,8 +264,10 @@ class RemoteSession final : public SessionInstance {
       for (std::uint32_t p = 0; p < source.memory_pages; ++p) wanted.push_back(p);
       shadow_.reset(nullptr, source.memory_pages);
     }
+    changed_pages_.clear();
+    changed_all_ = false;
+    changes_ready_ = false;
     std::vector<std::uint32_t> sent;
-    std::string bytes;
     for (const std::uint32_t p : wanted) {
       const auto page = source.read_page(p);
       if (!page) {
@@ -234,7 +280,6 @@ class RemoteSession final : public SessionInstance {
       }
       shadow_.write_page(p, page->data());
       sent.push_back(p);
-      bytes.append(reinterpret_cast<const char*>(page->data()), page->size());
     }
     SnapshotSource meta;
     meta.handle = source.handle;
@@ -242,8 +287,9 @@ class RemoteSession final : public SessionInstance {
     meta.memory_pages = source.memory_pages;
     meta.base_fingerprint = source.base_fingerprint;
     if (delta) meta.base_delta_pages = std::move(wanted);
-    write_restore_source(w, meta, delta, sent, bytes);
+    write_restore_source(w, meta, delta, sent);
     shadow_known_ = true;
+    return sent;
   }
 
   std::shared_ptr<Pool> pool_;
@@ -255,6 +301,13 @@ class RemoteSession final : public SessionInstance {
   std::function<void(const std::string&)> on_cwd_change_;
   ShadowMemory shadow_;
   bool shadow_known_ = false;
+  // Changes taken since the last snapshot(): the pages they touched (ascending within each
+  // reply), or every page; and the handle and globals of the latest.
+  std::vector<std::uint32_t> changed_pages_;
+  bool changed_all_ = false;
+  bool changes_ready_ = false;  // the latest call carried changes: snapshot() needs no call
+  std::uint64_t handle_ = 0;
+  boost::json::object extra_;
   std::uint64_t id_;
   std::shared_ptr<Pool::Home> home_;
   std::shared_ptr<WorkerConnection> worker_;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "wasm/memory_image.h"
+#include "workers/memory_baseline.h"
 
 namespace sandbox::workers {
 
@@ -109,6 +110,10 @@ void ShadowMemory::resize(std::uint32_t pages) {
 
 void ShadowMemory::write_page(std::uint32_t page, const void* bytes) {
   std::memcpy(data_ + std::size_t{page} * kWasmPageBytes, bytes, kWasmPageBytes);
+}
+
+void ShadowMemory::write_block(std::uint32_t block, const void* bytes) {
+  std::memcpy(data_ + std::size_t{block} * kChangeBlockBytes, bytes, kChangeBlockBytes);
 }
 
 void ShadowMemory::zero_page(std::uint32_t page) {

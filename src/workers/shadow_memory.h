@@ -5,8 +5,8 @@
 // reads any page of it (all of them when it has no write tracking to go by), so the server keeps
 // an exact copy: it starts as the engine's base image (mapped copy-on-write, so an unchanged page
 // costs nothing) or as zero, takes the pages a restore sends, and then the pages the worker
-// reports written at each snapshot. The reservation is the engine's memory limit, untouched
-// until written (MAP_NORESERVE).
+// reports changed (in 4 KiB blocks) after each step. The reservation is the engine's memory limit,
+// untouched until written (MAP_NORESERVE).
 //
 // Thread-safety: none; one session instance owns it.
 #pragma once
@@ -65,6 +65,8 @@ class ShadowMemory {
   // Grows (new pages zero) or shrinks (the pages past the end are dropped).
   void resize(std::uint32_t pages);
   void write_page(std::uint32_t page, const void* bytes);
+  // Block `block` (kChangeBlockBytes at block * kChangeBlockBytes, within pages()).
+  void write_block(std::uint32_t block, const void* bytes);
   void zero_page(std::uint32_t page);
   std::span<const std::uint8_t> view() const {
     return {data_, std::size_t{pages_} * kWasmPageBytes};

@@ -47,6 +47,8 @@ struct Replica {
 
 struct Slot {
   std::unique_ptr<SessionInstance> instance;
+  // What the server's copy of the instance's memory holds.
+  MemoryBaseline baseline;
   std::shared_ptr<Replica> replica;
   // The call in progress on this instance: where a cwd change mid-execute is reported.
   std::atomic<std::uint64_t> call{0};
@@ -222,6 +224,13 @@ class Worker {
     if (static_cast<Kind>(frame.kind) == Kind::kBoot) {
       r.finish();
       s->instance = e.sessions->boot(options);
+      // A booted instance holds the engine's image, as the server's copy does when it has one;
+      // when the server has none it asks for the whole memory (kExecute's `all`).
+      if (auto image = image_blocks(e)) {
+        const auto pages = static_cast<std::uint32_t>(image->pages.size());
+        s->baseline.start(std::move(image), pages);
+      }
+      write_state(out, state_of(*s->instance));
     } else {
       const RestoreSource source = read_restore_source(r);
       r.finish();
@@ -231,25 +240,71 @@ class Worker {
       src.memory_pages = source.memory_pages;
       src.base_delta_pages = source.base_delta_pages;
       src.base_fingerprint = source.base_fingerprint;
-      src.read_page =
-          [&source](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
+      const auto sent = [&source](std::uint32_t page) -> std::span<const std::uint8_t> {
         const auto it = std::lower_bound(source.pages.begin(), source.pages.end(), page);
-        if (it == source.pages.end() || *it != page) return std::nullopt;
+        if (it == source.pages.end() || *it != page) return {};
         const std::size_t at = static_cast<std::size_t>(it - source.pages.begin()) * kWasmPageBytes;
-        return std::span<const std::uint8_t>(
-            reinterpret_cast<const std::uint8_t*>(source.bytes.data()) + at, kWasmPageBytes);
+        return {reinterpret_cast<const std::uint8_t*>(source.bytes.data()) + at, kWasmPageBytes};
+      };
+      src.read_page = [&sent](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
+        const auto bytes = sent(page);
+        if (bytes.empty()) return std::nullopt;
+        return bytes;
       };
       s->instance = e.sessions->restore(options, src);
+      // The server's copy: the image with the listed pages as sent (absent ones zero), or the
+      // pages sent over zeros.
+      if (source.base_delta_pages) {
+        auto image = image_blocks(e);
+        if (image && image->fingerprint == source.base_fingerprint) {
+          s->baseline.start(std::move(image), source.memory_pages);
+          for (const std::uint32_t p : *source.base_delta_pages) s->baseline.set_page(p, sent(p));
+        }
+      } else {
+        s->baseline.start(nullptr, source.memory_pages);
+        for (const std::uint32_t p : source.pages) s->baseline.set_page(p, sent(p));
+      }
+      write_state(out, state_of(*s->instance));
+      write_changes_if_any(*s, out);
     }
-    write_state(out, state_of(*s->instance));
     std::lock_guard lock(mu_);
     slots_[id] = std::move(s);
+  }
+
+  // The engine's image as block hashes, made on first use; null when the engine offers no image.
+  std::shared_ptr<const ImageBlockHashes> image_blocks(const Engine& e) {
+    if (!e.sessions || !e.sessions->base) return nullptr;
+    const std::lock_guard lock(images_mu_);
+    auto& cached = images_[&e];
+    if (!cached) {
+      if (const auto base = e.sessions->base()) {
+        cached = hash_image_blocks(*base);
+      } else {
+        cached = std::make_shared<const ImageBlockHashes>();  // none; asked once
+      }
+    }
+    return cached->fingerprint.empty() ? nullptr : cached;
+  }
+
+  // After a call that leaves the instance able to take a snapshot: true and what its memory
+  // changed since the server's copy, which saves the server a kSnapshot call; otherwise false.
+  static void write_changes_if_any(Slot& s, Writer& out) {
+    const bool ready = !s.instance->invalid() && s.instance->can_snapshot();
+    out.boolean(ready);
+    if (ready) write_changes_now(s, out);
+  }
+
+  static void write_changes_now(Slot& s, Writer& out) {
+    const SessionSnapshot snap = s.instance->snapshot();
+    const auto blocks = s.baseline.take_changes(snap.memory, snap.dirty_pages);
+    write_changes(out, snap, blocks ? &*blocks : nullptr);
   }
 
   void execute(Reader& r, std::uint64_t call, Writer& out) {
     auto s = slot(r.u64());
     s->replica->clock.set(r.i64());
     const bool stream = r.boolean();
+    if (r.boolean()) s->baseline.forget();  // the server asks for the whole memory
     ExecutionRequest request = read_request(r);
     apply_workspace_update(r, s->replica->ws, s->replica->last);
     r.finish();
@@ -260,14 +315,15 @@ class Worker {
     out.str(outcome.cwd);
     write_state(out, state_of(*s->instance));
     write_workspace_update(out, s->replica->ws, s->replica->last);
+    write_changes_if_any(*s, out);
   }
 
   void snapshot(Reader& r, Writer& out) {
     auto s = slot(r.u64());
-    const bool all = r.boolean();
+    if (r.boolean()) s->baseline.forget();
     r.finish();
     if (!s->instance->can_snapshot()) throw WireError("the instance cannot be snapshotted now");
-    write_snapshot(out, s->instance->snapshot(), all);
+    write_changes_now(*s, out);
   }
 
   void close(Reader& r) {
@@ -304,6 +360,8 @@ class Worker {
   std::mutex mu_;
   std::map<std::uint64_t, std::shared_ptr<Slot>> slots_;
   std::map<std::uint64_t, std::shared_ptr<Replica>> replicas_;
+  std::mutex images_mu_;
+  std::map<const Engine*, std::shared_ptr<const ImageBlockHashes>> images_;
   std::mutex queue_mu_;
   std::condition_variable queue_cv_;
   std::deque<Frame> queue_;

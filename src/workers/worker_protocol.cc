@@ -339,32 +339,26 @@ void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last) {
 
 // ---- Snapshots ---------------------------------------------------------------------------------
 
-void write_snapshot(Writer& w, const SessionSnapshot& snapshot, bool all_pages) {
+void write_changes(Writer& w, const SessionSnapshot& snapshot,
+                   const std::vector<std::uint32_t>* blocks) {
   const auto pages = static_cast<std::uint32_t>(snapshot.memory.size() / kWasmPageBytes);
   w.u64(snapshot.handle);
   w.str(boost::json::serialize(snapshot.extra));
   w.u32(pages);
-  const bool listed = snapshot.dirty_pages && !all_pages;
-  w.boolean(listed);
-  std::vector<std::uint32_t> dirty;
-  if (listed) {
-    for (const std::uint32_t p : *snapshot.dirty_pages) {
-      if (p < pages) dirty.push_back(p);
-    }
-    std::sort(dirty.begin(), dirty.end());
-    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-    write_pages(w, dirty);
-    w.buffer().reserve(w.buffer().size() + dirty.size() * std::size_t{kWasmPageBytes});
-    for (const std::uint32_t p : dirty) {
-      w.raw(snapshot.memory.subspan(std::size_t{p} * kWasmPageBytes, kWasmPageBytes));
-    }
-  } else {
+  w.boolean(blocks != nullptr);
+  if (blocks == nullptr) {
     w.raw(snapshot.memory.first(std::size_t{pages} * kWasmPageBytes));
+    return;
+  }
+  write_pages(w, *blocks);
+  w.buffer().reserve(w.buffer().size() + blocks->size() * kChangeBlockBytes);
+  for (const std::uint32_t b : *blocks) {
+    w.raw(snapshot.memory.subspan(std::size_t{b} * kChangeBlockBytes, kChangeBlockBytes));
   }
 }
 
-SnapshotHeader read_snapshot_header(Reader& r) {
-  SnapshotHeader h;
+ChangesHeader read_changes_header(Reader& r) {
+  ChangesHeader h;
   h.handle = r.u64();
   h.extra = read_object(r);
   h.memory_pages = r.u32();
@@ -372,9 +366,9 @@ SnapshotHeader read_snapshot_header(Reader& r) {
     throw WireError("worker snapshot is larger than a 32-bit memory");
   }
   if (r.boolean()) {
-    h.dirty_pages = read_ascending_pages(r, h.memory_pages);
-    if (r.left() != h.dirty_pages->size() * std::size_t{kWasmPageBytes}) {
-      throw WireError("worker snapshot's page bytes do not match its page list");
+    h.blocks = read_ascending_pages(r, h.memory_pages * kChangeBlocksPerPage);
+    if (r.left() != h.blocks->size() * kChangeBlockBytes) {
+      throw WireError("worker snapshot's block bytes do not match its block list");
     }
   } else if (r.left() != std::size_t{h.memory_pages} * kWasmPageBytes) {
     throw WireError("worker snapshot's bytes do not match its memory size");
@@ -383,7 +377,7 @@ SnapshotHeader read_snapshot_header(Reader& r) {
 }
 
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& pages, std::string_view bytes) {
+                          const std::vector<std::uint32_t>& pages) {
   w.u64(source.handle);
   w.str(boost::json::serialize(source.extra));
   w.u32(source.memory_pages);
@@ -392,7 +386,6 @@ void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
   if (listed) write_pages(w, *source.base_delta_pages);
   w.str(source.base_fingerprint);
   write_pages(w, pages);
-  w.buffer().append(bytes);
 }
 
 RestoreSource read_restore_source(Reader& r) {

@@ -5,9 +5,10 @@
 // (an execute may send kOutput and kCwd frames first):
 //   kRun        engine, now, stream?, request                -> outcome
 //   kBoot       engine, instance, workspace, update, cwd, now -> state
-//   kRestore    kBoot's fields, snapshot source and its pages -> state
-//   kExecute    instance, now, stream?, request, update       -> session outcome, state, update
-//   kSnapshot   instance, all?                                -> snapshot (handle, extra, pages)
+//   kRestore    kBoot's fields, snapshot source and its pages -> state, changes?
+//   kExecute    instance, now, stream?, all?, request, update -> session outcome, state, update,
+//                                                                changes?
+//   kSnapshot   instance, all?                                -> changes
 //   kClose      instance                                      -> (empty)
 //   kBase       engine                                        -> base image or none
 //   kForget     workspace                                     -> (empty)
@@ -32,6 +33,7 @@
 #include <sandbox/engine.h>
 #include <sandbox/workspace.h>
 
+#include "workers/memory_baseline.h"
 #include "workers/wire.h"
 
 namespace sandbox::workers {
@@ -116,18 +118,27 @@ void write_workspace_update(Writer& w, const Workspace& ws, ReplicaState& last);
 void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last);
 
 // ---- Snapshots ---------------------------------------------------------------------------------
+//
+// A worker sends what changed in an instance's memory since the server's copy (ShadowMemory)
+// last agreed with it: the 4 KiB blocks whose hashes changed (MemoryBaseline), or the whole
+// memory when the worker cannot tell. The changes ride on the reply of each execute and restore
+// that leaves the instance able to take a snapshot, and on a kSnapshot reply.
 
-struct SnapshotHeader {
+struct ChangesHeader {
   std::uint64_t handle = 0;
   boost::json::object extra;
   std::uint32_t memory_pages = 0;
-  // The pages whose bytes follow, ascending; unset: every page of the memory follows.
-  std::optional<std::vector<std::uint32_t>> dirty_pages;
+  // The blocks whose bytes follow (kChangeBlockBytes each), ascending, each below
+  // memory_pages * kChangeBlocksPerPage; unset: every page of the memory follows.
+  std::optional<std::vector<std::uint32_t>> blocks;
 };
-// The header, then the bytes of each page it lists (kWasmPageBytes each) from `memory`.
-void write_snapshot(Writer& w, const SessionSnapshot& snapshot, bool all_pages);
-// Reads the header; the page bytes are left in `r` (read them with r.raw()).
-SnapshotHeader read_snapshot_header(Reader& r);
+// The header, then the bytes of each block listed in `blocks` (every page when null) of
+// snapshot.memory.
+void write_changes(Writer& w, const SessionSnapshot& snapshot,
+                   const std::vector<std::uint32_t>* blocks);
+// Reads the header; the bytes are left in `r` (read them with r.raw()), exactly as many as it
+// announces (WireError otherwise).
+ChangesHeader read_changes_header(Reader& r);
 
 // The stored snapshot a restore starts from: its metadata and the pages the worker needs.
 struct RestoreSource {
@@ -141,9 +152,11 @@ struct RestoreSource {
   std::string_view bytes;
 };
 // `delta`: the worker starts from its image and reads `pages` only (source.base_delta_pages);
-// otherwise it reads every page and absent ones are zero. `bytes` holds the pages listed.
+// otherwise it reads every page and absent ones are zero. The bytes of the pages listed
+// (kWasmPageBytes each, in that order) follow what this writes: the caller appends them, or
+// sends them as further parts of the frame.
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& pages, std::string_view bytes);
+                          const std::vector<std::uint32_t>& pages);
 RestoreSource read_restore_source(Reader& r);
 
 // The engine's base image (or none): fingerprint, size, page hashes, the non-zero pages and

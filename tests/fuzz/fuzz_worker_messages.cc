@@ -4,17 +4,18 @@
 //
 // Input: the first byte (modulo 6) picks the decoder, the rest is the payload it reads:
 //   0  read_outcome, then Reader::finish      1  read_failure, then finish
-//   2  read_state, then finish                3  read_snapshot_header, then the page bytes it
-//                                                announces (Reader::raw, a page at a time)
+//   2  read_state, then finish                3  read_changes_header, then the bytes it
+//                                                announces (Reader::raw, a block or a page at
+//                                                a time)
 //   4  read_base, then finish                 5  apply_workspace_update onto a small Workspace
 //                                                (two files and a directory) whose ReplicaState
 //                                                is known, as a kExecute reply's update
 //
 // Checked beyond "no crash": a decoder either succeeds or throws WireError (any other exception
 // escapes and fails the run); what succeeded re-encodes to a payload that decodes to the same
-// encoding; page lists are strictly ascending and below memory_pages (base page hashes too); a
-// snapshot header leaves exactly the bytes of the pages it announces, and a base exactly the
-// bytes of its non-zero pages. After an update that succeeds, the tree is within
+// encoding; page and block lists are strictly ascending and below the memory's end (base page
+// hashes too); a changes header leaves exactly the bytes of the blocks (or pages) it announces, and
+// a base exactly the bytes of its non-zero pages. After an update that succeeds, the tree is within
 // kMaxWorkspaceEntries, kMaxTotalBytes and kMaxFileBytes, every path normalizes to itself, and
 // the ReplicaState describes the tree; after one that throws, the tree (serialize()), the
 // disabled flag and the ReplicaState are unchanged. Nothing is allocated from a decoded count
@@ -68,18 +69,19 @@ void round_trip(std::string_view payload, Read read, Write write) {
   FUZZ_CHECK(once.buffer() == twice.buffer());
 }
 
-void snapshot_header(std::string_view payload) {
+void changes_header(std::string_view payload) {
   Reader r(payload);
-  const SnapshotHeader h = read_snapshot_header(r);
+  const ChangesHeader h = read_changes_header(r);
   FUZZ_CHECK(h.memory_pages <= (std::uint64_t{4} << 30) / kWasmPageBytes);
-  std::size_t pages = h.memory_pages;
-  if (h.dirty_pages) {
-    FUZZ_CHECK(ascending_below(*h.dirty_pages, h.memory_pages));
-    pages = h.dirty_pages->size();
+  std::size_t pieces = h.memory_pages;
+  std::size_t piece_bytes = kWasmPageBytes;
+  if (h.blocks) {
+    FUZZ_CHECK(ascending_below(*h.blocks, h.memory_pages * kChangeBlocksPerPage));
+    pieces = h.blocks->size();
+    piece_bytes = kChangeBlockBytes;
   }
-  FUZZ_CHECK(r.left() == pages * std::size_t{kWasmPageBytes});
-  for (std::size_t p = 0; p < pages; ++p)
-    FUZZ_CHECK(r.raw(kWasmPageBytes).size() == kWasmPageBytes);
+  FUZZ_CHECK(r.left() == pieces * piece_bytes);
+  for (std::size_t p = 0; p < pieces; ++p) FUZZ_CHECK(r.raw(piece_bytes).size() == piece_bytes);
   FUZZ_CHECK(r.left() == 0);
   r.finish();
 }
@@ -175,7 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         round_trip(payload, read_state, write_state);
         break;
       case 3:
-        snapshot_header(payload);
+        changes_header(payload);
         break;
       case 4:
         base(payload);

@@ -1,11 +1,18 @@
 // The worker protocol's payloads (src/workers/worker_protocol.h): round trips, workspace replica
-// updates that carry only what changed, and the refusals a compromised worker's messages meet.
+// updates that carry only what changed, memory changes in 4 KiB blocks (MemoryBaseline against
+// the server's ShadowMemory), and the refusals a compromised worker's messages meet.
 #include "workers/worker_protocol.h"
+
+#include <algorithm>
+#include <random>
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
 
 #include <sandbox/clock.h>
+
+#include "workers/memory_baseline.h"
+#include "workers/shadow_memory.h"
 
 namespace sandbox::workers {
 namespace {
@@ -185,23 +192,188 @@ TEST_F(Replicas, AnUpdateOverTheTotalSizeIsRefused) {
   EXPECT_EQ(server_.stats().entries, 0u);
 }
 
-TEST(WorkerProtocol, ASnapshotHeaderMustMatchItsBytes) {
+TEST(WorkerProtocol, ChangesCarryTheListedBlocksAndMustMatchTheirBytes) {
   std::vector<std::uint8_t> memory(2 * kWasmPageBytes, 7);
-  SessionSnapshot snap{.handle = 9,
-                       .extra = {{"g", "x"}},
-                       .memory = memory,
-                       .dirty_pages = std::vector<std::uint32_t>{1, 1, 5}};
+  memory[17 * kChangeBlockBytes] = 9;
+  SessionSnapshot snap{.handle = 9, .extra = {{"g", "x"}}, .memory = memory};
+  const std::vector<std::uint32_t> blocks{3, 17};
   Writer w;
-  write_snapshot(w, snap, false);
+  write_changes(w, snap, &blocks);
   Reader r(w.buffer());
-  const SnapshotHeader h = read_snapshot_header(r);
+  const ChangesHeader h = read_changes_header(r);
   EXPECT_EQ(h.handle, 9u);
+  EXPECT_EQ(h.extra.at("g"), "x");
   EXPECT_EQ(h.memory_pages, 2u);
-  EXPECT_EQ(*h.dirty_pages, std::vector<std::uint32_t>{1});  // sorted, unique, in range
-  EXPECT_EQ(r.left(), kWasmPageBytes);
+  EXPECT_EQ(*h.blocks, blocks);
+  ASSERT_EQ(r.left(), 2 * kChangeBlockBytes);
+  EXPECT_EQ(static_cast<std::uint8_t>(r.raw(kChangeBlockBytes)[0]), 7);
+  EXPECT_EQ(static_cast<std::uint8_t>(r.raw(kChangeBlockBytes)[0]), 9);
   std::string cut = w.buffer().substr(0, w.buffer().size() - 1);
   Reader c(cut);
-  EXPECT_THROW(read_snapshot_header(c), WireError);
+  EXPECT_THROW(read_changes_header(c), WireError);
+}
+
+TEST(WorkerProtocol, ChangesWithoutAListCarryTheWholeMemory) {
+  std::vector<std::uint8_t> memory(3 * kWasmPageBytes, 1);
+  SessionSnapshot snap{.memory = memory};
+  Writer w;
+  write_changes(w, snap, nullptr);
+  Reader r(w.buffer());
+  const ChangesHeader h = read_changes_header(r);
+  EXPECT_FALSE(h.blocks);
+  EXPECT_EQ(r.left(), memory.size());
+}
+
+TEST(WorkerProtocol, ChangesListingBlocksOutOfOrderOrPastTheMemoryAreRefused) {
+  std::vector<std::uint8_t> memory(kWasmPageBytes, 0);
+  SessionSnapshot snap{.memory = memory};
+  for (const std::vector<std::uint32_t>& blocks :
+       {std::vector<std::uint32_t>{2, 1}, std::vector<std::uint32_t>{4, 4},
+        std::vector<std::uint32_t>{kChangeBlocksPerPage}}) {
+    // Written by hand: write_changes would read past the memory for the last list.
+    Writer w;
+    w.u64(0);
+    w.str("{}");
+    w.u32(1);
+    w.boolean(true);
+    w.u32(static_cast<std::uint32_t>(blocks.size()));
+    for (const std::uint32_t b : blocks) w.u32(b);
+    w.buffer().append(blocks.size() * kChangeBlockBytes, '\0');
+    Reader r(w.buffer());
+    EXPECT_THROW(read_changes_header(r), WireError);
+  }
+}
+
+// The worker's baseline and the server's shadow agree after any sequence of steps: the shadow
+// that takes each step's changes equals the worker's memory, and only blocks that changed
+// travel.
+class Baseline : public ::testing::Test {
+ protected:
+  static constexpr std::uint32_t kImagePages = 4;
+  void SetUp() override {
+    image_bytes_.assign(kImagePages * kWasmPageBytes, 0);
+    for (std::size_t i = 0; i < image_bytes_.size(); i += 97) image_bytes_[i] = (i / 97) % 251 + 1;
+    // Page 2 of the image is all zero.
+    std::fill_n(image_bytes_.begin() + 2 * kWasmPageBytes, kWasmPageBytes, 0);
+    base_.fingerprint = "f";
+    base_.pages = kImagePages;
+    for (std::uint32_t p = 0; p < kImagePages; ++p) {
+      base_.page_bytes.push_back(p == 2 ? nullptr : image_bytes_.data() + p * kWasmPageBytes);
+    }
+    memory_ = image_bytes_;
+    shadow_.reset(nullptr, kImagePages);
+    for (std::uint32_t p = 0; p < kImagePages; ++p)
+      shadow_.write_page(p, image_bytes_.data() + p * kWasmPageBytes);
+    baseline_.start(hash_image_blocks(base_), kImagePages);
+  }
+
+  // One step's changes, taken by the baseline and applied to the shadow as the server does.
+  std::optional<std::vector<std::uint32_t>> step(
+      const std::optional<std::vector<std::uint32_t>>& written) {
+    SessionSnapshot snap{.memory = memory_};
+    auto blocks = baseline_.take_changes(memory_, written);
+    Writer w;
+    write_changes(w, snap, blocks ? &*blocks : nullptr);
+    Reader r(w.buffer());
+    const ChangesHeader h = read_changes_header(r);
+    shadow_.resize(h.memory_pages);
+    if (h.blocks) {
+      for (const std::uint32_t b : *h.blocks)
+        shadow_.write_block(b, r.raw(kChangeBlockBytes).data());
+    } else {
+      for (std::uint32_t p = 0; p < h.memory_pages; ++p)
+        shadow_.write_page(p, r.raw(kWasmPageBytes).data());
+    }
+    r.finish();
+    return blocks;
+  }
+
+  bool shadow_is_memory() const {
+    const auto view = shadow_.view();
+    return view.size() == memory_.size() && std::equal(view.begin(), view.end(), memory_.begin());
+  }
+
+  std::vector<std::uint8_t> image_bytes_;
+  SnapshotBase base_;
+  std::vector<std::uint8_t> memory_;
+  ShadowMemory shadow_{64 * kWasmPageBytes};
+  MemoryBaseline baseline_;
+};
+
+TEST_F(Baseline, OnlyTheChangedBlocksOfAWrittenPageTravel) {
+  memory_[3 * kWasmPageBytes + 5 * kChangeBlockBytes + 10] ^= 0xff;
+  memory_[3 * kWasmPageBytes + 9 * kChangeBlockBytes] ^= 0xff;
+  const auto blocks = step(std::vector<std::uint32_t>{3, 0, 3});
+  ASSERT_TRUE(blocks);
+  EXPECT_EQ(*blocks, (std::vector<std::uint32_t>{3 * 16 + 5, 3 * 16 + 9}));
+  EXPECT_TRUE(shadow_is_memory());
+  // Written again as it now is: nothing travels.
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{3}), std::vector<std::uint32_t>{});
+  // Changed back to the image: the block travels again.
+  memory_[3 * kWasmPageBytes + 9 * kChangeBlockBytes] ^= 0xff;
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{3}), std::vector<std::uint32_t>{3 * 16 + 9});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+TEST_F(Baseline, WithoutWriteTrackingEveryPageIsCompared) {
+  memory_[2 * kWasmPageBytes + 1] = 1;  // a zero page of the image
+  const auto blocks = step(std::nullopt);
+  ASSERT_TRUE(blocks);
+  EXPECT_EQ(*blocks, std::vector<std::uint32_t>{2 * 16});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+TEST_F(Baseline, GrownPagesTravelOnlyWhereNotZero) {
+  memory_.resize(7 * kWasmPageBytes, 0);
+  memory_[6 * kWasmPageBytes + 15 * kChangeBlockBytes] = 4;
+  const auto blocks = step(std::vector<std::uint32_t>{4, 5, 6});
+  ASSERT_TRUE(blocks);
+  EXPECT_EQ(*blocks, std::vector<std::uint32_t>{6 * 16 + 15});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+TEST_F(Baseline, AnUnknownBaselineOrAShrunkMemorySendsEverythingOnce) {
+  baseline_.forget();
+  EXPECT_FALSE(step(std::vector<std::uint32_t>{}));
+  EXPECT_TRUE(shadow_is_memory());
+  EXPECT_EQ(*step(std::nullopt), std::vector<std::uint32_t>{});  // known again
+  memory_.resize(2 * kWasmPageBytes);
+  EXPECT_FALSE(step(std::vector<std::uint32_t>{}));
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+TEST_F(Baseline, RestoredPagesAreTheBaselineOfTheNextStep) {
+  // As after a restore: page 1 was sent with other bytes, page 2 listed but absent (zero).
+  std::vector<std::uint8_t> sent(kWasmPageBytes, 0x5a);
+  baseline_.start(hash_image_blocks(base_), kImagePages);
+  baseline_.set_page(1, sent);
+  baseline_.set_page(0, {});
+  std::copy(sent.begin(), sent.end(), memory_.begin() + kWasmPageBytes);
+  std::fill_n(memory_.begin(), kWasmPageBytes, 0);
+  shadow_.write_page(1, sent.data());
+  shadow_.zero_page(0);
+  ASSERT_TRUE(shadow_is_memory());
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{0, 1, 2, 3}), std::vector<std::uint32_t>{});
+  memory_[kWasmPageBytes + 3] = 0;
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{1}), std::vector<std::uint32_t>{16});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+TEST_F(Baseline, RandomStepsKeepTheShadowEqualToTheMemory) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::uint32_t> written;
+    if (rng() % 10 == 0) memory_.resize(memory_.size() + kWasmPageBytes, 0);
+    const auto pages = static_cast<std::uint32_t>(memory_.size() / kWasmPageBytes);
+    for (int n = static_cast<int>(rng() % 6); n > 0; --n) {
+      const std::size_t at = rng() % memory_.size();
+      memory_[at] = static_cast<std::uint8_t>(rng());
+      written.push_back(static_cast<std::uint32_t>(at / kWasmPageBytes));
+    }
+    if (rng() % 3 == 0) written.push_back(rng() % pages);  // written as it was
+    step(written);
+    ASSERT_TRUE(shadow_is_memory()) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+#include "workers/memory_baseline.h"
+
+#include <algorithm>
+
+namespace sandbox::workers {
+namespace {
+
+using PageSpan = std::span<const std::uint8_t, kSnapshotPageBytes>;
+
+const BlockHashes& zero_blocks() {
+  static const BlockHashes hashes = [] {
+    static const std::vector<std::uint8_t> zero(kSnapshotPageBytes, 0);
+    BlockHashes h{};
+    hash_page(PageSpan(zero.data(), kSnapshotPageBytes), h);
+    return h;
+  }();
+  return hashes;
+}
+
+}  // namespace
+
+std::shared_ptr<const ImageBlockHashes> hash_image_blocks(const SnapshotBase& base) {
+  auto image = std::make_shared<ImageBlockHashes>();
+  image->fingerprint = base.fingerprint;
+  image->pages.resize(base.pages, zero_blocks());
+  for (std::uint32_t p = 0; p < base.pages && p < base.page_bytes.size(); ++p) {
+    if (const std::uint8_t* bytes = base.page_bytes[p]) {
+      hash_page(PageSpan(bytes, kSnapshotPageBytes), image->pages[p]);
+    }
+  }
+  return image;
+}
+
+void MemoryBaseline::start(std::shared_ptr<const ImageBlockHashes> image, std::uint32_t pages) {
+  known_ = true;
+  image_ = std::move(image);
+  pages_ = pages;
+  own_.clear();
+}
+
+void MemoryBaseline::set_page(std::uint32_t page, std::span<const std::uint8_t> bytes) {
+  if (bytes.empty()) {
+    own_[page] = zero_blocks();
+    return;
+  }
+  hash_page(PageSpan(bytes.data(), kSnapshotPageBytes), own_[page]);
+}
+
+const BlockHashes& MemoryBaseline::expected(std::uint32_t page) const {
+  if (const auto it = own_.find(page); it != own_.end()) return it->second;
+  if (image_ && page < image_->pages.size()) return image_->pages[page];
+  return zero_blocks();
+}
+
+std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
+    std::span<const std::uint8_t> memory, const std::optional<std::vector<std::uint32_t>>& written) {
+  const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
+  const auto page_at = [&](std::uint32_t p) {
+    return PageSpan(memory.data() + std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
+  };
+  if (!known_ || pages < pages_) {
+    // The server takes every page; the baseline is the memory as sent.
+    start(nullptr, pages);
+    for (std::uint32_t p = 0; p < pages; ++p) hash_page(page_at(p), own_[p]);
+    return std::nullopt;
+  }
+  // Pages past the old end are zero in the server's copy (it grows with zeros), as here.
+  pages_ = pages;
+  std::vector<std::uint32_t> look;
+  if (written) {
+    look = *written;
+    std::sort(look.begin(), look.end());
+    look.erase(std::unique(look.begin(), look.end()), look.end());
+    look.erase(std::lower_bound(look.begin(), look.end(), pages), look.end());
+  } else {
+    look.resize(pages);
+    for (std::uint32_t p = 0; p < pages; ++p) look[p] = p;
+  }
+  std::vector<std::uint32_t> changed;
+  BlockHashes now;
+  for (const std::uint32_t p : look) {
+    hash_page(page_at(p), now);
+    const BlockHashes& before = expected(p);
+    bool any = false;
+    for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
+      if (now[b] != before[b]) {
+        changed.push_back(p * kChangeBlocksPerPage + b);
+        any = true;
+      }
+    }
+    if (any) own_[p] = now;
+  }
+  return changed;
+}
+
+}  // namespace sandbox::workers
