@@ -46,6 +46,10 @@ std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPa
   return hash_page(page, blocks);
 }
 
+std::uint64_t hash_block(std::span<const std::uint8_t, kHashBlockBytes> block) {
+  return XXH3_64bits_withSeed(block.data(), block.size(), process_seed());
+}
+
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page,
                                        BlockHashes& blocks) {
   // One-shot hashes only: no streaming state to initialise (an uninitialised XXH3 state once

@@ -39,6 +39,9 @@ inline constexpr std::size_t kBlocksPerPage = kSnapshotPageBytes / kHashBlockByt
 // The seeded hash of each 4 KiB block of a page, in order.
 using BlockHashes = std::array<std::uint64_t, kBlocksPerPage>;
 
+// The seeded hash of one block, as hash_page puts it in BlockHashes.
+std::uint64_t hash_block(std::span<const std::uint8_t, kHashBlockBytes> block);
+
 // hash_page(page), and the hash of each of its blocks in `blocks` (set even when the page is
 // all zero).
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page,

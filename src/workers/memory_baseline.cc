@@ -46,6 +46,14 @@ void MemoryBaseline::set_page(std::uint32_t page, std::span<const std::uint8_t> 
   hash_page(PageSpan(bytes.data(), kSnapshotPageBytes), own_[page]);
 }
 
+void MemoryBaseline::set_block(std::uint32_t block, const std::uint8_t* bytes) {
+  const std::uint32_t page = block / kChangeBlocksPerPage;
+  auto it = own_.find(page);
+  if (it == own_.end()) it = own_.emplace(page, expected(page)).first;
+  it->second[block % kChangeBlocksPerPage] =
+      hash_block(std::span<const std::uint8_t, kHashBlockBytes>(bytes, kHashBlockBytes));
+}
+
 const BlockHashes& MemoryBaseline::expected(std::uint32_t page) const {
   if (const auto it = own_.find(page); it != own_.end()) return it->second;
   if (image_ && page < image_->pages.size()) return image_->pages[page];
@@ -53,7 +61,8 @@ const BlockHashes& MemoryBaseline::expected(std::uint32_t page) const {
 }
 
 std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
-    std::span<const std::uint8_t> memory, const std::optional<std::vector<std::uint32_t>>& written) {
+    std::span<const std::uint8_t> memory,
+    const std::optional<std::vector<std::uint32_t>>& written) {
   const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
   const auto page_at = [&](std::uint32_t p) {
     return PageSpan(memory.data() + std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);

@@ -44,6 +44,8 @@ class MemoryBaseline {
   void start(std::shared_ptr<const ImageBlockHashes> image, std::uint32_t pages);
   // The server's copy of `page` is now `bytes` (all zero when empty).
   void set_page(std::uint32_t page, std::span<const std::uint8_t> bytes);
+  // The server's copy of block `block` is now `bytes` (kChangeBlockBytes).
+  void set_block(std::uint32_t block, const std::uint8_t* bytes);
   // The next changes are the whole memory.
   void forget() { known_ = false; }
   bool known() const { return known_; }
@@ -54,7 +56,8 @@ class MemoryBaseline {
   // the server must take the whole memory (the baseline is unknown, or the memory shrank). The
   // baseline becomes `memory` either way: the caller sends what this returns.
   std::optional<std::vector<std::uint32_t>> take_changes(
-      std::span<const std::uint8_t> memory, const std::optional<std::vector<std::uint32_t>>& written);
+      std::span<const std::uint8_t> memory,
+      const std::optional<std::vector<std::uint32_t>>& written);
 
  private:
   // The hashes the server's copy of `page` has now.

@@ -1,8 +1,10 @@
 #include "workers/remote_engine.h"
 
 #include <chrono>
+#include <cstring>
 #include <stdexcept>
 
+#include "snapshot/delta.h"
 #include "workers/shadow_memory.h"
 
 namespace sandbox::workers {
@@ -84,17 +86,17 @@ class RemoteSession final : public SessionInstance {
       state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
       return;
     }
-    // The pages go from the shadow (which the restore sets to the memory the worker will hold)
-    // straight into the frame.
+    // The blocks go from the shadow (which the restore sets to the memory the worker will
+    // hold) straight into the frame.
     const std::vector<std::uint32_t> sent = write_restore(w, *source, base.get(), server_base);
     std::vector<std::string_view> parts{w.buffer()};
     const auto memory = shadow_.view();
     for (std::size_t i = 0; i < sent.size();) {
       std::size_t j = i + 1;
-      while (j < sent.size() && sent[j] == sent[j - 1] + 1) ++j;  // one part per run of pages
+      while (j < sent.size() && sent[j] == sent[j - 1] + 1) ++j;  // one part per run of blocks
       parts.emplace_back(
-          reinterpret_cast<const char*>(memory.data()) + std::size_t{sent[i]} * kWasmPageBytes,
-          (j - i) * kWasmPageBytes);
+          reinterpret_cast<const char*>(memory.data()) + std::size_t{sent[i]} * kChangeBlockBytes,
+          (j - i) * kChangeBlockBytes);
       i = j;
     }
     const Frame reply = call(Kind::kRestore, parts);
@@ -241,9 +243,10 @@ class RemoteSession final : public SessionInstance {
     shadow_known_ = true;
   }
 
-  // Writes the restore's header, copying the stored pages the worker needs into the shadow as
-  // they are read (a SnapshotSource's page view lasts until its next read); returns the pages
-  // whose bytes follow (the shadow's). The shadow is set to the memory the restore will produce.
+  // Writes the restore's header and sets the shadow to the memory the restore will produce:
+  // the image (a delta) or zeros, with each 4 KiB block of the stored pages that differs from
+  // it written over. Returns those blocks, whose bytes follow (from the shadow). A block equal
+  // to the image is neither copied nor sent.
   std::vector<std::uint32_t> write_restore(Writer& w, const SnapshotSource& source,
                                            const SnapshotBase* base,
                                            const ServerBase* server_base) {
@@ -267,19 +270,25 @@ class RemoteSession final : public SessionInstance {
     changed_pages_.clear();
     changed_all_ = false;
     changes_ready_ = false;
-    std::vector<std::uint32_t> sent;
+    static const std::vector<std::uint8_t> zero(kChangeBlockBytes, 0);
+    std::vector<std::uint32_t> blocks;
     for (const std::uint32_t p : wanted) {
       const auto page = source.read_page(p);
-      if (!page) {
-        if (delta) shadow_.zero_page(p);
-        continue;
-      }
-      if (page->size() != kWasmPageBytes) {
+      if (page && page->size() != kWasmPageBytes) {
         throw std::runtime_error("Snapshot page " + std::to_string(p) + " has " +
                                  std::to_string(page->size()) + " bytes");
       }
-      shadow_.write_page(p, page->data());
-      sent.push_back(p);
+      const std::uint8_t* image = delta ? base_page(*base, p) : nullptr;
+      if (!page && image == nullptr) continue;  // zero, as the shadow is
+      for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
+        const std::size_t at = std::size_t{b} * kChangeBlockBytes;
+        const std::uint8_t* want = page ? page->data() + at : zero.data();
+        const std::uint8_t* have = image != nullptr ? image + at : zero.data();
+        if (std::memcmp(want, have, kChangeBlockBytes) == 0) continue;
+        const std::uint32_t block = p * kChangeBlocksPerPage + b;
+        shadow_.write_block(block, want);
+        blocks.push_back(block);
+      }
     }
     SnapshotSource meta;
     meta.handle = source.handle;
@@ -287,9 +296,9 @@ class RemoteSession final : public SessionInstance {
     meta.memory_pages = source.memory_pages;
     meta.base_fingerprint = source.base_fingerprint;
     if (delta) meta.base_delta_pages = std::move(wanted);
-    write_restore_source(w, meta, delta, sent);
+    write_restore_source(w, meta, delta, blocks);
     shadow_known_ = true;
-    return sent;
+    return blocks;
   }
 
   std::shared_ptr<Pool> pool_;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "snapshot/delta.h"
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
@@ -234,35 +236,51 @@ class Worker {
     } else {
       const RestoreSource source = read_restore_source(r);
       r.finish();
+      // The image the blocks go over: ours, which must be the one the server's delta is from.
+      std::shared_ptr<const SnapshotBase> base;
+      if (source.base_delta_pages) {
+        if (e.sessions->base) base = e.sessions->base();
+        if (!base || base->fingerprint != source.base_fingerprint) {
+          throw std::runtime_error("Snapshot is a delta from another image than this worker's");
+        }
+      }
       SnapshotSource src;
       src.handle = source.handle;
       src.extra = source.extra;
       src.memory_pages = source.memory_pages;
       src.base_delta_pages = source.base_delta_pages;
       src.base_fingerprint = source.base_fingerprint;
-      const auto sent = [&source](std::uint32_t page) -> std::span<const std::uint8_t> {
-        const auto it = std::lower_bound(source.pages.begin(), source.pages.end(), page);
-        if (it == source.pages.end() || *it != page) return {};
-        const std::size_t at = static_cast<std::size_t>(it - source.pages.begin()) * kWasmPageBytes;
-        return {reinterpret_cast<const std::uint8_t*>(source.bytes.data()) + at, kWasmPageBytes};
-      };
-      src.read_page = [&sent](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
-        const auto bytes = sent(page);
-        if (bytes.empty()) return std::nullopt;
-        return bytes;
+      // A page as the engine reads it: the image's (or zeros) with the blocks sent over it, made
+      // in one buffer that lasts until the next read (SnapshotSource::read_page).
+      std::vector<std::uint8_t> page_buffer(kWasmPageBytes);
+      src.read_page = [&](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
+        const std::uint32_t first = page * kChangeBlocksPerPage;
+        auto it = std::lower_bound(source.blocks.begin(), source.blocks.end(), first);
+        const bool any = it != source.blocks.end() && *it < first + kChangeBlocksPerPage;
+        const std::uint8_t* image = base ? base_page(*base, page) : nullptr;
+        if (!any && image == nullptr) return std::nullopt;  // all zero
+        if (image != nullptr) {
+          std::memcpy(page_buffer.data(), image, kWasmPageBytes);
+        } else {
+          std::memset(page_buffer.data(), 0, kWasmPageBytes);
+        }
+        for (; it != source.blocks.end() && *it < first + kChangeBlocksPerPage; ++it) {
+          const std::size_t at = static_cast<std::size_t>(it - source.blocks.begin());
+          std::memcpy(page_buffer.data() + std::size_t{*it - first} * kChangeBlockBytes,
+                      source.bytes.data() + at * kChangeBlockBytes, kChangeBlockBytes);
+        }
+        return std::span<const std::uint8_t>(page_buffer);
       };
       s->instance = e.sessions->restore(options, src);
-      // The server's copy: the image with the listed pages as sent (absent ones zero), or the
-      // pages sent over zeros.
-      if (source.base_delta_pages) {
-        auto image = image_blocks(e);
-        if (image && image->fingerprint == source.base_fingerprint) {
-          s->baseline.start(std::move(image), source.memory_pages);
-          for (const std::uint32_t p : *source.base_delta_pages) s->baseline.set_page(p, sent(p));
+      // The server's copy: the same image (or zeros) with the same blocks.
+      auto image = base ? image_blocks(e) : nullptr;
+      if (!base || (image && image->fingerprint == base->fingerprint)) {
+        s->baseline.start(std::move(image), source.memory_pages);
+        for (std::size_t i = 0; i < source.blocks.size(); ++i) {
+          s->baseline.set_block(
+              source.blocks[i],
+              reinterpret_cast<const std::uint8_t*>(source.bytes.data()) + i * kChangeBlockBytes);
         }
-      } else {
-        s->baseline.start(nullptr, source.memory_pages);
-        for (const std::uint32_t p : source.pages) s->baseline.set_page(p, sent(p));
       }
       write_state(out, state_of(*s->instance));
       write_changes_if_any(*s, out);

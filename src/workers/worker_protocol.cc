@@ -377,7 +377,7 @@ ChangesHeader read_changes_header(Reader& r) {
 }
 
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& pages) {
+                          const std::vector<std::uint32_t>& blocks) {
   w.u64(source.handle);
   w.str(boost::json::serialize(source.extra));
   w.u32(source.memory_pages);
@@ -385,7 +385,7 @@ void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
   w.boolean(listed);
   if (listed) write_pages(w, *source.base_delta_pages);
   w.str(source.base_fingerprint);
-  write_pages(w, pages);
+  write_pages(w, blocks);
 }
 
 RestoreSource read_restore_source(Reader& r) {
@@ -393,10 +393,13 @@ RestoreSource read_restore_source(Reader& r) {
   s.handle = r.u64();
   s.extra = read_object(r);
   s.memory_pages = r.u32();
+  if (s.memory_pages > (std::uint64_t{4} << 30) / kWasmPageBytes) {
+    throw WireError("restore is larger than a 32-bit memory");
+  }
   if (r.boolean()) s.base_delta_pages = read_ascending_pages(r, s.memory_pages);
   s.base_fingerprint = r.str();
-  s.pages = read_ascending_pages(r, s.memory_pages);
-  s.bytes = r.raw(s.pages.size() * std::size_t{kWasmPageBytes});
+  s.blocks = read_ascending_pages(r, s.memory_pages * kChangeBlocksPerPage);
+  s.bytes = r.raw(s.blocks.size() * kChangeBlockBytes);
   return s;
 }
 

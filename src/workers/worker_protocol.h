@@ -140,23 +140,27 @@ void write_changes(Writer& w, const SessionSnapshot& snapshot,
 // announces (WireError otherwise).
 ChangesHeader read_changes_header(Reader& r);
 
-// The stored snapshot a restore starts from: its metadata and the pages the worker needs.
+// The stored snapshot a restore starts from: its metadata and the blocks the worker needs. The
+// memory to restore is the engine's image (a delta: base_delta_pages set, the pages the engine
+// reads) or zeros, with each block listed replaced by the bytes sent for it: a page of a delta
+// costs only the blocks in which it differs from the image.
 struct RestoreSource {
   std::uint64_t handle = 0;
   boost::json::object extra;
   std::uint32_t memory_pages = 0;
   std::optional<std::vector<std::uint32_t>> base_delta_pages;
   std::string base_fingerprint;
-  // Non-zero pages sent, ascending, and their bytes (kWasmPageBytes each, in that order).
-  std::vector<std::uint32_t> pages;
+  // Blocks sent, ascending, each below memory_pages * kChangeBlocksPerPage, and their bytes
+  // (kChangeBlockBytes each, in that order).
+  std::vector<std::uint32_t> blocks;
   std::string_view bytes;
 };
-// `delta`: the worker starts from its image and reads `pages` only (source.base_delta_pages);
-// otherwise it reads every page and absent ones are zero. The bytes of the pages listed
-// (kWasmPageBytes each, in that order) follow what this writes: the caller appends them, or
-// sends them as further parts of the frame.
+// `delta`: the worker starts from its image and reads source.base_delta_pages only; otherwise
+// it reads every page. The bytes of the blocks listed (kChangeBlockBytes each, in that order)
+// follow what this writes: the caller appends them, or sends them as further parts of the
+// frame.
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& pages);
+                          const std::vector<std::uint32_t>& blocks);
 RestoreSource read_restore_source(Reader& r);
 
 // The engine's base image (or none): fingerprint, size, page hashes, the non-zero pages and

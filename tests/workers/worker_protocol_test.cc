@@ -359,6 +359,49 @@ TEST_F(Baseline, RestoredPagesAreTheBaselineOfTheNextStep) {
   EXPECT_TRUE(shadow_is_memory());
 }
 
+TEST_F(Baseline, BlocksSentOnRestoreAreTheBaselineOfTheNextStep) {
+  // As after a restore that sent two blocks over the image: they travel again only when they
+  // change.
+  std::vector<std::uint8_t> block(kChangeBlockBytes, 0x33);
+  baseline_.start(hash_image_blocks(base_), kImagePages);
+  for (const std::uint32_t b : {1u * 16 + 2, 2u * 16 + 15}) {
+    baseline_.set_block(b, block.data());
+    std::copy(block.begin(), block.end(), memory_.begin() + std::size_t{b} * kChangeBlockBytes);
+    shadow_.write_block(b, block.data());
+  }
+  ASSERT_TRUE(shadow_is_memory());
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{0, 1, 2, 3}), std::vector<std::uint32_t>{});
+  memory_[(2 * 16 + 15) * kChangeBlockBytes] = 0;
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{2}), std::vector<std::uint32_t>{2 * 16 + 15});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+TEST(WorkerProtocol, ARestoreSourceCarriesItsBlocks) {
+  SnapshotSource source;
+  source.handle = 3;
+  source.extra = {{"g", "y"}};
+  source.memory_pages = 2;
+  source.base_delta_pages = std::vector<std::uint32_t>{1};
+  source.base_fingerprint = "abc";
+  Writer w;
+  write_restore_source(w, source, true, {17, 20});
+  w.buffer().append(2 * kChangeBlockBytes, 'z');
+  Reader r(w.buffer());
+  const RestoreSource back = read_restore_source(r);
+  r.finish();
+  EXPECT_EQ(back.handle, 3u);
+  EXPECT_EQ(*back.base_delta_pages, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(back.base_fingerprint, "abc");
+  EXPECT_EQ(back.blocks, (std::vector<std::uint32_t>{17, 20}));
+  EXPECT_EQ(back.bytes.size(), 2 * kChangeBlockBytes);
+  // A block past the memory is refused.
+  Writer bad;
+  write_restore_source(bad, source, true, {32});
+  bad.buffer().append(kChangeBlockBytes, 'z');
+  Reader rb(bad.buffer());
+  EXPECT_THROW(read_restore_source(rb), WireError);
+}
+
 TEST_F(Baseline, RandomStepsKeepTheShadowEqualToTheMemory) {
   std::mt19937 rng(7);
   for (int round = 0; round < 200; ++round) {
