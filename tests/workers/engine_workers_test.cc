@@ -454,6 +454,10 @@ TEST(Lanes, IdleLanesPerWorkerAreBounded) {
   // The kept lanes serve later calls.
   for (int i = 0; i < 20; ++i) EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
   EXPECT_EQ(open_fds(), before - 1 + kMaxIdleLanes);
+  // The worker's threads of the closed lanes ended within its seccomp filter.
+  EXPECT_EQ(workers->stats().lost, 0u);
+  EXPECT_EQ(workers->stats().pids.size(), 1u);
+  EXPECT_EQ(workers->stats().started, 1u);
 }
 
 }  // namespace
