@@ -127,8 +127,8 @@ struct Rig {
     int ends[2];
     EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
     worker = std::make_unique<ScriptedWorker>(UniqueFd(ends[1]), std::move(serve_call));
-    connection = std::make_unique<WorkerConnection>(UniqueFd(ends[0]), victim.pid(), kLimit,
-                                                    false, true, nullptr, nullptr);
+    connection = std::make_unique<WorkerConnection>(UniqueFd(ends[0]), victim.pid(), kLimit, false,
+                                                    true, nullptr, nullptr);
   }
   ~Rig() {
     connection.reset();
