@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -127,9 +128,30 @@ void Channel::send_parts(std::uint32_t kind, std::uint64_t call,
   }
 }
 
-bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds,
-                         bool at_frame_start) {
+void Channel::wait_readable(const Deadline& deadline) {
+  for (;;) {
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= Deadline::duration::zero()) throw ChannelTimeout("no frame before the deadline");
+    // Rounded up, so that a wait never ends just before the deadline and spins.
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    pollfd p{fd_.get(), POLLIN, 0};
+    const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, INT_MAX)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw ChannelError(std::string("channel poll failed: ") + std::strerror(errno));
+    if (r > 0) return;  // readable, closed or broken: the read says which
+  }
+}
+
+bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
+                         const Deadline* deadline) {
   std::size_t done = 0;
+  // With a deadline, reads never block: a frame's start is waited for with poll() (the reply is
+  // rarely there yet), the rest is read at once and waited for only when it has not arrived.
+  int flags = MSG_CMSG_CLOEXEC;
+  if (deadline != nullptr) {
+    flags |= MSG_DONTWAIT;
+    if (at_frame_start) wait_readable(*deadline);
+  }
   while (done < n) {
     iovec iov{out + done, n - done};
     alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * kMaxFdsPerRead)> control{};
@@ -138,8 +160,12 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds,
     msg.msg_iovlen = 1;
     msg.msg_control = control.data();
     msg.msg_controllen = control.size();
-    const ssize_t r = ::recvmsg(fd_.get(), &msg, MSG_CMSG_CLOEXEC);
+    const ssize_t r = ::recvmsg(fd_.get(), &msg, flags);
     if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != nullptr) {
+      wait_readable(*deadline);
+      continue;
+    }
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
       if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
       const std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -164,10 +190,14 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds,
   return true;
 }
 
-std::optional<Frame> Channel::receive() {
+std::optional<Frame> Channel::receive() { return receive_frame(nullptr); }
+
+std::optional<Frame> Channel::receive_until(Deadline deadline) { return receive_frame(&deadline); }
+
+std::optional<Frame> Channel::receive_frame(const Deadline* deadline) {
   Frame frame;
   std::array<char, kFrameHeaderBytes> header{};
-  if (!read_exact(header.data(), header.size(), frame.fds, true)) return std::nullopt;
+  if (!read_exact(header.data(), header.size(), frame.fds, true, deadline)) return std::nullopt;
   const std::size_t length = get_le(header.data(), 4);
   frame.kind = static_cast<std::uint32_t>(get_le(header.data() + 4, 4));
   frame.call = get_le(header.data() + 8, 8);
@@ -179,7 +209,7 @@ std::optional<Frame> Channel::receive() {
     const std::size_t at = frame.payload.size();
     const std::size_t step = std::min(length - at, kReadGrowthBytes);
     frame.payload.resize(at + step);
-    read_exact(frame.payload.data() + at, step, frame.fds, false);
+    read_exact(frame.payload.data() + at, step, frame.fds, false, deadline);
   }
   return frame;
 }

@@ -10,11 +10,15 @@
 // that lies costs nothing. A descriptor sent along a frame (SCM_RIGHTS: only the zygote sends
 // them) comes back in Frame::fds; every other receiver closes what it did not expect.
 //
+// receive_until() gives up at a deadline (ChannelTimeout), for the server's end of a lane, whose
+// calling thread waits on it itself (docs/security.md#worker-processes).
+//
 // Thread-safety: send() may be called from any number of threads (frames never interleave);
-// receive() from one thread at a time. shutdown() may be called from any thread and makes a
-// blocked receive() return nullopt.
+// receive() and receive_until() from one thread at a time. shutdown() may be called from any thread
+// and makes a blocked receive() return nullopt.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -53,6 +57,13 @@ class ChannelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// receive_until() reached its deadline before a whole frame arrived; the channel is then in the
+// middle of a frame and must not be read again.
+class ChannelTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct Frame {
   std::uint32_t kind = 0;
   std::uint64_t call = 0;
@@ -78,13 +89,21 @@ class Channel {
   // The next frame, or nullopt once the peer closed the channel (or after shutdown()). Throws
   // ChannelError for a broken frame (too large, cut short, a read error).
   std::optional<Frame> receive();
+  // receive(), but throws ChannelTimeout when the whole frame has not arrived by `deadline`.
+  std::optional<Frame> receive_until(std::chrono::steady_clock::time_point deadline);
   // Wakes a blocked receive() and makes further sends fail.
   void shutdown();
   int fd() const { return fd_.get(); }
 
  private:
+  using Deadline = std::chrono::steady_clock::time_point;
+  std::optional<Frame> receive_frame(const Deadline* deadline);
   // Reads exactly `n` bytes into `out`; false on a clean end of stream before the first byte.
-  bool read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start);
+  // With a deadline, waits for each read with poll() and throws ChannelTimeout past it.
+  bool read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
+                  const Deadline* deadline);
+  // Waits until the socket is readable (or closed); throws ChannelTimeout past `deadline`.
+  void wait_readable(const Deadline& deadline);
 
   UniqueFd fd_;
   std::size_t max_payload_bytes_;

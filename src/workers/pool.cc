@@ -74,7 +74,7 @@ void Pool::start() {
   zygote_pid_ = zygote.pid;
   std::weak_ptr<Pool> weak = weak_from_this();
   zygote_ = std::make_shared<WorkerConnection>(
-      std::move(zygote.channel), zygote.pid, kMaxZygotePayloadBytes, true,
+      std::move(zygote.channel), zygote.pid, kMaxZygotePayloadBytes, true, false,
       [weak](const Frame& frame) {
         auto pool = weak.lock();
         if (!pool || static_cast<Kind>(frame.kind) != Kind::kExited) return;
@@ -118,7 +118,7 @@ std::shared_ptr<WorkerConnection> Pool::spawn() {
   const auto pid = static_cast<pid_t>(r.u32());
   std::weak_ptr<Pool> weak = weak_from_this();
   auto worker = std::make_shared<WorkerConnection>(
-      std::move(frame.fds[0]), pid, kMaxWorkerPayloadBytes, false,
+      std::move(frame.fds[0]), pid, kMaxWorkerPayloadBytes, false, true,
       [weak](const Frame& hello) {
         auto pool = weak.lock();
         if (!pool || static_cast<Kind>(hello.kind) != Kind::kReply) return;

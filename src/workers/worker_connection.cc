@@ -2,15 +2,31 @@
 
 #include <csignal>
 
+#include <sys/socket.h>
+
 #include <sandbox/isolation.h>
 
 namespace sandbox::workers {
+namespace {
+
+// How long a call whose lane closed waits for the reader thread to see the channel close too, so
+// that its error can say how the process ended.
+constexpr auto kDeathReasonWait = std::chrono::milliseconds(100);
+
+std::string seconds_of(std::chrono::steady_clock::duration d) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
+}
+
+}  // namespace
 
 WorkerConnection::WorkerConnection(UniqueFd fd, pid_t pid, std::size_t max_payload_bytes,
-                                   bool accept_fds, Unsolicited unsolicited, OnDeath on_death)
+                                   bool accept_fds, bool lanes, Unsolicited unsolicited,
+                                   OnDeath on_death)
     : channel_(std::move(fd), max_payload_bytes),
       pid_(pid),
       accept_fds_(accept_fds),
+      use_lanes_(lanes),
+      max_payload_bytes_(max_payload_bytes),
       unsolicited_(std::move(unsolicited)),
       on_death_(std::move(on_death)) {
   reader_ = std::thread([this] { reader_main(); });
@@ -58,6 +74,7 @@ void WorkerConnection::reader_main() {
 
 void WorkerConnection::die(const std::string& reason) {
   bool report = false;
+  std::vector<Lane> idle;
   {
     std::lock_guard lock(mu_);
     if (dead_) return;
@@ -69,13 +86,160 @@ void WorkerConnection::die(const std::string& reason) {
       pending->cv.notify_one();
     }
     pending_.clear();
+    idle.swap(idle_lanes_);
+    death_cv_.notify_all();
   }
+  for (Lane& lane : idle) close_lane(std::move(lane));
   if (report && on_death_) on_death_(reason);
 }
 
 Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& parts,
                              const Progress& progress,
                              std::chrono::steady_clock::duration timeout) {
+  if (use_lanes_) return call_on_lane(kind, parts, progress, timeout);
+  return call_shared(kind, parts, progress, timeout);
+}
+
+WorkerConnection::Lane WorkerConnection::open_lane() {
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    throw WorkerLostError("No lane to the worker process could be made (socketpair failed)");
+  }
+  UniqueFd ours(ends[0]);
+  const UniqueFd theirs(ends[1]);  // closed here once sent: the worker holds the only copy
+  try {
+    channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {}, theirs.get());
+  } catch (const ChannelError&) {
+    lane_lost();  // the channel is closed: the process is gone
+  }
+  ++lanes_;
+  return std::make_unique<Channel>(std::move(ours), max_payload_bytes_);
+}
+
+void WorkerConnection::release_lane(Lane lane) {
+  {
+    std::lock_guard lock(mu_);
+    if (!dead_ && idle_lanes_.size() < kMaxIdleLanes) {
+      idle_lanes_.push_back(std::move(lane));
+      return;
+    }
+  }
+  close_lane(std::move(lane));
+}
+
+void WorkerConnection::close_lane(Lane lane) {
+  if (!lane) return;
+  lane.reset();
+  --lanes_;
+}
+
+void WorkerConnection::lane_lost() {
+  std::unique_lock lock(mu_);
+  if (!death_cv_.wait_for(lock, kDeathReasonWait, [this] { return dead_; })) {
+    // The channel is still open, so the worker closed the lane itself: it broke the protocol.
+    lock.unlock();
+    kill();
+    lock.lock();
+  }
+  const std::string reason = dead_ ? death_ : "its channel closed";
+  throw WorkerLostError("The worker process running this call died (" + reason +
+                        "); it was replaced, retry the request");
+}
+
+Failure WorkerConnection::read_failure_frame(const Frame& frame) {
+  try {
+    Reader r(frame.payload);
+    Failure failure = read_failure(r);
+    r.finish();
+    return failure;
+  } catch (const WireError& e) {
+    kill();
+    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+  }
+}
+
+void WorkerConnection::deliver_progress(const Progress& progress, const Frame& frame) {
+  try {
+    if (progress) progress(frame);
+  } catch (const WireError& e) {
+    kill();
+    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+  }
+}
+
+void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
+  kill();
+  throw WorkerLostError("The worker process did not answer within " + seconds_of(timeout) +
+                        " s and was stopped");
+}
+
+Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
+                                     const Progress& progress,
+                                     std::chrono::steady_clock::duration timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  Lane lane;
+  {
+    std::lock_guard lock(mu_);
+    if (dead_) throw WorkerLostError("The worker process is gone (" + death_ + ")");
+    if (!idle_lanes_.empty()) {
+      lane = std::move(idle_lanes_.back());
+      idle_lanes_.pop_back();
+    }
+  }
+  ++in_flight_;
+  // Until the answer is read whole, the lane may hold the rest of this call: any other end
+  // closes it (the worker's lane thread then sees the end and stops).
+  struct Leave {
+    WorkerConnection& c;
+    Lane& lane;
+    ~Leave() {
+      --c.in_flight_;
+      c.close_lane(std::move(lane));
+    }
+  } leave{*this, lane};
+  if (!lane) lane = open_lane();
+  const std::uint64_t id = next_call_++;
+  try {
+    lane->send_parts(static_cast<std::uint32_t>(kind), id, parts);
+  } catch (const ChannelError&) {
+    lane_lost();
+  }
+  for (;;) {
+    std::optional<Frame> frame;
+    try {
+      frame = lane->receive_until(deadline);
+    } catch (const ChannelTimeout&) {
+      timed_out(timeout);
+    } catch (const ChannelError& e) {
+      kill();
+      throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+    }
+    if (!frame) lane_lost();
+    if (!accept_fds_) frame->fds.clear();  // a worker has no business sending descriptors
+    if (frame->call != id) {
+      kill();
+      throw WorkerLostError("The worker process broke the protocol: a frame of call " +
+                            std::to_string(frame->call) + " on the lane of call " +
+                            std::to_string(id));
+    }
+    switch (static_cast<Kind>(frame->kind)) {
+      case Kind::kReply:
+        release_lane(std::move(lane));
+        return std::move(*frame);
+      case Kind::kFailure: {
+        const Failure failure = read_failure_frame(*frame);
+        release_lane(std::move(lane));
+        throw_failure(failure);
+      }
+      default:
+        deliver_progress(progress, *frame);
+    }
+  }
+}
+
+Frame WorkerConnection::call_shared(Kind kind, const std::vector<std::string_view>& parts,
+                                    const Progress& progress,
+                                    std::chrono::steady_clock::duration timeout) {
   const std::uint64_t id = next_call_++;
   auto pending = std::make_shared<Pending>();
   {
@@ -104,11 +268,7 @@ Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& par
     if (!pending->cv.wait_until(lock, deadline,
                                 [&] { return pending->lost || !pending->frames.empty(); })) {
       lock.unlock();
-      kill();
-      throw WorkerLostError(
-          "The worker process did not answer within " +
-          std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
-          " s and was stopped");
+      timed_out(timeout);
     }
     if (pending->frames.empty()) {
       throw WorkerLostError("The worker process running this call died (" + death_ +
@@ -120,25 +280,10 @@ Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& par
     switch (static_cast<Kind>(frame.kind)) {
       case Kind::kReply:
         return frame;
-      case Kind::kFailure: {
-        Failure failure;
-        try {
-          Reader r(frame.payload);
-          failure = read_failure(r);
-          r.finish();
-        } catch (const WireError& e) {
-          kill();
-          throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
-        }
-        throw_failure(failure);
-      }
+      case Kind::kFailure:
+        throw_failure(read_failure_frame(frame));
       default:
-        try {
-          if (progress) progress(frame);
-        } catch (const WireError& e) {
-          kill();
-          throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
-        }
+        deliver_progress(progress, frame);
     }
   }
 }

@@ -1,9 +1,16 @@
 // WorkerConnection: the server's end of one worker's (or the zygote's) channel, with the calls in
 // flight on it (docs/security.md#worker-processes).
 //
-// call() sends a request and blocks until its answer; a reader thread routes each frame the
-// process sends to the call it answers. When the process dies or breaks the protocol, every call
-// in flight fails with WorkerLostError and the connection stays dead (the pool replaces it).
+// call() sends a request and blocks until its answer. A worker's connection carries each call on
+// a lane (docs/security.md#worker-processes): a socket pair of its own, made here and sent to the
+// worker over the channel, used by one call at a time; the calling thread sends the call on it
+// and reads the answer itself, and the worker handles the call on the lane's own thread, so a call
+// costs no hand-off between threads on either side. A lane whose call ended normally is kept for
+// the next call (at most kMaxIdleLanes per worker); one whose call ended any other way is closed.
+// The zygote's connection (no lanes) sends calls on the channel itself, and a reader thread
+// routes each frame to the call it answers. The reader thread also watches the channel of a
+// worker's connection (its hello, its end). When the process dies or breaks the protocol, every
+// call in flight fails with WorkerLostError and the connection stays dead (the pool replaces it).
 //
 // Thread-safety: every member may be called from any thread.
 #pragma once
@@ -18,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -27,6 +35,11 @@
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
+
+// Idle lanes a worker's connection keeps for later calls; a lane freed beyond them is closed.
+// Each costs a descriptor in the server and a descriptor and a waiting thread in the worker; 16
+// covers the calls a worker runs at once in the usual pool (as many workers as cores).
+inline constexpr std::size_t kMaxIdleLanes = 16;
 
 class WorkerConnection {
  public:
@@ -38,10 +51,11 @@ class WorkerConnection {
   // destruction began.
   using OnDeath = std::function<void(const std::string&)>;
 
-  // Takes the channel; starts the reader thread. `max_payload_bytes` bounds a received frame;
-  // descriptors sent along a frame are kept only with `accept_fds` (the zygote's channel).
+  // Takes the channel; starts the reader thread. `max_payload_bytes` bounds a received frame (on
+  // the channel and on lanes); descriptors sent along a frame are kept only with `accept_fds`
+  // (the zygote's channel). With `lanes` (a worker's channel), calls go on lanes.
   WorkerConnection(UniqueFd fd, pid_t pid, std::size_t max_payload_bytes, bool accept_fds,
-                   Unsolicited unsolicited, OnDeath on_death);
+                   bool lanes, Unsolicited unsolicited, OnDeath on_death);
   // Closes the channel (the process exits when it sees that) and joins the reader.
   ~WorkerConnection();
   WorkerConnection(const WorkerConnection&) = delete;
@@ -59,6 +73,8 @@ class WorkerConnection {
   pid_t pid() const { return pid_; }
   // Calls in flight.
   std::size_t in_flight() const { return in_flight_.load(); }
+  // Lanes open, idle or carrying a call (for tests).
+  std::size_t lanes() const { return lanes_.load(); }
 
  private:
   struct Pending {
@@ -66,17 +82,41 @@ class WorkerConnection {
     std::deque<Frame> frames;
     bool lost = false;
   };
+  // A lane's server end, whose peer end the worker holds.
+  using Lane = std::unique_ptr<Channel>;
+
   void reader_main();
   void die(const std::string& reason);
+  Frame call_shared(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
+                    std::chrono::steady_clock::duration timeout);
+  Frame call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
+                     const Progress& progress, std::chrono::steady_clock::duration timeout);
+  // A new lane, its other end sent to the worker. Throws WorkerLostError when the worker is gone.
+  Lane open_lane();
+  // Keeps `lane` for a later call, or closes it when enough are idle or the process is dead.
+  void release_lane(Lane lane);
+  void close_lane(Lane lane);
+  // The lane of a call closed before its answer: the process died (or closed it, and is killed).
+  [[noreturn]] void lane_lost();
+  // Decodes a kFailure frame; one that does not decode breaks the protocol (WorkerLostError).
+  Failure read_failure_frame(const Frame& frame);
+  // Hands a frame that precedes the answer to `progress`; a WireError from it breaks the protocol.
+  void deliver_progress(const Progress& progress, const Frame& frame);
+  [[noreturn]] void timed_out(std::chrono::steady_clock::duration timeout);
 
   Channel channel_;
   const pid_t pid_;
   const bool accept_fds_;
+  const bool use_lanes_;
+  const std::size_t max_payload_bytes_;
   Unsolicited unsolicited_;
   OnDeath on_death_;
   std::atomic<std::uint64_t> next_call_{1};
   std::atomic<std::size_t> in_flight_{0};
+  std::atomic<std::size_t> lanes_{0};
   mutable std::mutex mu_;
+  std::condition_variable death_cv_;  // notified under mu_ when dead_ becomes true
+  std::vector<Lane> idle_lanes_;
   std::map<std::uint64_t, std::shared_ptr<Pending>> pending_;
   bool dead_ = false;
   bool closing_ = false;  // the destructor runs: an end that is no loss

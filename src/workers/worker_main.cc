@@ -52,8 +52,25 @@ struct Slot {
   // What the server's copy of the instance's memory holds.
   MemoryBaseline baseline;
   std::shared_ptr<Replica> replica;
-  // The call in progress on this instance: where a cwd change mid-execute is reported.
+  // The call in progress on this instance and the channel it came on (a lane, or the main
+  // channel): where a cwd change mid-execute is reported. Null between calls.
   std::atomic<std::uint64_t> call{0};
+  std::atomic<Channel*> channel{nullptr};
+};
+
+// Points a slot at the call in progress on it until the call ends.
+class CallOnSlot {
+ public:
+  CallOnSlot(Slot& slot, Channel& channel, std::uint64_t call) : slot_(slot) {
+    slot_.call = call;
+    slot_.channel = &channel;
+  }
+  ~CallOnSlot() { slot_.channel = nullptr; }
+  CallOnSlot(const CallOnSlot&) = delete;
+  CallOnSlot& operator=(const CallOnSlot&) = delete;
+
+ private:
+  Slot& slot_;
 };
 
 class Worker {
@@ -64,7 +81,7 @@ class Worker {
   [[noreturn]] void serve(const std::string& confinement) {
     Writer hello;
     hello.str(confinement);
-    send(Kind::kReply, 0, hello.buffer());
+    send(channel_, Kind::kReply, 0, hello.buffer());
     for (;;) {
       std::optional<Frame> frame;
       try {
@@ -73,12 +90,34 @@ class Worker {
         frame.reset();
       }
       if (!frame) _exit(0);  // the server is gone (or broke the protocol): nothing to serve
+      if (static_cast<Kind>(frame->kind) == Kind::kLane && frame->fds.size() == 1) {
+        std::thread([this, lane = std::move(frame->fds[0])]() mutable {
+          serve_lane(std::move(lane));
+        }).detach();
+        continue;
+      }
       frame->fds.clear();
       dispatch(std::move(*frame));
     }
   }
 
  private:
+  // Serves the calls of one lane, each handled on this thread, until the server closes it.
+  void serve_lane(UniqueFd fd) {
+    Channel lane(std::move(fd), kMaxWorkerPayloadBytes);
+    for (;;) {
+      std::optional<Frame> frame;
+      try {
+        frame = lane.receive();
+      } catch (const std::exception&) {
+        frame.reset();
+      }
+      if (!frame) return;  // the server closed the lane (or broke it): the lane ends
+      frame->fds.clear();
+      handle(lane, *frame);
+    }
+  }
+
   // Hands `frame` to an idle thread, or starts one when every thread is busy.
   void dispatch(Frame frame) {
     std::unique_lock lock(queue_mu_);
@@ -102,24 +141,25 @@ class Worker {
         frame = std::move(queue_.front());
         queue_.pop_front();
       }
-      handle(frame);
+      handle(channel_, frame);
     }
   }
 
-  void handle(const Frame& frame) {
+  // Handles one call and answers it on `channel`, where it came from.
+  void handle(Channel& channel, const Frame& frame) {
     Writer out;
     try {
       Reader r(frame.payload);
       switch (static_cast<Kind>(frame.kind)) {
         case Kind::kRun:
-          run(r, frame.call, out);
+          run(r, channel, frame.call, out);
           break;
         case Kind::kBoot:
         case Kind::kRestore:
-          start_session(r, frame, out);
+          start_session(r, channel, frame, out);
           break;
         case Kind::kExecute:
-          execute(r, frame.call, out);
+          execute(r, channel, frame.call, out);
           break;
         case Kind::kSnapshot:
           snapshot(r, out);
@@ -137,36 +177,38 @@ class Worker {
           throw WireError("unknown call kind " + std::to_string(frame.kind));
       }
     } catch (const ExecutionLimitError& e) {
-      fail(frame.call, FailureType::kLimit, e.what());
+      fail(channel, frame.call, FailureType::kLimit, e.what());
       return;
     } catch (const std::exception& e) {
-      fail(frame.call, FailureType::kError, e.what());
+      fail(channel, frame.call, FailureType::kError, e.what());
       return;
     }
-    send(Kind::kReply, frame.call, out.buffer());
+    send(channel, Kind::kReply, frame.call, out.buffer());
   }
 
-  void send(Kind kind, std::uint64_t call, std::string_view payload) {
+  void send(Channel& channel, Kind kind, std::uint64_t call, std::string_view payload) {
     try {
-      channel_.send(static_cast<std::uint32_t>(kind), call, payload);
+      channel.send(static_cast<std::uint32_t>(kind), call, payload);
     } catch (const ChannelError&) {
-      _exit(0);  // the server is gone
+      // The server is gone, or (a lane) gave up on this call and closed its end: the call runs
+      // to its end unheard, and the lane's thread then sees the end.
+      if (&channel == &channel_) _exit(0);
     }
   }
 
-  void fail(std::uint64_t call, FailureType type, const std::string& message) {
+  void fail(Channel& channel, std::uint64_t call, FailureType type, const std::string& message) {
     Writer w;
     write_failure(w, Failure{type, message});
-    send(Kind::kFailure, call, w.buffer());
+    send(channel, Kind::kFailure, call, w.buffer());
   }
 
   // Streams output pieces of call `call` to the server as they are accepted.
-  OutputObserver observer(std::uint64_t call) {
-    return [this, call](OutputStream stream, std::string_view text) {
+  OutputObserver observer(Channel& channel, std::uint64_t call) {
+    return [this, &channel, call](OutputStream stream, std::string_view text) {
       Writer w;
       w.u8(stream == OutputStream::kStdout ? 0 : 1);
       w.str(text);
-      send(Kind::kOutput, call, w.buffer());
+      send(channel, Kind::kOutput, call, w.buffer());
     };
   }
 
@@ -194,17 +236,17 @@ class Worker {
     return SessionState{instance.cwd(), instance.invalid(), instance.can_snapshot()};
   }
 
-  void run(Reader& r, std::uint64_t call, Writer& out) {
+  void run(Reader& r, Channel& channel, std::uint64_t call, Writer& out) {
     const Engine& e = engine(r);
     r.i64();  // the server's clock: a stateless run has no workspace to stamp
     const bool stream = r.boolean();
     ExecutionRequest request = read_request(r);
     r.finish();
-    if (stream) request.on_output = observer(call);
+    if (stream) request.on_output = observer(channel, call);
     write_outcome(out, e.run(request));
   }
 
-  void start_session(Reader& r, const Frame& frame, Writer& out) {
+  void start_session(Reader& r, Channel& channel, const Frame& frame, Writer& out) {
     const Engine& e = engine(r);
     if (!e.sessions) throw WireError("engine has no sessions");
     const std::uint64_t id = r.u64();
@@ -213,15 +255,17 @@ class Worker {
     apply_workspace_update(r, rep->ws, rep->last);
     auto s = std::make_shared<Slot>();
     s->replica = rep;
-    s->call = frame.call;
+    const CallOnSlot on_slot(*s, channel, frame.call);
     SessionOptions options;
     options.workspace = &rep->ws;
     options.cwd = r.str();
     Slot* raw = s.get();
     options.on_cwd_change = [this, raw](const std::string& cwd) {
+      Channel* to = raw->channel.load();
+      if (to == nullptr) return;  // no call in progress: the next call's state carries the cwd
       Writer w;
       w.str(cwd);
-      send(Kind::kCwd, raw->call.load(), w.buffer());
+      send(*to, Kind::kCwd, raw->call.load(), w.buffer());
     };
     if (static_cast<Kind>(frame.kind) == Kind::kBoot) {
       r.finish();
@@ -318,7 +362,7 @@ class Worker {
     write_changes(out, snap, blocks ? &*blocks : nullptr);
   }
 
-  void execute(Reader& r, std::uint64_t call, Writer& out) {
+  void execute(Reader& r, Channel& channel, std::uint64_t call, Writer& out) {
     auto s = slot(r.u64());
     s->replica->clock.set(r.i64());
     const bool stream = r.boolean();
@@ -326,8 +370,8 @@ class Worker {
     ExecutionRequest request = read_request(r);
     apply_workspace_update(r, s->replica->ws, s->replica->last);
     r.finish();
-    if (stream) request.on_output = observer(call);
-    s->call = call;
+    if (stream) request.on_output = observer(channel, call);
+    const CallOnSlot on_slot(*s, channel, call);
     const SessionOutcome outcome = s->instance->execute(request);
     write_outcome(out, outcome);
     out.str(outcome.cwd);

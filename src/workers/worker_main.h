@@ -1,10 +1,11 @@
 // The worker process: runs engine code for the server that forked it (through the zygote), with
-// nothing but its channel (docs/security.md#worker-processes).
+// nothing but its channel and the lanes sent over it (docs/security.md#worker-processes).
 //
-// It serves the calls of src/workers/worker_protocol.h, each on a thread of its own (a pool that
-// grows to the number of calls in flight), keeps the session instances the server booted or
-// restored in it, and one /workspace replica per interpreter key those instances mount. It
-// exits when the server closes the channel.
+// It serves the calls of src/workers/worker_protocol.h: a thread per lane the server sends, which
+// handles that lane's calls one after another and ends with it (and, for calls sent on the channel
+// itself, a pool of threads that grows to the number of those in flight). It keeps the session
+// instances the server booted or restored in it, and one /workspace replica per interpreter key
+// those instances mount. It exits when the server closes the channel.
 #pragma once
 
 #include <string>

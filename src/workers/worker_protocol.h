@@ -12,6 +12,11 @@
 //   kClose      instance                                      -> (empty)
 //   kBase       engine                                        -> base image or none
 //   kForget     workspace                                     -> (empty)
+// Server -> worker: kLane (call 0, empty, unanswered) carries one end of a new lane, a socket
+// pair of its own for one call at a time (docs/security.md#worker-processes). The server sends
+// each call on a lane; the worker answers it on that lane, with its kOutput and kCwd frames,
+// and closes the lane when the server does. Calls sent on the channel itself are answered there.
+// Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the channel.
 // Server -> zygote started as a program: first kEngines (count, then name and build id of each
 // engine to make), unanswered.
 // Server -> zygote: kSpawn -> kReply (the new worker's pid, with the server's end of its channel
@@ -51,6 +56,7 @@ enum class Kind : std::uint32_t {
   kFailure = 101,
   kOutput = 102,
   kCwd = 103,
+  kLane = 104,
   kSpawn = 200,
   kEngines = 201,
   kExited = 202,

@@ -3,11 +3,13 @@
 // workspace and snapshots, and a worker's death costs only the calls it was running.
 //
 // The host faults come from a test-only engine around kv (faulty(), compiled only into this
-// test): its own code, which runs in the worker, dereferences null on "crash-host" and opens a
-// host file on "open-host-file".
+// test): its own code, which runs in the worker, dereferences null on "crash-host", opens a
+// host file on "open-host-file" and sleeps for a while on "sleep-host" (a call that stays in
+// flight).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -23,12 +25,14 @@
 
 #include "engines/corpus/session_snapshot.h"
 #include "kv_engine.h"
+#include "workers/worker_connection.h"
 
 namespace sandbox {
 namespace {
 
 constexpr const char* kCrashHost = "crash-host";
 constexpr const char* kOpenHostFile = "open-host-file";
+constexpr const char* kSleepHost = "sleep-host";
 
 // Host code that faults on request; everything else goes to `inner`.
 void fault_if_asked(const std::string& code) {
@@ -40,6 +44,7 @@ void fault_if_asked(const std::string& code) {
     const int fd = ::open("/etc/hostname", O_RDONLY);  // the seccomp filter kills the worker
     if (fd >= 0) ::close(fd);
   }
+  if (code == kSleepHost) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
 class FaultySession final : public SessionInstance {
@@ -106,6 +111,7 @@ std::string text_of(const EngineOutcome& o) {
 }
 
 using testing_corpus::SnapshotCopy;
+using workers::kMaxIdleLanes;
 
 TEST(EngineWorkers, IsolationNamesParse) {
   EXPECT_EQ(parse_isolation("process"), Isolation::kProcess);
@@ -342,6 +348,116 @@ TEST(WorkerLoss, KillingEveryWorkerUnderLoadFailsOnlyTheCallsInFlight) {
   EXPECT_EQ(wrong, 0);
   EXPECT_GE(workers->stats().lost, 2u);
   EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+}
+
+// ---- Lanes (docs/security.md#worker-processes) ---------------------------------------------
+
+// Descriptors open in this process (the server): each lane holds one.
+std::size_t open_fds() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd"))
+    ++n;
+  return n;
+}
+
+TEST(Lanes, ManyConcurrentCallsOnOneWorkerAreEachAnsweredWithTheirOwnResultAndOutput) {
+  auto workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 16; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        const int value = t * 1000 + i;
+        std::string seen;
+        ExecutionRequest request{
+            "print " + std::to_string(value) + "\nset x " + std::to_string(value) + "\nincr x", {}};
+        request.on_output = [&](OutputStream, std::string_view text) { seen += text; };
+        const EngineOutcome out = engine.run(request);
+        if (text_of(out) != std::to_string(value + 1) || seen != std::to_string(value) + "\n") {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(workers->stats().lost, 0u);
+  EXPECT_EQ(workers->stats().in_flight, 0u);
+}
+
+TEST(Lanes, ACallWhoseOutputHandlerThrewDoesNotLeaveItsLaneToTheNext) {
+  auto workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");  // a lane, now idle
+  const std::size_t before = open_fds();
+  for (int i = 0; i < 5; ++i) {
+    // The worker goes on sending this call's output and answer on the lane after the server gave
+    // up on it: were the lane kept, the next call would read them as its own.
+    ExecutionRequest request{"print a\nprint b\nprint c\nset x 5\nincr x", {}};
+    request.on_output = [](OutputStream, std::string_view) {
+      throw std::runtime_error("the caller went away");
+    };
+    EXPECT_THROW(engine.run(request), std::runtime_error);
+    EXPECT_EQ(text_of(engine.run({"set y 1\nincr y", {}})), "2");
+  }
+  EXPECT_EQ(workers->stats().lost, 0u);
+  // The lanes of the abandoned calls were closed, not kept.
+  EXPECT_EQ(open_fds(), before);
+}
+
+TEST(Lanes, AWorkerKilledMidCallFailsExactlyTheCallsInFlight) {
+  auto workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+  const int pid = workers->stats().pids.at(0);
+  constexpr int kCalls = 4;
+  std::atomic<int> lost{0}, other{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kCalls; ++t) {
+    threads.emplace_back([&] {
+      try {
+        engine.run({kSleepHost, {}});
+        ++other;
+      } catch (const WorkerLostError& e) {
+        if (std::string(e.what()).find("died") != std::string::npos) ++lost;
+      } catch (...) {
+        ++other;
+      }
+    });
+  }
+  ASSERT_TRUE(eventually([&] { return workers->stats().in_flight == kCalls; }));
+  ::kill(pid, SIGKILL);
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(lost, kCalls);
+  EXPECT_EQ(other, 0);
+  // The next calls go to the replacement.
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+  EXPECT_NE(workers->stats().pids.at(0), pid);
+  EXPECT_TRUE(eventually([&] { return workers->stats().lost == 1; }));
+}
+
+TEST(Lanes, IdleLanesPerWorkerAreBounded) {
+  auto workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+  const std::size_t before = open_fds();  // one idle lane
+  constexpr std::size_t kCalls = 2 * kMaxIdleLanes;
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < kCalls; ++t) {
+    threads.emplace_back([&] { engine.run({kSleepHost, {}}); });
+  }
+  // All at once: each on a lane of its own.
+  EXPECT_TRUE(eventually([&] { return open_fds() == before - 1 + kCalls; })) << open_fds();
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(open_fds(), before - 1 + kMaxIdleLanes);
+  // The kept lanes serve later calls.
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(text_of(engine.run({"incr n", {}})), "1");
+  EXPECT_EQ(open_fds(), before - 1 + kMaxIdleLanes);
+  // The worker's threads of the closed lanes ended within its seccomp filter.
+  EXPECT_EQ(workers->stats().lost, 0u);
+  EXPECT_EQ(workers->stats().pids.size(), 1u);
+  EXPECT_EQ(workers->stats().started, 1u);
 }
 
 }  // namespace

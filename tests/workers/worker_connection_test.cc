@@ -1,0 +1,278 @@
+// WorkerConnection's lanes (src/workers/worker_connection.h, docs/security.md#worker-processes)
+// against a scripted worker that runs in this process: lanes are made on demand and kept for the
+// next call only after a normal end, idle ones are bounded, and what arrives on a lane is hostile
+// input (the payload limit, the call id, descriptors, a lane closed or left silent).
+//
+// The connection kills its process when a worker misbehaves; the scripted worker has none, so
+// each test gives the connection a child that only waits, to be killed.
+#include "workers/worker_connection.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sandbox/isolation.h>
+
+namespace sandbox::workers {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::size_t kLimit = 1 << 16;
+
+// A child process that waits to be killed.
+class Victim {
+ public:
+  Victim() : pid_(::fork()) {
+    if (pid_ == 0) {
+      for (;;) ::pause();
+    }
+  }
+  ~Victim() {
+    ::kill(pid_, SIGKILL);
+    if (!reaped_) ::waitpid(pid_, nullptr, 0);
+  }
+  Victim(const Victim&) = delete;
+  Victim& operator=(const Victim&) = delete;
+  pid_t pid() const { return pid_; }
+  // Whether it was killed by SIGKILL, waiting up to `wait` for it to end.
+  bool killed(std::chrono::milliseconds wait = 5s) {
+    for (auto waited = 0ms; !reaped_; waited += 10ms) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        status_ = status;
+        break;
+      }
+      if (waited >= wait) break;
+      std::this_thread::sleep_for(10ms);
+    }
+    return reaped_ && WIFSIGNALED(status_) && WTERMSIG(status_) == SIGKILL;
+  }
+
+ private:
+  pid_t pid_;
+  bool reaped_ = false;
+  int status_ = 0;
+};
+
+// The worker's side: receives lanes on the channel and serves each on a thread of its own with
+// `serve_call`, until the server closes the lane.
+class ScriptedWorker {
+ public:
+  using ServeCall = std::function<void(Channel& lane, const Frame& call)>;
+
+  ScriptedWorker(UniqueFd fd, ServeCall serve_call)
+      : channel_(std::move(fd), kLimit), serve_call_(std::move(serve_call)) {
+    main_ = std::thread([this] {
+      try {
+        while (std::optional<Frame> frame = channel_.receive()) {
+          if (static_cast<Kind>(frame->kind) != Kind::kLane || frame->fds.size() != 1) continue;
+          ++lanes_received_;
+          std::lock_guard lock(mu_);
+          lane_threads_.emplace_back(
+              [this, fd = std::move(frame->fds[0])]() mutable { serve(std::move(fd)); });
+        }
+      } catch (const ChannelError&) {
+      }
+    });
+  }
+  // Call after the connection is gone: it closed the channel and every lane.
+  ~ScriptedWorker() {
+    main_.join();
+    for (auto& t : lane_threads_) t.join();
+  }
+  ScriptedWorker(const ScriptedWorker&) = delete;
+  ScriptedWorker& operator=(const ScriptedWorker&) = delete;
+
+  int lanes_received() const { return lanes_received_; }
+
+ private:
+  void serve(UniqueFd fd) {
+    Channel lane(std::move(fd), kLimit);
+    try {
+      while (std::optional<Frame> call = lane.receive()) serve_call_(lane, *call);
+    } catch (const ChannelError&) {
+    }
+  }
+
+  Channel channel_;
+  ServeCall serve_call_;
+  std::atomic<int> lanes_received_{0};
+  std::mutex mu_;
+  std::vector<std::thread> lane_threads_;
+  std::thread main_;
+};
+
+// Answers with the request's payload, after one output frame carrying it.
+void echo(Channel& lane, const Frame& call) {
+  lane.send(static_cast<std::uint32_t>(Kind::kOutput), call.call, call.payload);
+  lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, call.payload);
+}
+
+// A connection with lanes to a scripted worker.
+struct Rig {
+  explicit Rig(ScriptedWorker::ServeCall serve_call) {
+    int ends[2];
+    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
+    worker = std::make_unique<ScriptedWorker>(UniqueFd(ends[1]), std::move(serve_call));
+    connection = std::make_unique<WorkerConnection>(UniqueFd(ends[0]), victim.pid(), kLimit, false,
+                                                    true, nullptr, nullptr);
+  }
+  ~Rig() {
+    connection.reset();
+    worker.reset();
+  }
+  std::string call(const std::string& payload, std::chrono::milliseconds timeout = 10s,
+                   const WorkerConnection::Progress& progress = {}) {
+    return connection->call(Kind::kRun, {payload}, progress, timeout).payload;
+  }
+
+  Victim victim;
+  std::unique_ptr<ScriptedWorker> worker;
+  std::unique_ptr<WorkerConnection> connection;
+};
+
+TEST(WorkerConnectionLanes, ConcurrentCallsEachGetTheirOwnOutputAndAnswer) {
+  Rig s(echo);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 16; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        const std::string mine = std::to_string(t) + "/" + std::to_string(i);
+        std::string seen;
+        const std::string answer =
+            s.call(mine, 10s, [&](const Frame& frame) { seen += frame.payload; });
+        if (answer != mine || seen != mine) ++wrong;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(s.connection->in_flight(), 0u);
+  EXPECT_LE(s.worker->lanes_received(), 16);
+  EXPECT_EQ(s.connection->lanes(), static_cast<std::size_t>(s.worker->lanes_received()));
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+TEST(WorkerConnectionLanes, ALaneIsKeptAfterANormalEndAndClosedAfterAnyOther) {
+  Rig s([](Channel& lane, const Frame& call) {
+    if (call.payload == "fail") {
+      Writer w;
+      write_failure(w, Failure{FailureType::kError, "as asked"});
+      lane.send(static_cast<std::uint32_t>(Kind::kFailure), call.call, w.buffer());
+      return;
+    }
+    echo(lane, call);
+  });
+  EXPECT_EQ(s.call("a"), "a");
+  EXPECT_EQ(s.call("b"), "b");
+  EXPECT_THROW(s.call("fail"), std::runtime_error);  // an answer: a normal end
+  EXPECT_EQ(s.call("c"), "c");
+  EXPECT_EQ(s.worker->lanes_received(), 1);
+  EXPECT_EQ(s.connection->lanes(), 1u);
+  // The caller gives up while the worker still sends: the rest of the call would be read by the
+  // next one, so the lane is closed.
+  EXPECT_THROW(s.call("d", 10s, [](const Frame&) { throw std::runtime_error("gone"); }),
+               std::runtime_error);
+  EXPECT_EQ(s.connection->lanes(), 0u);
+  EXPECT_EQ(s.call("e"), "e");
+  EXPECT_EQ(s.worker->lanes_received(), 2);
+  EXPECT_EQ(s.connection->lanes(), 1u);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+TEST(WorkerConnectionLanes, IdleLanesAreBounded) {
+  constexpr int kCalls = 2 * static_cast<int>(kMaxIdleLanes) + 3;
+  std::mutex mu;
+  std::condition_variable cv;
+  int arrived = 0;
+  Rig s([&](Channel& lane, const Frame& call) {
+    {
+      // The first kCalls calls are answered once all of them are in flight.
+      std::unique_lock lock(mu);
+      ++arrived;
+      cv.notify_all();
+      cv.wait(lock, [&] { return arrived >= kCalls; });
+    }
+    echo(lane, call);
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kCalls; ++t) {
+    threads.emplace_back([&] { EXPECT_EQ(s.call("x"), "x"); });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(s.worker->lanes_received(), kCalls);
+  EXPECT_EQ(s.connection->lanes(), kMaxIdleLanes);
+  // Later calls, even as many at once as there are idle lanes, use the kept ones.
+  threads.clear();
+  for (std::size_t t = 0; t < kMaxIdleLanes; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) EXPECT_EQ(s.call("y"), "y");
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(s.worker->lanes_received(), kCalls);
+  EXPECT_EQ(s.connection->lanes(), kMaxIdleLanes);
+}
+
+// Each hostile answer fails its call with WorkerLostError, kills the process and closes the lane.
+void expect_lost(const std::string& request, const std::string& says,
+                 std::chrono::milliseconds timeout = 10s) {
+  Rig s([](Channel& lane, const Frame& call) {
+    const std::string& p = call.payload;
+    const auto reply = static_cast<std::uint32_t>(Kind::kReply);
+    if (p == "too-large") {
+      lane.send(reply, call.call, std::string(kLimit + 1, 'x'));
+    } else if (p == "other-call") {
+      lane.send(reply, call.call + 1, "x");
+    } else if (p == "close") {
+      ::shutdown(lane.fd(), SHUT_RDWR);
+    } else if (p == "half-frame") {
+      // A header that announces more than ever comes.
+      const std::string header("\x10\0\0\0\x64\0\0\0\x01\0\0\0\0\0\0\0", 16);
+      ::send(lane.fd(), header.data(), header.size(), MSG_NOSIGNAL);
+    }  // "silent": no answer
+  });
+  try {
+    s.call(request, timeout);
+    ADD_FAILURE() << request << ": no error";
+  } catch (const WorkerLostError& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << request << ": " << e.what();
+  }
+  EXPECT_EQ(s.connection->lanes(), 0u) << request;
+  EXPECT_TRUE(s.victim.killed()) << request;
+}
+
+TEST(WorkerConnectionLanes, HostileOrMissingAnswersOnALaneFailTheCallAndKillTheWorker) {
+  expect_lost("too-large", "broke the protocol");
+  expect_lost("other-call", "broke the protocol");
+  expect_lost("close", "died");
+  expect_lost("silent", "did not answer", 200ms);
+  expect_lost("half-frame", "did not answer", 200ms);
+}
+
+TEST(WorkerConnectionLanes, ADescriptorSentOnALaneIsDropped) {
+  Rig s([](Channel& lane, const Frame& call) {
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, "x", lane.fd());
+  });
+  const Frame reply = s.connection->call(Kind::kRun, {"x"}, {}, 10s);
+  EXPECT_EQ(reply.payload, "x");
+  EXPECT_TRUE(reply.fds.empty());
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+}  // namespace
+}  // namespace sandbox::workers
