@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,8 +94,7 @@ class Worker {
         }).detach();
         continue;
       }
-      frame->fds.clear();
-      dispatch(std::move(*frame));
+      _exit(0);  // the server sends calls on lanes only: it broke the protocol
     }
   }
 
@@ -115,33 +112,6 @@ class Worker {
       if (!frame) return;  // the server closed the lane (or broke it): the lane ends
       frame->fds.clear();
       handle(lane, *frame);
-    }
-  }
-
-  // Hands `frame` to an idle thread, or starts one when every thread is busy.
-  void dispatch(Frame frame) {
-    std::unique_lock lock(queue_mu_);
-    queue_.push_back(std::move(frame));
-    if (idle_ >= queue_.size()) {
-      queue_cv_.notify_one();
-      return;
-    }
-    lock.unlock();
-    std::thread([this] { thread_main(); }).detach();
-  }
-
-  void thread_main() {
-    for (;;) {
-      Frame frame;
-      {
-        std::unique_lock lock(queue_mu_);
-        ++idle_;
-        queue_cv_.wait(lock, [this] { return !queue_.empty(); });
-        --idle_;
-        frame = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      handle(channel_, frame);
     }
   }
 
@@ -424,10 +394,6 @@ class Worker {
   std::map<std::uint64_t, std::shared_ptr<Replica>> replicas_;
   std::mutex images_mu_;
   std::map<const Engine*, std::shared_ptr<const ImageBlockHashes>> images_;
-  std::mutex queue_mu_;
-  std::condition_variable queue_cv_;
-  std::deque<Frame> queue_;
-  std::size_t idle_ = 0;
 };
 
 }  // namespace

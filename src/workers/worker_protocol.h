@@ -5,7 +5,7 @@
 // (an execute may send kOutput and kCwd frames first):
 //   kRun        engine, now, stream?, request                -> outcome
 //   kBoot       engine, instance, workspace, update, cwd, now -> state
-//   kRestore    kBoot's fields, snapshot source and its pages -> state, changes?
+//   kRestore    kBoot's fields, snapshot source and its blocks -> state, changes?
 //   kExecute    instance, now, stream?, all?, request, update -> session outcome, state, update,
 //                                                                changes?
 //   kSnapshot   instance, all?                                -> changes
@@ -15,7 +15,7 @@
 // Server -> worker: kLane (call 0, empty, unanswered) carries one end of a new lane, a socket
 // pair of its own for one call at a time (docs/security.md#worker-processes). The server sends
 // each call on a lane; the worker answers it on that lane, with its kOutput and kCwd frames,
-// and closes the lane when the server does. Calls sent on the channel itself are answered there.
+// and closes the lane when the server does. A worker sent a call on the channel itself exits.
 // Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the channel.
 // Server -> zygote started as a program: first kEngines (count, then name and build id of each
 // engine to make), unanswered.
