@@ -64,6 +64,21 @@ TEST(PageHash, BlockHashesChangeOnlyWithTheirBlock) {
   for (std::size_t b = 1; b < kBlocksPerPage; ++b) EXPECT_EQ(zeros[b], zeros[0]);
 }
 
+// hash_block is the hash hash_page gives each block: a worker's baseline mixes the two
+// (src/workers/memory_baseline.h).
+TEST(PageHash, HashBlockIsTheBlockHashOfHashPage) {
+  auto mem = pages(1);
+  for (std::size_t i = 0; i < kSnapshotPageBytes; ++i) mem[i] = static_cast<std::uint8_t>(i % 251);
+  BlockHashes blocks{};
+  hash_page(page_of(mem, 0), blocks);
+  for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
+    EXPECT_EQ(hash_block(std::span<const std::uint8_t, kHashBlockBytes>(
+                  mem.data() + b * kHashBlockBytes, kHashBlockBytes)),
+              blocks[b])
+        << b;
+  }
+}
+
 TEST(PageHash, HashMemorySkipsZeroPagesAndIsDeterministic) {
   auto mem = pages(40);
   mem[5 * kSnapshotPageBytes + 17] = 9;
