@@ -109,7 +109,12 @@ class RemoteSession final : public SessionInstance {
 
   std::string cwd() const override { return state_.cwd; }
 
-  bool invalid() const override { return closed_ || state_.invalid || worker_->dead(); }
+  // A worker that died after answering a step leaves its changes here: the round's memory is
+  // complete in the shadow, so the instance stays valid until snapshot() has taken it
+  // (docs/contexts.md#worker-loss).
+  bool invalid() const override {
+    return closed_ || state_.invalid || (worker_->dead() && !changes_ready_);
+  }
 
   bool can_snapshot() const override { return !invalid() && state_.can_snapshot; }
 
@@ -201,8 +206,9 @@ class RemoteSession final : public SessionInstance {
       return worker_->call(kind, parts, progress, kWorkerCallTimeout);
     } catch (...) {
       // The worker's replica may have changed without the answer saying how: the next call
-      // sends every file again.
+      // sends every file again. Changes taken before describe a memory that is gone.
       home_->last.known = false;
+      changes_ready_ = false;
       throw;
     }
   }

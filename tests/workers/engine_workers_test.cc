@@ -279,6 +279,28 @@ TEST(WorkerLoss, ASessionOfADeadWorkerIsInvalidAndItsSnapshotRestoresInAnother) 
   EXPECT_EQ(text_of(restored->execute({"get kept", {}})), "7");
 }
 
+// A step whose answer arrived before its worker died is not lost: the answer carried the
+// step's changes, so the round is stored from the server's copy (docs/contexts.md#worker-loss);
+// only then is the instance invalid.
+TEST(WorkerLoss, AStepAnsweredBeforeItsWorkerDiedIsStillStored) {
+  auto workers = start_workers(2);
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  ASSERT_FALSE(session->execute({"set kept 7", {}}).error);
+  for (const int pid : workers->stats().pids) ::kill(pid, SIGKILL);
+  ASSERT_TRUE(eventually([&] { return workers->stats().lost >= 2; }));
+  EXPECT_FALSE(session->invalid());
+  ASSERT_TRUE(session->can_snapshot());
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
+  EXPECT_TRUE(session->invalid());
+  EXPECT_THROW(session->execute({"get kept", {}}), WorkerLostError);
+  session.reset();
+  auto restored =
+      workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
+  EXPECT_EQ(text_of(restored->execute({"get kept", {}})), "7");
+}
+
 // Regression (ReHomedWorkspaceKeptForever): a mirror whose worker died moved to a new worker
 // still counting the dead worker's instances, so it was never forgotten.
 TEST(WorkerLoss, AMirrorMovedAfterItsWorkerDiedIsForgottenWhenItsLastInstanceCloses) {
