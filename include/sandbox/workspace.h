@@ -124,10 +124,19 @@ struct WorkspaceNode {
   // Removes `name`; returns false if it was not there.
   bool erase(std::string_view name);
 
+  // content_hash(data), computed on first use and kept until the bytes change. Code that
+  // changes `data` in place calls data_changed() (the WASI host's writes and truncations do); a
+  // file made anew starts without one.
+  const std::string& data_hash() const;
+  void data_changed() { data_hash_.clear(); }
+
   Type type;
   std::vector<std::uint8_t> data;  // files only
   std::int64_t updated_at = 0;     // files only (epoch ms)
   std::vector<Child> children;     // directories only
+
+ private:
+  mutable std::string data_hash_;  // empty: not computed since the last change
 };
 
 enum class Encoding { kUtf8, kBase64 };

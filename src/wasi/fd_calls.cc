@@ -274,7 +274,10 @@ std::uint32_t HostState::fd_write(std::uint32_t fd, std::uint32_t iovs, std::uin
     std::copy(src.begin(), src.end(), file.data.begin() + static_cast<std::ptrdiff_t>(at));
     at += v.len;
   }
-  if (total > 0) file.updated_at = now_ms();
+  if (total > 0) {
+    file.updated_at = now_ms();
+    file.data_changed();
+  }
   e->position = end;
   memory.store_u32(nwritten_out, static_cast<std::uint32_t>(total));
   return kSuccess;

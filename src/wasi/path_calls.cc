@@ -206,6 +206,7 @@ std::uint32_t HostState::path_open(std::uint32_t fd, std::uint32_t /*dirflags*/,
     if (!node->is_dir() && trunc && mount == Mount::kWorkspace && !node->data.empty()) {
       node->data.clear();
       node->data.shrink_to_fit();
+      node->data_changed();
       node->updated_at = now_ms();
     }
   }

@@ -77,7 +77,7 @@ std::vector<ReplicaEntry> describe(const Workspace& ws) {
     if (!e.dir) {
       e.updated_at = node->updated_at;
       e.size = node->data.size();
-      e.hash = content_hash(node->data);
+      e.hash = node->data_hash();
     }
     out.push_back(e);
     if (node->is_dir()) stack.push_back({node.get(), 0, std::move(e.path)});
@@ -310,10 +310,9 @@ void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last) {
       node = std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kFile);
       node->data.assign(data.begin(), data.end());
       e.size = data.size();
-      e.hash = content_hash(node->data);
+      e.hash = node->data_hash();
     } else {
-      if (!old || old->is_dir() || old->data.size() != e.size ||
-          content_hash(old->data) != e.hash) {
+      if (!old || old->is_dir() || old->data.size() != e.size || old->data_hash() != e.hash) {
         throw WireError("workspace update keeps a file the receiver does not have");
       }
       node = old;

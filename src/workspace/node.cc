@@ -26,6 +26,11 @@ WorkspaceNode::~WorkspaceNode() {
   }
 }
 
+const std::string& WorkspaceNode::data_hash() const {
+  if (data_hash_.empty()) data_hash_ = content_hash(data);  // never empty once computed
+  return data_hash_;
+}
+
 std::shared_ptr<WorkspaceNode> WorkspaceNode::find(std::string_view name) const {
   for (const auto& [child_name, child] : children) {
     if (child_name == name) return child;

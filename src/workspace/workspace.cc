@@ -355,7 +355,7 @@ Manifest Workspace::manifest() const {
                   if (node.is_dir()) {
                     out.dirs.push_back(path);
                   } else {
-                    out.files[path] = content_hash(node.data);
+                    out.files[path] = node.data_hash();
                   }
                   return true;
                 });
@@ -370,7 +370,7 @@ Changes Workspace::changes(const FileHashes& since) const {
   walk_preorder(*root_, std::string(kWorkspaceRoot),
                 [&](const std::string& path, const WorkspaceNode& node) {
                   if (node.is_dir()) return true;
-                  std::string hash = content_hash(node.data);
+                  std::string hash = node.data_hash();
                   const auto it = since.find(path);
                   if (it == since.end()) {
                     out.created.push_back(path);

@@ -97,6 +97,24 @@ TEST_F(WasiFs, GuestWritesLandInTheWorkspaceTree) {
   (void)tfd;
 }
 
+// The workspace keeps each file's content hash until its bytes change (WorkspaceNode::data_hash):
+// a guest's write in place, of the same size, and a truncation both count as changes.
+TEST_F(WasiFs, WritesInPlaceAndTruncationsChangeTheFileHash) {
+  ws_.write("/workspace/f.txt", "abcd");
+  const FileHashes before = ws_.file_hashes();
+  auto [err, fd] = g_.open(kWorkspaceFd, "f.txt", 0, true);
+  ASSERT_EQ(err, 0u);
+  EXPECT_EQ(g_.write(fd, {"x"}).first, 0u);
+  EXPECT_EQ(ws_.read("/workspace/f.txt").content, "xbcd");
+  const Changes written = ws_.changes(before);
+  EXPECT_EQ(written.updated, std::vector<std::string>{"/workspace/f.txt"});
+  auto [terr, tfd] = g_.open(kWorkspaceFd, "f.txt", kOflagTrunc, true);
+  ASSERT_EQ(terr, 0u);
+  (void)tfd;
+  EXPECT_NE(ws_.file_hashes().at("/workspace/f.txt"), written.snapshot.at("/workspace/f.txt"));
+  EXPECT_EQ(ws_.file_hashes().at("/workspace/f.txt"), content_hash({}));
+}
+
 TEST_F(WasiFs, SeekTellAndPread) {
   ws_.write("/workspace/f", "0123456789");
   auto [err, fd] = g_.open(kWorkspaceFd, "f");
