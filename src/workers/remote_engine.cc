@@ -43,8 +43,7 @@ auto decode(WorkerConnection& worker, const Frame& frame, F&& f) {
     r.finish();
     return result;
   } catch (const WireError& e) {
-    worker.kill();
-    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+    worker.broke_protocol(e.what());
   }
 }
 
@@ -153,8 +152,7 @@ class RemoteSession final : public SessionInstance {
       r.finish();
     } catch (const WireError& e) {
       home_->last.known = false;
-      worker_->kill();
-      throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+      worker_->broke_protocol(e.what());
     }
     return outcome;
   }

@@ -153,8 +153,7 @@ Failure WorkerConnection::read_failure_frame(const Frame& frame) {
     r.finish();
     return failure;
   } catch (const WireError& e) {
-    kill();
-    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+    broke_protocol(e.what());
   }
 }
 
@@ -162,9 +161,13 @@ void WorkerConnection::deliver_progress(const Progress& progress, const Frame& f
   try {
     if (progress) progress(frame);
   } catch (const WireError& e) {
-    kill();
-    throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+    broke_protocol(e.what());
   }
+}
+
+void WorkerConnection::broke_protocol(std::string_view what) {
+  kill();
+  throw WorkerLostError("The worker process broke the protocol: " + std::string(what));
 }
 
 void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
@@ -211,16 +214,13 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
     } catch (const ChannelTimeout&) {
       timed_out(timeout);
     } catch (const ChannelError& e) {
-      kill();
-      throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());
+      broke_protocol(e.what());
     }
     if (!frame) lane_lost();
     if (!accept_fds_) frame->fds.clear();  // a worker has no business sending descriptors
     if (frame->call != id) {
-      kill();
-      throw WorkerLostError("The worker process broke the protocol: a frame of call " +
-                            std::to_string(frame->call) + " on the lane of call " +
-                            std::to_string(id));
+      broke_protocol("a frame of call " + std::to_string(frame->call) + " on the lane of call " +
+                     std::to_string(id));
     }
     switch (static_cast<Kind>(frame->kind)) {
       case Kind::kReply:

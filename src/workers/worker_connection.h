@@ -73,6 +73,9 @@ class WorkerConnection {
   pid_t pid() const { return pid_; }
   // Calls in flight.
   std::size_t in_flight() const { return in_flight_.load(); }
+  // Kills the process, which sent something the protocol does not allow (`what`), and throws
+  // the WorkerLostError its call fails with.
+  [[noreturn]] void broke_protocol(std::string_view what);
   // Lanes open, idle or carrying a call (for tests).
   std::size_t lanes() const { return lanes_.load(); }
 
