@@ -38,14 +38,6 @@ void MemoryBaseline::start(std::shared_ptr<const ImageBlockHashes> image, std::u
   own_.clear();
 }
 
-void MemoryBaseline::set_page(std::uint32_t page, std::span<const std::uint8_t> bytes) {
-  if (bytes.empty()) {
-    own_[page] = zero_blocks();
-    return;
-  }
-  hash_page(PageSpan(bytes.data(), kSnapshotPageBytes), own_[page]);
-}
-
 void MemoryBaseline::set_block(std::uint32_t block, const std::uint8_t* bytes) {
   const std::uint32_t page = block / kChangeBlocksPerPage;
   auto it = own_.find(page);

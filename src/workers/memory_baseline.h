@@ -42,8 +42,6 @@ class MemoryBaseline {
 
   // The server's copy is `pages` pages: `image`'s pages first (none: zero), then zeros.
   void start(std::shared_ptr<const ImageBlockHashes> image, std::uint32_t pages);
-  // The server's copy of `page` is now `bytes` (all zero when empty).
-  void set_page(std::uint32_t page, std::span<const std::uint8_t> bytes);
   // The server's copy of block `block` is now `bytes` (kChangeBlockBytes).
   void set_block(std::uint32_t block, const std::uint8_t* bytes);
   // The next changes are the whole memory.

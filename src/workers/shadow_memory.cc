@@ -116,8 +116,4 @@ void ShadowMemory::write_block(std::uint32_t block, const void* bytes) {
   std::memcpy(data_ + std::size_t{block} * kChangeBlockBytes, bytes, kChangeBlockBytes);
 }
 
-void ShadowMemory::zero_page(std::uint32_t page) {
-  std::memset(data_ + std::size_t{page} * kWasmPageBytes, 0, kWasmPageBytes);
-}
-
 }  // namespace sandbox::workers

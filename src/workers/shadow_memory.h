@@ -67,7 +67,6 @@ class ShadowMemory {
   void write_page(std::uint32_t page, const void* bytes);
   // Block `block` (kChangeBlockBytes at block * kChangeBlockBytes, within pages()).
   void write_block(std::uint32_t block, const void* bytes);
-  void zero_page(std::uint32_t page);
   std::span<const std::uint8_t> view() const {
     return {data_, std::size_t{pages_} * kWasmPageBytes};
   }

@@ -343,15 +343,19 @@ TEST_F(Baseline, AnUnknownBaselineOrAShrunkMemorySendsEverythingOnce) {
 }
 
 TEST_F(Baseline, RestoredPagesAreTheBaselineOfTheNextStep) {
-  // As after a restore: page 1 was sent with other bytes, page 2 listed but absent (zero).
+  // As after a restore: every block of page 1 was sent with other bytes, and every block of
+  // page 0 as zeros (a page of the image that is zero in the snapshot).
   std::vector<std::uint8_t> sent(kWasmPageBytes, 0x5a);
+  const std::vector<std::uint8_t> zero(kWasmPageBytes, 0);
   baseline_.start(hash_image_blocks(base_), kImagePages);
-  baseline_.set_page(1, sent);
-  baseline_.set_page(0, {});
+  for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
+    baseline_.set_block(16 + b, sent.data() + std::size_t{b} * kChangeBlockBytes);
+    baseline_.set_block(b, zero.data() + std::size_t{b} * kChangeBlockBytes);
+  }
   std::copy(sent.begin(), sent.end(), memory_.begin() + kWasmPageBytes);
   std::fill_n(memory_.begin(), kWasmPageBytes, 0);
   shadow_.write_page(1, sent.data());
-  shadow_.zero_page(0);
+  shadow_.write_page(0, zero.data());
   ASSERT_TRUE(shadow_is_memory());
   EXPECT_EQ(*step(std::vector<std::uint32_t>{0, 1, 2, 3}), std::vector<std::uint32_t>{});
   memory_[kWasmPageBytes + 3] = 0;
