@@ -7,9 +7,17 @@
 # The cache keeps the .dsc and the files it lists under <cache>/debian/<name>_<version>/.
 # Every run verifies the .dsc against the pinned sha256 and every listed file against the
 # .dsc's Checksums-Sha256 before anything is unpacked; a mismatch is an error, never a silent
-# re-download. Downloads use `apt-get source --download-only`, which needs a deb-src entry: when
-# there is none and we are root, one is added (same URIs, suites, components and key as the
-# existing deb entries) and `apt-get update` runs; otherwise the error says what to run.
+# re-download.
+#
+# Downloads first try `apt-get source --download-only`, which finds versions of the suites apt
+# knows (stable) and needs a deb-src entry: when there is none and we are root, one is added
+# (same URIs, suites, components and key as the existing deb entries) and `apt-get update` runs.
+# A version apt does not know (testing, unstable, or any suite this machine does not list) is
+# then fetched from the archives' pools, which every suite shares: the mirrors apt is configured
+# with, then deb.debian.org's debian and debian-security (SANDBOX_DEBIAN_MIRRORS, space
+# separated, replaces that list). A testing or unstable version leaves the pools some time after
+# a newer one replaces it; then the build stops with a message naming the pin to update
+# (docs/languages.md#archive-churn).
 #
 # <dest> is replaced by the unpacked tree (dpkg-source -x; with --skip-patches the Debian
 # patches are not applied and debian/ is left for the caller). The stamp file, written last,
@@ -81,27 +89,92 @@ add_deb_src() {
   apt-get update -qq || die "apt-get update failed after adding $target"
 }
 
-download() {
-  has_deb_src || add_deb_src
-  local tmp out
-  tmp=$(mktemp -d "$pkgdir/.download.XXXXXX")
-  log "downloading with apt-get source --download-only ${name}=${version}"
+# apt-get source into $1; prints apt's output and fails when apt cannot find the version.
+download_with_apt() {
+  local into="$1" out
+  if ! has_deb_src; then
+    if [[ $(id -u) -ne 0 || ! -f /etc/apt/sources.list.d/debian.sources ]]; then
+      echo "apt has no deb-src entry (not root, or no debian.sources to derive one from)"
+      return 1
+    fi
+    add_deb_src >&2
+  fi
+  log "downloading with apt-get source --download-only ${name}=${version}" >&2
   # An exact version (name=version) pins the package; apt warns harmlessly that it downloads
   # unsandboxed as root.
-  if ! out=$(cd "$tmp" && apt-get source --download-only "${name}=${version}" 2>&1); then
-    if [[ $(id -u) -eq 0 ]] && grep -q "Unable to find a source package\|deb-src" <<<"$out"; then
-      log "the source index may be stale; running apt-get update and retrying"
-      apt-get update -qq || true
-      out=$(cd "$tmp" && apt-get source --download-only "${name}=${version}" 2>&1) || {
-        rm -rf "$tmp"; die "apt-get source ${name}=${version} failed: $out"; }
-    else
-      rm -rf "$tmp"
-      die "apt-get source ${name}=${version} failed: $out"
+  if out=$(cd "$into" && apt-get source --download-only "${name}=${version}" 2>&1); then
+    return 0
+  fi
+  if [[ $(id -u) -eq 0 ]] && grep -q "Unable to find a source package\|deb-src" <<<"$out"; then
+    log "the source index may be stale; running apt-get update and retrying" >&2
+    apt-get update -qq >&2 || true
+    out=$(cd "$into" && apt-get source --download-only "${name}=${version}" 2>&1) && return 0
+  fi
+  echo "$out"
+  return 1
+}
+
+# The archives whose pools are tried, in order: SANDBOX_DEBIAN_MIRRORS, else apt's URIs and then
+# deb.debian.org's.
+pool_archives() {
+  if [[ -n "${SANDBOX_DEBIAN_MIRRORS:-}" ]]; then
+    tr ' ' '\n' <<<"$SANDBOX_DEBIAN_MIRRORS" | sed '/^$/d'
+    return
+  fi
+  {
+    grep -hsE '^[[:space:]]*URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -E 's/^[[:space:]]*URIs:[[:space:]]*//' | tr ' ' '\n'
+    grep -hsE '^[[:space:]]*deb(-src)?[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+      sed -E 's/\[[^]]*\]//' | awk '{print $2}'
+    echo http://deb.debian.org/debian
+    echo http://deb.debian.org/debian-security
+  } | sed -E '/^$/d; s#/+$##' | awk '!seen[$0]++'
+}
+
+# A source package's directory in a pool: lib* packages sit under their first four letters.
+pool_dir() {
+  local prefix="${name:0:1}"
+  [[ "$name" == lib* ]] && prefix="${name:0:4}"
+  echo "pool/main/$prefix/$name"
+}
+
+# Downloads the .dsc and its files from the first archive whose pool has them, into $1; lists
+# the URLs it tried in $2.
+download_from_pools() {
+  local into="$1" tried="$2" base url got sum size file
+  while read -r base; do
+    url="$base/$(pool_dir)/$(basename "$dsc")"
+    echo "$url" >>"$tried"
+    curl -fsSL --retry 2 --connect-timeout 20 -o "$into/$(basename "$dsc")" "$url" 2>/dev/null || continue
+    got=$(sha256sum "$into/$(basename "$dsc")" | cut -d' ' -f1)
+    [[ "$got" == "$dsc_sha256" ]] ||
+      die "$url has sha256 $got, expected $dsc_sha256 (the pin in the engine's CMakeLists.txt): the archive holds a different .dsc under this version; update the pin deliberately (docs/languages.md#archive-churn)."
+    log "downloading from $base/$(pool_dir)"
+    while read -r sum size file; do
+      curl -fsSL --retry 2 --connect-timeout 20 -o "$into/$file" "$base/$(pool_dir)/$file" ||
+        die "$base/$(pool_dir)/$file: download failed (the .dsc lists it)"
+    done < <(dsc_files "$into/$(basename "$dsc")")
+    return 0
+  done < <(pool_archives)
+  return 1
+}
+
+download() {
+  local tmp apt_out f
+  tmp=$(mktemp -d "$pkgdir/.download.XXXXXX")
+  if ! apt_out=$(download_with_apt "$tmp"); then
+    rm -rf "$tmp"; tmp=$(mktemp -d "$pkgdir/.download.XXXXXX")
+    log "apt cannot fetch ${name}=${version}; trying the archives' pools"
+    if ! download_from_pools "$tmp" "$tmp.tried"; then
+      local tried
+      tried=$(cat "$tmp.tried"); rm -rf "$tmp" "$tmp.tried"
+      die "version $version of $name is in none of the archives tried: it has left Debian (a testing or unstable version does, some time after a newer one replaces it). Update the pin: in the engine's CMakeLists.txt set VERSION to a version the archive holds (listed at https://tracker.debian.org/pkg/$name, or by 'rmadison $name') and DSC_SHA256 to the sha256 of that version's .dsc, check what the new version changes, and build again (docs/languages.md#archive-churn).
+apt-get source said: $(tail -n 3 <<<"$apt_out")
+pool URLs tried:
+$tried"
     fi
   fi
-  local f
   for f in "$tmp"/*; do mv -f "$f" "$pkgdir/"; done
-  rm -rf "$tmp"
+  rm -rf "$tmp" "$tmp.tried"
 }
 
 # One fetch per package at a time, also across build trees sharing the cache.
