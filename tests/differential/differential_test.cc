@@ -5,6 +5,12 @@
 // instead: the difference is documented in docs/languages.md, and the test fails once it is gone
 // so that the mark goes too.
 //
+// A program with a line "<comment> differential: workspace" works with files: natively it runs
+// in its own empty temporary directory as every program does; in the sandbox, where a stateless
+// run has no writable /workspace, it runs as the first call of a new code context over an empty
+// /workspace (its cwd). Such a program creates what it uses below the working directory and
+// does not list the directory itself (the native one holds the program and its output files).
+//
 // Adding a language: a row in languages() and its engine in CMakeLists.txt.
 #include <algorithm>
 #include <cctype>
@@ -14,6 +20,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,7 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sandbox/clock.h>
 #include <sandbox/engine.h>
+#include <sandbox/workspace.h>
 
 #ifdef SANDBOX_DIFFERENTIAL_LUA
 #include "lua_engine.h"
@@ -317,9 +326,29 @@ std::vector<std::string> native_transcript(const Program& p, const std::string& 
   return transcript(split_lines(out), split_lines(e.preceding_stderr), &e.message);
 }
 
+// Whether the program carries the "differential: workspace" line (see the top of this file).
+bool uses_workspace(const Language& language, const std::string& code) {
+  const std::string mark = language.comment + " differential: workspace";
+  for (const auto& line : split_lines(code)) {
+    if (line == mark) return true;
+  }
+  return false;
+}
+
+// The program as the first call of a new code context over an empty /workspace.
+EngineOutcome run_in_context(const Engine& engine, const std::string& code) {
+  if (!engine.sessions) throw std::runtime_error("the engine has no code contexts");
+  ManualClock clock;
+  Workspace workspace(clock);
+  const std::unique_ptr<SessionInstance> session =
+      engine.sessions->boot(SessionOptions{.workspace = &workspace});
+  return session->execute({code, {}});
+}
+
 std::vector<std::string> sandbox_transcript(const Language& language, const Engine& engine,
                                             const std::string& code) {
-  const EngineOutcome o = engine.run({code, {}});
+  const EngineOutcome o =
+      uses_workspace(language, code) ? run_in_context(engine, code) : engine.run({code, {}});
   std::string error;
   if (o.error) {
     error = language.sandbox_error ? language.sandbox_error(*o.error) : o.error->message;
