@@ -12,17 +12,21 @@
  *     BigInt -> "123n"; anything else -> String(v);
  *   - errors: {"name", "message", "traceback": the stack's lines} (thrown non-errors: name
  *     "Error", the value as message);
- *   - top-level await: code that does not compile as a script but mentions `await`, or that
- *     has `await (` or `await [` while no global is named await, is given to the rewrite of
- *     /stdlib/top_level_await.js (acorn, run inside this same sandbox), which hoists its
- *     declarations to globals and runs the rest in an async function whose promise is the
- *     result (docs/languages.md#javascript); code without a top-level await is never rewritten;
+ *   - import declarations and top-level await: code that does not compile as a script but
+ *     mentions `import` or `await`, or that has `await (` or `await [` while no global is named
+ *     await, is given to the rewrite of /stdlib/rewrite.js (acorn, run inside this same
+ *     sandbox). It turns the imports of built-in modules into `var` bindings from
+ *     __sandbox_import (prelude.js), hoists the declarations of code with a top-level await to
+ *     globals and runs the rest in an async function whose promise is the result
+ *     (docs/languages.md#javascript); code with neither is never rewritten;
  *   - TypeScript: code that does not compile as JavaScript is given to sucrase (bundled in
  *     /stdlib/typescript.js, run inside this same sandbox), which strips the types; the
  *     stripped code runs when it compiles (after the top-level await rewrite if it needs it).
  *     Valid JavaScript is never reinterpreted;
  *   - console.log/info/debug -> stdout, console.warn/error -> stderr; process.env is the
  *     request's environment, frozen; fs and process.cwd()/chdir() work on the WASI filesystem;
+ *     require() and import() return the built-in modules fs and path
+ *     (docs/languages.md#javascript-built-in-modules);
  *     the cwd is set from the request before the code runs and reported after it.
  * Limits: the JS heap is capped below the module's memory cap, so running out of memory is a
  * catchable InternalError rather than a failed malloc deep inside the engine; the JS stack is
@@ -47,16 +51,16 @@ enum {
 };
 
 static const char kTypescriptPath[] = "/stdlib/typescript.js";
-static const char kTopLevelAwaitPath[] = "/stdlib/top_level_await.js";
+static const char kRewritePath[] = "/stdlib/rewrite.js";
 static const char kFileName[] = "input";
 
 static JSRuntime* g_rt;
 static JSContext* g_ctx;
 /* The prelude's hooks (prelude.js), never reachable from guest code. */
-static JSValue g_begin, g_finish, g_map_error, g_set_env;
-/* sucrase's strip function once /stdlib/typescript.js was loaded, the top-level await rewrite
- * once /stdlib/top_level_await.js was (JS_UNDEFINED before). */
-static JSValue g_strip_typescript, g_rewrite_top_level_await;
+static JSValue g_begin, g_finish, g_map_error, g_set_env, g_module_source;
+/* sucrase's strip function once /stdlib/typescript.js was loaded, the import and top-level
+ * await rewrite once /stdlib/rewrite.js was (JS_UNDEFINED before). */
+static JSValue g_strip_typescript, g_rewrite;
 static uint64_t g_random_state;
 /* Set when an allocation of the JS heap failed during the current eval (see js_alloc_*). */
 static int g_alloc_failed;
@@ -142,6 +146,38 @@ static int seed_random(void) {
   if (__wasi_random_get((uint8_t*)&seed, sizeof seed) != 0) return -1;
   g_random_state = seed ? seed : 0x9E3779B97F4A7C15ULL;
   return 0;
+}
+
+/* ---- dynamic import() of the built-in modules ----
+ * QuickJS asks the module loader for a module that `import('fs')` names; the prelude's
+ * moduleSource hook writes the source of a module that re-exports the built-in's namespace, or
+ * throws Node's error for a module that is not built in (the import's promise rejects with it).
+ * Names are taken as they are: there are no files to resolve them against. */
+
+static char* normalize_module_name(JSContext* ctx, const char* base, const char* name,
+                                   void* opaque) {
+  (void)base;
+  (void)opaque;
+  return js_strdup(ctx, name);
+}
+
+static JSModuleDef* load_module(JSContext* ctx, const char* name, void* opaque) {
+  (void)opaque;
+  JSValue id = JS_NewString(ctx, name);
+  if (JS_IsException(id)) return NULL;
+  JSValue source = JS_Call(ctx, g_module_source, JS_UNDEFINED, 1, (JSValueConst*)&id);
+  JS_FreeValue(ctx, id);
+  if (JS_IsException(source)) return NULL;
+  size_t len;
+  const char* s = JS_ToCStringLen(ctx, &len, source);
+  JS_FreeValue(ctx, source);
+  if (!s) return NULL;
+  JSValue module = JS_Eval(ctx, s, len, name, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+  JS_FreeCString(ctx, s);
+  if (JS_IsException(module)) return NULL;
+  JSModuleDef* def = JS_VALUE_GET_PTR(module);
+  JS_FreeValue(ctx, module);
+  return def;
 }
 
 /* ---- helpers ---- */
@@ -254,16 +290,14 @@ static char* strip_typescript(JSContext* ctx, const char* code, size_t len, size
   return transform_code(ctx, g_strip_typescript, code, len, out_len);
 }
 
-/* Rewrites code with a top-level await (see the top of this file); NULL when it has none, does
- * not parse, or the rewrite is unavailable. */
-static char* rewrite_top_level_await(JSContext* ctx, const char* code, size_t len,
-                                     size_t* out_len) {
-  if (!memmem(code, len, "await", 5)) return NULL;
-  if (load_stdlib_function(ctx, kTopLevelAwaitPath, "__sandbox_top_level_await",
-                           &g_rewrite_top_level_await) != 0) {
+/* Rewrites code with import declarations or a top-level await (see the top of this file); NULL
+ * when it has neither, does not parse, or the rewrite is unavailable. */
+static char* rewrite_script(JSContext* ctx, const char* code, size_t len, size_t* out_len) {
+  if (!memmem(code, len, "await", 5) && !memmem(code, len, "import", 6)) return NULL;
+  if (load_stdlib_function(ctx, kRewritePath, "__sandbox_rewrite", &g_rewrite) != 0) {
     return NULL;
   }
-  return transform_code(ctx, g_rewrite_top_level_await, code, len, out_len);
+  return transform_code(ctx, g_rewrite, code, len, out_len);
 }
 
 static int is_identifier_char(char c) {
@@ -292,17 +326,17 @@ static int may_await_in_parentheses(JSContext* ctx, const char* code, size_t len
   return defined == 0;
 }
 
-/* Compiles NUL-terminated code as a global script, rewritten when it has a top-level await:
- * code that fails to compile only because of one, or that compiles only because `await (x)`
- * reads as a call. Returns the compiled function or JS_EXCEPTION with the error pending: the
- * rewritten code's own error when it was rewritten, else the original one. */
+/* Compiles NUL-terminated code as a global script, rewritten when it has import declarations
+ * or a top-level await: code that fails to compile only because of them, or that compiles only
+ * because `await (x)` reads as a call. Returns the compiled function or JS_EXCEPTION with the
+ * error pending: the rewritten code's own error when it was rewritten, else the original one. */
 static JSValue compile_script(JSContext* ctx, const char* code, size_t len) {
   const int flags = JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_COMPILE_ONLY;
   JSValue fn = JS_Eval(ctx, code, len, kFileName, flags);
   if (!JS_IsException(fn)) {
     if (!may_await_in_parentheses(ctx, code, len)) return fn;
     size_t rewritten_len;
-    char* rewritten = rewrite_top_level_await(ctx, code, len, &rewritten_len);
+    char* rewritten = rewrite_script(ctx, code, len, &rewritten_len);
     if (!rewritten) return fn; /* not a top-level await: the script as it compiled */
     JSValue rewritten_fn = JS_Eval(ctx, rewritten, rewritten_len, kFileName, flags);
     free(rewritten);
@@ -316,7 +350,7 @@ static JSValue compile_script(JSContext* ctx, const char* code, size_t len) {
   JSValue exc = JS_GetException(ctx);
   if (!exception_is_syntax_error(ctx, exc)) return JS_Throw(ctx, exc);
   size_t rewritten_len;
-  char* rewritten = rewrite_top_level_await(ctx, code, len, &rewritten_len);
+  char* rewritten = rewrite_script(ctx, code, len, &rewritten_len);
   if (!rewritten) return JS_Throw(ctx, exc);
   JS_FreeValue(ctx, exc);
   fn = JS_Eval(ctx, rewritten, rewritten_len, kFileName, flags);
@@ -447,7 +481,7 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
     return SANDBOX_INTERNAL_ERROR;
   }
   g_strip_typescript = JS_UNDEFINED;
-  g_rewrite_top_level_await = JS_UNDEFINED;
+  g_rewrite = JS_UNDEFINED;
 
   JSValue global = JS_GetGlobalObject(ctx);
   JSValue math = JS_GetPropertyStr(ctx, global, "Math");
@@ -479,7 +513,9 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
   g_finish = take_hook(ctx, hooks, "finish");
   g_map_error = take_hook(ctx, hooks, "mapError");
   g_set_env = take_hook(ctx, hooks, "setEnv");
+  g_module_source = take_hook(ctx, hooks, "moduleSource");
   JS_FreeValue(ctx, hooks);
+  JS_SetModuleLoaderFunc(rt, normalize_module_name, load_module, NULL);
   g_rt = rt;
   g_ctx = ctx;
   fflush(stdout);

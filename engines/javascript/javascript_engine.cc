@@ -8,7 +8,7 @@
 
 #include "javascript_guest.h"
 
-// The /stdlib archive (typescript.js, top_level_await.js), linked in by
+// The /stdlib archive (typescript.js, rewrite.js), linked in by
 // sandbox_engine_stdlib_archive().
 extern "C" const std::uint8_t sandbox_javascript_stdlib_start[];
 extern "C" const std::uint8_t sandbox_javascript_stdlib_end[];

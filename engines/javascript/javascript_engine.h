@@ -2,21 +2,24 @@
 // (driver.c, prelude.js) and served by the embedded-interpreter host (<sandbox/embedded.h>),
 // with stateless runs and sessions (code contexts). TypeScript is accepted: code that does not
 // compile as JavaScript has its types stripped by sucrase, which runs inside the sandbox from
-// the engine's /stdlib (typescript.js, top_level_await.js, embedded in the program).
+// the engine's /stdlib (typescript.js, rewrite.js, embedded in the program).
 //
 // Language semantics (driver.c has the details): a classic global script, so top-level
 // declarations persist in a session; the completion value is the result (undefined -> none,
 // objects -> json with BigInt as "123n", strings -> single-quoted text, BigInt -> "123n",
 // others -> String(v)); a promise result is awaited. console.log/info/debug -> stdout,
 // warn/error -> stderr; process.env is the request's variables (frozen); fs (a synchronous
-// subset of Node's) and process.cwd()/chdir() work on /workspace.
-// Top-level await works as in a console: such code is rewritten (top_level_await.js, acorn) so
-// that its declarations become globals and the rest runs in an async function whose last
-// expression is the result; code without it is never rewritten. Not supported: import/export,
-// timers (a promise that waits on nothing never settles and is reported as an error).
+// subset of Node's) and process.cwd()/chdir() work on /workspace; require('fs'), require('path')
+// and their node: names return the built-in modules, anything else is an error naming them.
+// Import declarations of those modules and top-level await are rewritten (rewrite.js, acorn):
+// imports become `var` bindings, a top-level await's declarations become globals and the rest
+// runs in an async function whose last expression is the result; code with neither is never
+// rewritten. Not supported: export, packages, modules from files, timers (a promise that waits
+// on nothing never settles and is reported as an error).
 // toFixed/toExponential/toPrecision round as ECMAScript requires (exact_rounding.c), and the
 // other QuickJS 2021-03-27 differences from node are in docs/languages.md. The first TypeScript
-// evaluation in an instance loads sucrase, about 12M fuel; the first top-level await, acorn.
+// evaluation in an instance loads sucrase, about 12M fuel; the first import declaration or
+// top-level await, acorn.
 //
 // Limits: kJavaScriptFuel per run or session execute (a run also pays for start-up),
 // kJavaScriptMemoryBytes of linear memory (the JS heap is capped at 48 MiB inside it), JS

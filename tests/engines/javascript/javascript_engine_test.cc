@@ -1,7 +1,9 @@
 // The JavaScript engine: conformance, the program corpus (corpus.json) and snapshot/restore.
 #include "javascript_engine.h"
 
+#include <cstdint>
 #include <iostream>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -115,6 +117,71 @@ TEST(JavaScriptEngine, AContextSurvivesARestartOfTheRuntime) {
       engines::make_javascript_engine,
       "var greeting = 'hi'; function shout(s) { return s.toUpperCase(); } var n = 41",
       "shout(greeting) + ' ' + (n + 1)", "'HI 42'");
+}
+
+// Built-in modules (docs/languages.md#javascript-built-in-modules): what one call of a context
+// requires or imports is there in the next calls, also in copies restored from its snapshots.
+TEST(JavaScriptEngine, RequiredAndImportedModulesStayInAContext) {
+  testing_corpus::SnapshotFixture f(javascript());
+  f.expect_text(*f.session, "const fs = require('fs'); const path = require('node:path')", "");
+  f.expect_text(*f.session, "import { join } from 'node:path'; import * as fsModule from 'fs'", "");
+  f.expect_text(*f.session,
+                "fs.writeFileSync(path.join('kept.txt'), 'kept'); "
+                "fs.readFileSync(join('sub', '..', 'kept.txt'), 'utf8')",
+                "'kept'");
+  auto restored = f.restore();
+  f.expect_text(*restored,
+                "[fs === fsModule.default, path.basename('/a/b.txt'), join('a', 'b'), "
+                "fs.readFileSync('kept.txt', 'utf8')].join(' ')",
+                "'true b.txt a/b kept'");
+  auto again = f.restore_from(*restored);
+  f.expect_text(*again, "import { basename } from 'path'; basename(path.resolve('x/y.js'), '.js')",
+                "'y'");
+}
+
+TEST(JavaScriptEngine, RequiredModulesSurviveARestartOfTheRuntime) {
+  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
+      engines::make_javascript_engine,
+      "import { join } from 'node:path'; var fs = require('node:fs')",
+      "fs.writeFileSync(join('x', '..', 'k.txt'), 'v'); fs.readFileSync('k.txt', 'utf8') + ' ' + "
+      "join('a', 'b')",
+      "'v a/b'");
+}
+
+// A module that is not built in fails the same way in a context as in a stateless run, and the
+// context goes on.
+TEST(JavaScriptEngine, AnUnknownModuleIsAnErrorInAContextToo) {
+  testing_corpus::SnapshotFixture f(javascript());
+  f.expect_text(*f.session, "const path = require('path')", "");
+  // (A failed `const _ = require(...)` leaves `_` declared, as any failed top-level `const`.)
+  for (const std::string code : {"const _ = require('lodash')", "import lodash from 'lodash'"}) {
+    const SessionOutcome o = f.session->execute({code, {}});
+    if (!o.error) FAIL() << code << ": no error";
+    const ExecutionError& error = *o.error;
+    EXPECT_EQ(error.name, "Error") << code;
+    EXPECT_EQ(error.message,
+              "Cannot find module 'lodash': the sandbox has no package installation; built-in "
+              "modules: fs, node:fs, path, node:path")
+        << code;
+  }
+  f.expect_text(*f.session, "path.join('still', 'here')", "'still/here'");
+}
+
+// The first import declaration loads acorn (the rewrite) from /stdlib; require loads nothing.
+TEST(JavaScriptEngine, ImportsCostLittleFuel) {
+  const EngineOutcome plain = javascript().run({"1 + 1", {}});
+  const EngineOutcome required = javascript().run({"require('fs'); require('path').sep", {}});
+  const EngineOutcome imported = javascript().run({"import fs from 'fs'; fs.existsSync('x')", {}});
+  ASSERT_FALSE(required.error);
+  ASSERT_FALSE(imported.error);
+  if (!plain.usage || !required.usage || !imported.usage) FAIL() << "a run was not metered";
+  const std::uint64_t plain_fuel = plain.usage->fuel_consumed;
+  const std::uint64_t required_fuel = required.usage->fuel_consumed;
+  const std::uint64_t imported_fuel = imported.usage->fuel_consumed;
+  std::cout << "fuel: 1 + 1 " << plain_fuel << ", require " << required_fuel << ", first import "
+            << imported_fuel << " of " << engines::kJavaScriptFuel << "\n";
+  EXPECT_LT(required_fuel, plain_fuel + 100'000);
+  EXPECT_LT(imported_fuel, engines::kJavaScriptFuel / 5);
 }
 
 SANDBOX_LANGUAGE_CORPUS(JavaScriptCorpus, engines::make_javascript_engine(), JAVASCRIPT_CORPUS);
