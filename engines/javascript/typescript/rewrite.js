@@ -7,8 +7,8 @@
 // module features are rewritten into script code, in one pass over acorn's tree:
 //
 // Import declarations (docs/languages.md#javascript-built-in-modules). Every top-level
-// `import ... from 'm'` is removed (its newlines stay) and its bindings are declared by one
-// `var` on the first line, before any other code runs, as a module's imports are resolved
+// `import ... from 'm'` is removed (its newlines stay) and its bindings are declared by `var`
+// statements on the first line, before any other code runs, as a module's imports are resolved
 // before its body: `import fs, { join as j } from 'node:fs'` binds
 // `fs = __sandbox_import("node:fs", "default"), j = __sandbox_import("node:fs", "join")`,
 // `import * as ns` binds the namespace `__sandbox_import("m")`, and `import 'm'` is the call
@@ -29,9 +29,9 @@
 //     global at the start of the body;
 //   - the last statement, when it is an expression, becomes `return (<expression>)`: the result.
 // Everything stays on the lines it was on, so error lines still point into the user's code.
-// Code the parser rejects, code with neither an import declaration nor a top-level await, and
-// code with a top-level await and a top-level return are not rewritten (null): the driver then
-// reports QuickJS's own SyntaxError.
+// Code the parser rejects (a top-level return included), and code with neither an import
+// declaration nor a top-level await are not rewritten (null): the driver then reports QuickJS's
+// own SyntaxError.
 import { Parser } from 'acorn';
 
 const kParseOptions = {
