@@ -6,10 +6,11 @@
 #   sandbox_wasi_compile(<objects_var> OBJECT_DIR <dir> SOURCES <files>... [FLAGS <flags>...]
 #                        [DEPENDS <files or stamps>...])
 #     One object per source (the name keeps the source's basename; basenames must be unique).
-#   sandbox_wasi_link(OUTPUT <file.wasm> OBJECTS <files>... [FLAGS <flags>...] [LIBS <libs>...])
+#   sandbox_wasi_link(OUTPUT <file.wasm> OBJECTS <files>... [FLAGS <flags>...] [LIBS <libs>...]
+#                     [MAX_MEMORY <bytes>])
 #     Links a reactor (-mexec-model=reactor, shadow stack first so an overflow traps, memory
-#     capped at SANDBOX_WASM_MAX_MEMORY). No -O on the link line: clang would then run wasm-opt
-#     implicitly and strip the name section later passes rely on.
+#     capped at MAX_MEMORY, by default SANDBOX_WASM_MAX_MEMORY). No -O on the link line: clang
+#     would then run wasm-opt implicitly and strip the name section later passes rely on.
 #   sandbox_wasm_opt(INPUT <in.wasm> OUTPUT <out.wasm> [FLAGS <passes>...])
 #     Runs binaryen's wasm-opt; the result is stripped of debug information.
 #
@@ -71,16 +72,19 @@ function(sandbox_wasi_compile objects_var)
 endfunction()
 
 function(sandbox_wasi_link)
-  cmake_parse_arguments(ARG "" "OUTPUT" "OBJECTS;FLAGS;LIBS;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT;MAX_MEMORY" "OBJECTS;FLAGS;LIBS;DEPENDS" ${ARGN})
   if(NOT ARG_OUTPUT OR NOT ARG_OBJECTS)
     message(FATAL_ERROR "sandbox_wasi_link: OUTPUT and OBJECTS are required")
+  endif()
+  if(NOT ARG_MAX_MEMORY)
+    set(ARG_MAX_MEMORY ${SANDBOX_WASM_MAX_MEMORY})
   endif()
   file(RELATIVE_PATH rel "${CMAKE_BINARY_DIR}" "${ARG_OUTPUT}")
   add_custom_command(
     OUTPUT "${ARG_OUTPUT}"
     COMMAND "${SANDBOX_WASI_CC}" --target=wasm32-wasi "--sysroot=${SANDBOX_WASI_SYSROOT}"
             -mexec-model=reactor -Wl,--stack-first
-            "-Wl,--max-memory=${SANDBOX_WASM_MAX_MEMORY}" ${ARG_FLAGS}
+            "-Wl,--max-memory=${ARG_MAX_MEMORY}" ${ARG_FLAGS}
             ${ARG_OBJECTS} ${ARG_LIBS} -o "${ARG_OUTPUT}"
     DEPENDS ${ARG_OBJECTS} ${ARG_DEPENDS}
     COMMENT "Linking wasm32-wasi reactor ${rel}"

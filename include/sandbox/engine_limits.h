@@ -1,6 +1,6 @@
 // The limits the built-in Wasm language engines share (engines/*/*_engine.cc), in one place.
 // Each engine reports the protocol's caps on code and request size, and caps its linear memory at
-// kWasmEngineMemoryBytes unless its interpreter needs more (Ruby). Fuel budgets differ per
+// kWasmEngineMemoryBytes unless its interpreter needs more (Python, Ruby). Fuel budgets differ per
 // engine and stay in each engine's header.
 #pragma once
 

@@ -1,15 +1,18 @@
 // The Python engine: conformance, the program corpus (corpus.json) and snapshot/restore.
 #include "python_engine.h"
 
+#include <cstdint>
 #include <iostream>
 
 #include <gtest/gtest.h>
 
 #include <sandbox/testing.h>
+#include <sandbox/wasm.h>
 
 #include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
+#include "python_guest.h"
 #include "support/isolation_under_test.h"
 
 namespace sandbox {
@@ -25,7 +28,11 @@ TEST(PythonEngine, Identity) {
   EXPECT_EQ(python().engine_name, "CPython 3.11.2 / sandbox-workers");
   EXPECT_EQ(python().build.size(), 64u);  // sha256 of the instrumented module
   EXPECT_EQ(python().limits.fuel, engines::kPythonFuel);
-  EXPECT_EQ(python().limits.memory_bytes, 64u << 20);
+  // 128 MiB, and the module is compiled with the same maximum (docs/languages.md#python-memory).
+  EXPECT_EQ(python().limits.memory_bytes, 128u << 20);
+  EXPECT_EQ(python().limits.memory_bytes, engines::kPythonMemoryBytes);
+  const wasm::Module module(*sandbox_wasm_module_python_guest());
+  EXPECT_EQ(std::uint64_t{module.max_pages()} * 65'536, engines::kPythonMemoryBytes);
   EXPECT_TRUE(python().sessions.has_value());
 }
 
