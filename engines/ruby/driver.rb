@@ -10,6 +10,19 @@
 # expression is the result: nil -> none; a Hash or Array that JSON can generate -> json;
 # anything else -> its #inspect as text. Any Exception (SystemExit from `exit` included) becomes
 # an error with the exception's class name, message and backtrace.
+
+# What native `ruby` loads at start-up (its gem prelude). Under ruby.wasm's ruby-init, CRuby 4.0
+# returns before that prelude has run (Gem is defined but empty, as ruby.wasm's own JavaScript
+# glue notes), so the driver loads it here, into the image: RubyGems puts the bundled gems (csv,
+# base64, abbrev, ...) on the load path, and error_highlight, did_you_mean and syntax_suggest
+# extend exceptions as they do natively. Each require is a no-op when it already ran.
+if defined?(Gem)
+  require 'rubygems'
+  require 'bundled_gems'
+end
+require 'error_highlight' if defined?(ErrorHighlight)
+require 'did_you_mean' if defined?(DidYouMean)
+require 'syntax_suggest/core_ext' if defined?(SyntaxSuggest)
 require 'json'
 
 module SandboxDriver

@@ -216,7 +216,7 @@ Engine make_ruby_engine() {
   static const wasm::Module module(*sandbox_wasm_module_ruby_guest());
   return make_embedded_engine(module, EmbeddedLanguage{
                                           .language = "ruby",
-                                          .engine_name = "CRuby 3.4.1 / ruby.wasm 2.10.1",
+                                          .engine_name = "CRuby 4.0.0 / ruby.wasm 2.10.1",
                                           .limits = wasm_engine_limits(kRubyFuel, kRubyMemoryBytes),
                                           .pooled_memories = 4,
                                           .driver = std::make_shared<RubyDriver>(module),

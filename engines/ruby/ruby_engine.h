@@ -1,4 +1,4 @@
-// The Ruby engine: CRuby 3.4.1 from the prebuilt npm module @ruby/3.4-wasm-wasi@2.10.1
+// The Ruby engine: CRuby 4.0.0 from the prebuilt npm module @ruby/4.0-wasm-wasi@2.10.1
 // (ruby+stdlib.wasm, compiled by sandbox-wasmc with fuel and a memory cap), driven through its
 // wit-bindgen exports (ruby-init, rb-eval-string-protect, rstring-ptr, ...) by a driver of the
 // embedded host (<sandbox/embedded.h>): stateless runs and code contexts both start from its
@@ -19,7 +19,7 @@
 // File and Dir; Dir.chdir persists in a context.
 //
 // Limits: kRubyFuel per run or context step, kRubyMemoryBytes of linear memory (Ruby uses about
-// 70 MiB after init), 30 s per call.
+// 66 MiB after init), 30 s per call.
 // Thread-safety: the Engine's run() may be called from any thread.
 #pragma once
 

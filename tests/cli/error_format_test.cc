@@ -54,7 +54,7 @@ TEST(ErrorFormat, PythonShowsASyntaxErrorWithItsCaret) {
 TEST(ErrorFormat, RubyShowsTheFrameMessageAndClassThenTheOuterFrames) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"def f\n  raise ArgumentError, \"bad\"\nend\nf\n","language":"ruby","engine":"CRuby 3.4.1 / ruby.wasm 2.10.1","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"ArgumentError","message":"bad","traceback":["(sandbox):2:in 'Object#f'","(sandbox):4:in '<main>'"],"lineNumber":2}})j"),
+          R"j({"code":"def f\n  raise ArgumentError, \"bad\"\nend\nf\n","language":"ruby","engine":"CRuby 4.0.0 / ruby.wasm 2.10.1","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"ArgumentError","message":"bad","traceback":["(sandbox):2:in 'Object#f'","(sandbox):4:in '<main>'"],"lineNumber":2}})j"),
       "(sandbox):2:in 'Object#f': bad (ArgumentError)\n"
       "\tfrom (sandbox):4:in '<main>'\n");
 }
@@ -62,14 +62,14 @@ TEST(ErrorFormat, RubyShowsTheFrameMessageAndClassThenTheOuterFrames) {
 TEST(ErrorFormat, RubyShowsAnEmptyMessageAsUnhandledException) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"raise \"\"\n","language":"ruby","engine":"CRuby 3.4.1 / ruby.wasm 2.10.1","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"RuntimeError","message":"","traceback":["(sandbox):1:in '<main>'"],"lineNumber":1}})j"),
+          R"j({"code":"raise \"\"\n","language":"ruby","engine":"CRuby 4.0.0 / ruby.wasm 2.10.1","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"RuntimeError","message":"","traceback":["(sandbox):1:in '<main>'"],"lineNumber":1}})j"),
       "(sandbox):1:in '<main>': unhandled exception (RuntimeError)\n");
 }
 
 TEST(ErrorFormat, RubyPutsTheClassAfterTheFirstLineOfAMultiLineMessage) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"puts(1 +)\n","language":"ruby","engine":"CRuby 3.4.1 / ruby.wasm 2.10.1","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"SyntaxError","message":"(sandbox):1: syntax error found\n> 1 | puts(1 +)\n    |         ^ unexpected ')'; expected an expression after the operator\n","traceback":[],"lineNumber":1}})j"),
+          R"j({"code":"puts(1 +)\n","language":"ruby","engine":"CRuby 4.0.0 / ruby.wasm 2.10.1","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"SyntaxError","message":"(sandbox):1: syntax error found\n> 1 | puts(1 +)\n    |         ^ unexpected ')'; expected an expression after the operator\n","traceback":[],"lineNumber":1}})j"),
       "(sandbox):1: syntax error found (SyntaxError)\n"
       "> 1 | puts(1 +)\n"
       "    |         ^ unexpected ')'; expected an expression after the operator\n");

@@ -1,6 +1,7 @@
 // Test helper: sandboxd's core (SandboxService + SandboxdHandler) served in process on
 // 127.0.0.1 port 0, over a temporary SQLite file, with a chosen set of built-in engines
-// (kv, calc, lua) and remote bindings. Recreating it on the same database is a restart.
+// (kv, calc, lua; any other through SandboxdFixtureOptions::make_engine) and remote bindings.
+// Recreating it on the same database is a restart.
 #pragma once
 
 #include <algorithm>
@@ -80,6 +81,9 @@ struct SandboxdFixtureOptions {
   std::shared_ptr<const StaticFiles> static_files;
   // Host names accepted besides the loopback ones when no API keys are set (--allowed-host).
   std::vector<std::string> allowed_hosts;
+  // Optional: makes the engine of each name in `engines` (null: make_test_engine, which knows
+  // kv, calc and lua); a test links and names any other engine it serves.
+  std::function<Engine(const std::string& name)> make_engine;
   // Optional: replaces each engine before it is served (a test wraps the real engine).
   std::function<Engine(Engine)> decorate_engine;
 };
@@ -92,7 +96,8 @@ class InProcessSandboxd {
     for (const auto& name : options.engines) {
       // In worker processes when the suite runs in that mode (support/isolation_under_test.h);
       // a decorator wraps the engine as the server sees it.
-      Engine engine = under_test(make_test_engine(name));
+      Engine engine =
+          under_test(options.make_engine ? options.make_engine(name) : make_test_engine(name));
       if (options.decorate_engine) engine = options.decorate_engine(std::move(engine));
       auto runtime = define_interpreter_runtime(
           std::move(engine), storage_->interpreters(),

@@ -30,14 +30,24 @@ std::string run_text(const std::string& code) { return testing_corpus::run_text(
 
 TEST(RubyEngine, Identity) {
   EXPECT_EQ(ruby().language, "ruby");
-  EXPECT_EQ(ruby().engine_name, "CRuby 3.4.1 / ruby.wasm 2.10.1");
+  EXPECT_EQ(ruby().engine_name, "CRuby 4.0.0 / ruby.wasm 2.10.1");
   EXPECT_EQ(ruby().build.size(), 64u);  // sha256 of the module and the driver
   EXPECT_EQ(ruby().limits.fuel, engines::kRubyFuel);
   EXPECT_EQ(ruby().limits.memory_bytes, 128u << 20);
   EXPECT_TRUE(ruby().sessions.has_value());
 }
 
-TEST(RubyEngine, VersionMatchesTheEngineName) { EXPECT_EQ(run_text("RUBY_VERSION"), "\"3.4.1\""); }
+TEST(RubyEngine, VersionMatchesTheEngineName) { EXPECT_EQ(run_text("RUBY_VERSION"), "\"4.0.0\""); }
+
+// What Ruby 4.0 changed that a program sees: Set is a core class with a new inspect, Array#rfind
+// is new, and RubyGems is loaded at start (the driver completes ruby.wasm's start-up), so the
+// bundled gems load as natively.
+TEST(RubyEngine, Ruby40Semantics) {
+  EXPECT_EQ(run_text("Set[3, 1, 2].inspect"), "\"Set[3, 1, 2]\"");
+  EXPECT_EQ(run_text("[1, 2, 3, 4].rfind(&:odd?)"), "3");
+  EXPECT_EQ(run_text("require 'csv'; CSV.parse_line('a,b,c').size"), "3");
+  EXPECT_EQ(run_text("require 'base64'; Base64.strict_encode64('hi')"), "\"aGk=\"");
+}
 
 TEST(RubyEngine, Conformance) {
   testing::run_engine_conformance(
@@ -123,6 +133,18 @@ TEST(RubyEngine, AContextSurvivesARestartOfTheRuntime) {
   testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
       engines::make_ruby_engine, "greeting = 'hi'; def shout(s) = s.upcase; $n = 41",
       "[shout(greeting), $n + 1]", R"(["HI",42])");
+}
+
+// Ruby 3.2's Data#with and Ruby 3.4's `it` (neither is in Debian's Ruby 3.1) in a context that
+// is stored, then restored by a new runtime over the same database.
+TEST(RubyEngine, ItAndDataWithSurviveARestartOfTheRuntime) {
+  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
+      engines::make_ruby_engine,
+      "Point = Data.define(:x, :y)\norigin = Point.new(x: 0, y: 0)\nmoved = origin.with(y: 2)\n"
+      "doubled = [1, 2, 3].map { it * 2 }\ndef squares(list) = list.map { it * it }",
+      "[moved.to_h, origin.y, moved.frozen?, doubled, squares([4, 5]),\n"
+      " moved.with(x: 3).inspect]",
+      R"([{"x":0,"y":2},0,true,[2,4,6],[16,25],"#<data Point x=3, y=2>"])");
 }
 
 SANDBOX_LANGUAGE_CORPUS(RubyCorpus, engines::make_ruby_engine(), RUBY_CORPUS);
