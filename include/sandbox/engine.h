@@ -174,11 +174,17 @@ struct SnapshotSource {
 // for the first call, from the image the instance was restored from or booted with), including
 // pages added by memory growth. The server then re-hashes only those pages, which makes the
 // snapshot cost proportional to what the step changed. Leave it unset when unknown.
+//
+// `dirty_blocks` narrows it further when not empty: one entry per entry of `dirty_pages`, the
+// mask of the page's 4 KiB blocks that may differ (bit b: bytes [b * 4 KiB, (b + 1) * 4 KiB) of
+// the page; a page listed twice: the union). A block whose bit is clear is as it was, so the
+// server re-hashes only the blocks set. Empty: every block of a listed page may differ.
 struct SessionSnapshot {
   std::uint64_t handle = 0;
   boost::json::object extra;
   std::span<const std::uint8_t> memory;
   std::optional<std::vector<std::uint32_t>> dirty_pages;
+  std::vector<std::uint16_t> dirty_blocks;
 };
 
 // A live, stateful interpreter for one code context. Used by one thread at a time.

@@ -472,6 +472,11 @@ class Instance {
   // The pages written since track_writes() or the previous call, ascending, and re-arms the
   // tracking; nullopt when the memory is not tracked.
   std::optional<std::vector<std::uint32_t>> take_dirty_pages();
+  // The same, and in `blocks` one entry per dirty page: the mask of its 4 KiB blocks that may
+  // have been written (bit b: bytes [b * 4 KiB, (b + 1) * 4 KiB) of the page); a clear bit
+  // promises the block was not. Userfaultfd tracking reports blocks; mprotect tracking knows
+  // pages only and sets every bit. `blocks` is emptied when the memory is not tracked.
+  std::optional<std::vector<std::uint32_t>> take_dirty_pages(std::vector<std::uint16_t>& blocks);
 
   // ---- globals and snapshots ----
   // True when every mutable global except `fuel` equals its value right after instantiation.

@@ -235,7 +235,7 @@ SessionSnapshot EmbeddedSession::snapshot() {
   snap.handle = 0;
   snap.extra[kGlobalsKey] = base64_encode(guest_->instance().save_globals());
   snap.memory = guest_->instance().memory();
-  snap.dirty_pages = guest_->instance().take_dirty_pages();
+  snap.dirty_pages = guest_->instance().take_dirty_pages(snap.dirty_blocks);
   return snap;
 }
 

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
+#include <utility>
 
 #include "interpreter/session_state.h"
 #include "snapshot/chunk_codec.h"
@@ -79,6 +81,11 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   std::size_t page_count = 0;
   const bool usual_step = to_delta && tracked && !rewrite_all;
   if (!usual_step) resident.frames.clear();  // perhaps another image; rows written whole
+  // Taken out, so a failed write leaves none that could be stale; put back (as this step's
+  // pages) once the write succeeded.
+  std::unordered_map<std::uint32_t, BlockHashes> prev_blocks = std::move(resident.prev_blocks);
+  resident.prev_blocks.clear();
+  std::unordered_map<std::uint32_t, BlockHashes> next_blocks;
   if (usual_step) {
     // Each dirty page is hashed, block by block; a page whose hash did not change was written
     // as it was. Any other is compared with the image's page: equal, its row goes; otherwise it
@@ -88,16 +95,40 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     // dirties; XORing every dirty page up front took a sixth of its step.
     const auto memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
     page_count = resident.prev_hashes.size();
-    // The engine lists dirty pages in any order (engine.h), perhaps more than once.
-    std::vector<std::uint32_t> dirty = *snap.dirty_pages;
+    // The engine lists dirty pages in any order (engine.h), perhaps more than once, and may say
+    // which blocks of each it wrote (all of them when it does not).
+    constexpr std::uint16_t kAllBlocks = 0xFFFF;
+    const bool masked = snap.dirty_blocks.size() == snap.dirty_pages->size();
+    std::vector<std::pair<std::uint32_t, std::uint16_t>> dirty;
+    dirty.reserve(snap.dirty_pages->size());
+    for (std::size_t i = 0; i < snap.dirty_pages->size(); ++i) {
+      dirty.emplace_back((*snap.dirty_pages)[i], masked ? snap.dirty_blocks[i] : kAllBlocks);
+    }
     std::sort(dirty.begin(), dirty.end());
-    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-    BlockHashes blocks;
-    for (const std::uint32_t p : dirty) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < dirty.size(); ++i) {
+      if (kept > 0 && dirty[kept - 1].first == dirty[i].first) {
+        dirty[kept - 1].second |= dirty[i].second;
+      } else {
+        dirty[kept++] = dirty[i];
+      }
+    }
+    dirty.resize(kept);
+    next_blocks.reserve(dirty.size());
+    for (const auto& [p, written] : dirty) {
       if (p >= memory_pages) continue;
       const auto bytes =
           memory.subspan(std::size_t{p} * kSnapshotPageBytes).first<kSnapshotPageBytes>();
-      const std::optional<std::uint64_t> hash = hash_page(bytes, blocks);
+      // A page hashed by the last step has the hashes of its unwritten blocks already.
+      BlockHashes& blocks = next_blocks[p];
+      std::optional<std::uint64_t> hash;
+      if (const auto known = prev_blocks.find(p);
+          written != kAllBlocks && known != prev_blocks.end()) {
+        blocks = known->second;
+        hash = rehash_blocks(bytes, written, blocks);
+      } else {
+        hash = hash_page(bytes, blocks);
+      }
       const auto it = resident.prev_hashes.find(p);
       const std::optional<std::uint64_t> before =
           it == resident.prev_hashes.end() ? std::nullopt : std::optional(it->second);
@@ -105,9 +136,10 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       page_count = page_count + (hash ? 1 : 0) - (before ? 1 : 0);
       hash_changes.emplace_back(p, hash);
       const std::uint8_t* image = base_page(*delta_base, p);
-      const bool differs = image != nullptr
-                               ? std::memcmp(bytes.data(), image, kSnapshotPageBytes) != 0
-                               : hash.has_value();
+      // The image's page hashes are this process's too: equal hashes are equal bytes.
+      const auto in_image = delta_base->page_hashes.find(p);
+      const bool differs =
+          in_image == delta_base->page_hashes.end() ? hash.has_value() : hash != in_image->second;
       if (differs) {
         write.upserts.push_back(
             ChunkWrite{p, resident.frames.encode(p, blocks, bytes, image, codec)});
@@ -190,6 +222,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   store.write_snapshot(key, row.id, write);  // throws: nothing changed
 
   row.snapshot = std::move(record);
+  resident.prev_blocks = std::move(next_blocks);
   if (!usual_step) {
     resident.prev_hashes = std::move(hashes);
   } else {

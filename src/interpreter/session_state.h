@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include <sandbox/engine.h>
 #include <sandbox/workspace.h>
@@ -41,6 +42,10 @@ struct Resident {
   std::string base_fingerprint;
   // The block frames of the delta pages the last step wrote, for the next step to reuse.
   DeltaFrames frames;
+  // The block hashes of the pages the last step's snapshot hashed, as they were then: a next
+  // step whose engine reports which 4 KiB blocks it wrote (SessionSnapshot::dirty_blocks)
+  // rehashes only those blocks of these pages (docs/snapshot-format.md#change-detection).
+  std::unordered_map<std::uint32_t, BlockHashes> prev_blocks;
 };
 
 struct KeyState {

@@ -1,5 +1,6 @@
 #include "snapshot/page_hash.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -63,6 +64,32 @@ std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPa
   }
   if (zero) return std::nullopt;
   return XXH3_64bits_withSeed(blocks.data(), sizeof blocks, seed);
+}
+
+std::uint64_t zero_block_hash() {
+  static const std::uint64_t hash = [] {
+    static const std::array<std::uint8_t, kHashBlockBytes> zero{};
+    return hash_block(zero);
+  }();
+  return hash;
+}
+
+std::optional<std::uint64_t> hash_page_of_blocks(const BlockHashes& blocks) {
+  const std::uint64_t zero = zero_block_hash();
+  bool all = true;
+  for (const std::uint64_t h : blocks) all = all && h == zero;
+  if (all) return std::nullopt;
+  return XXH3_64bits_withSeed(blocks.data(), sizeof blocks, process_seed());
+}
+
+std::optional<std::uint64_t> rehash_blocks(std::span<const std::uint8_t, kSnapshotPageBytes> page,
+                                           std::uint16_t written, BlockHashes& blocks) {
+  const std::uint64_t seed = process_seed();
+  for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
+    if ((written & (1U << b)) == 0) continue;
+    blocks[b] = XXH3_64bits_withSeed(page.data() + b * kHashBlockBytes, kHashBlockBytes, seed);
+  }
+  return hash_page_of_blocks(blocks);
 }
 
 PageHashes hash_memory(std::span<const std::uint8_t> memory) {

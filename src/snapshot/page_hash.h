@@ -47,6 +47,20 @@ std::uint64_t hash_block(std::span<const std::uint8_t, kHashBlockBytes> block);
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page,
                                        BlockHashes& blocks);
 
+// hash_block of an all-zero block.
+std::uint64_t zero_block_hash();
+
+// What hash_page gives a page whose block hashes are `blocks`, without its bytes: nullopt when
+// every block hashes as an all-zero block (the seed is secret, so a guest cannot make a
+// non-zero block that does). Lets a caller that knows which blocks were written rehash only
+// those.
+std::optional<std::uint64_t> hash_page_of_blocks(const BlockHashes& blocks);
+
+// Rehashes into `blocks` (the block hashes of the page before) the blocks of `page` whose bit
+// is set in `written` (bit b: block b), and returns the page's hash as hash_page would.
+std::optional<std::uint64_t> rehash_blocks(std::span<const std::uint8_t, kSnapshotPageBytes> page,
+                                           std::uint16_t written, BlockHashes& blocks);
+
 // Hashes every page of `memory`. Throws std::invalid_argument when memory.size() is not a
 // multiple of 64 KiB (Wasm memories always are).
 PageHashes hash_memory(std::span<const std::uint8_t> memory);

@@ -216,6 +216,22 @@ std::optional<std::vector<std::uint32_t>> Instance::take_dirty_pages() {
   return pages;
 }
 
+std::optional<std::vector<std::uint32_t>> Instance::take_dirty_pages(
+    std::vector<std::uint16_t>& blocks) {
+  blocks.clear();
+  if (c_->memory == nullptr || !sandbox_wasm_is_tracked(c_->memory)) return std::nullopt;
+  std::vector<std::uint32_t> pages(c_->memory->pages);
+  blocks.resize(pages.size());
+  const std::int64_t n = sandbox_wasm_take_dirty_blocks(c_->memory, pages.data(), blocks.data());
+  if (n < 0) {
+    blocks.clear();
+    return std::nullopt;
+  }
+  pages.resize(static_cast<std::size_t>(n));
+  blocks.resize(static_cast<std::size_t>(n));
+  return pages;
+}
+
 Instance* Instance::current() { return static_cast<Instance*>(sandbox_wasm_current_instance()); }
 
 Trap Instance::invoke(void (*thunk)(void*), void* arg) {

@@ -93,8 +93,8 @@ static int probe(void) {
   if (sandbox_uffd_arm(p, length, length) == 0) {
     p[SMALL_PAGE] = 1;
     uint64_t written = 0;
-    ok = sandbox_uffd_collect(p, length, pages, &written) == 1 && written == 1;
-    ok = ok && sandbox_uffd_collect(p, length, pages, &written) == 0;
+    ok = sandbox_uffd_collect(p, length, pages, NULL, &written) == 1 && written == 1;
+    ok = ok && sandbox_uffd_collect(p, length, pages, NULL, &written) == 0;
     sandbox_uffd_disarm(p, length);
   }
   munmap(p, length);
@@ -168,7 +168,8 @@ int sandbox_uffd_protect(uint8_t* base, size_t length) {
   return length == 0 ? 0 : write_protect(base, length, 1);
 }
 
-int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint64_t* written_4k) {
+int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t* blocks,
+                             uint64_t* written_4k) {
   if (g_pagemap < 0 || !usable()) return -1;
   struct page_region regions[SCAN_REGIONS];
   const uint64_t start = (uintptr_t)base;
@@ -195,12 +196,28 @@ int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint64_t
       return -1;
     }
     for (int i = 0; i < found; i++) {
-      small += (regions[i].end - regions[i].start) / SMALL_PAGE;
-      uint32_t first = (uint32_t)((regions[i].start - start) / WASM_PAGE);
-      const uint32_t last = (uint32_t)((regions[i].end - 1 - start) / WASM_PAGE);
-      /* Regions come in address order; one 64 KiB page may span two of them. */
-      if (n > 0 && out[n - 1] >= first) first = out[n - 1] + 1;
-      for (uint32_t p = first; p <= last; p++) out[n++] = p;
+      const uint64_t from = regions[i].start - start;
+      const uint64_t to = regions[i].end - start;
+      small += (to - from) / SMALL_PAGE;
+      const uint32_t first = (uint32_t)(from / WASM_PAGE);
+      const uint32_t last = (uint32_t)((to - 1) / WASM_PAGE);
+      for (uint32_t p = first; p <= last; p++) {
+        /* Regions come in address order; one 64 KiB page may span two of them. */
+        if (n == 0 || out[n - 1] != p) {
+          out[n] = p;
+          if (blocks != NULL) blocks[n] = 0;
+          n++;
+        }
+        if (blocks != NULL) {
+          const uint64_t page_start = (uint64_t)p * WASM_PAGE;
+          const uint64_t lo = from > page_start ? from : page_start;
+          const uint64_t hi = to < page_start + WASM_PAGE ? to : page_start + WASM_PAGE;
+          for (uint64_t b = (lo - page_start) / SMALL_PAGE; b < (hi - page_start) / SMALL_PAGE;
+               b++) {
+            blocks[n - 1] |= (uint16_t)(1u << b);
+          }
+        }
+      }
     }
     if (arg.walk_end <= at) return -1; /* no progress: never loop forever */
     at = arg.walk_end;

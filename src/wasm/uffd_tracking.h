@@ -44,11 +44,13 @@ int sandbox_uffd_protect(uint8_t* base, size_t length);
 
 /* Lists the 64 KiB pages of [base, base + size) holding a 4 KiB page written since it was
  * last protected, ascending, into `out` (room for size / 64 KiB entries), protects those pages
- * again, and returns their count; `*written_4k` (may be NULL) receives the number of written
- * 4 KiB pages. Returns -1 when the scan fails or finds part of the range not registered for
- * asynchronous write-protection (e.g. something mapped over it): writes may then have been
- * missed. */
-int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint64_t* written_4k);
+ * again, and returns their count; `blocks` (may be NULL; room as `out`) receives for each listed
+ * page the mask of its written 4 KiB pages (bit b: bytes [b * 4 KiB, (b + 1) * 4 KiB) of the
+ * 64 KiB page), and `*written_4k` (may be NULL) their number in all. Returns -1 when the scan
+ * fails or finds part of the range not registered for asynchronous write-protection (e.g.
+ * something mapped over it): writes may then have been missed. */
+int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t* blocks,
+                             uint64_t* written_4k);
 
 /* Unregisters [base, base + reserved) (clearing every protection bit). */
 void sandbox_uffd_disarm(uint8_t* base, size_t reserved);

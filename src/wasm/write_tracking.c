@@ -152,16 +152,23 @@ sandbox_wasm_tracking_mode sandbox_wasm_tracking_mode_of(const wasm_rt_memory_t*
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory) { return find(memory) != NULL; }
 
 int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out) {
+  return sandbox_wasm_take_dirty_blocks(memory, out, NULL);
+}
+
+int64_t sandbox_wasm_take_dirty_blocks(wasm_rt_memory_t* memory, uint32_t* out, uint16_t* blocks) {
   Tracker* t = find(memory);
   if (t == NULL) return -1;
   if (t->mode == SANDBOX_WASM_TRACK_UFFD) {
-    const int64_t n = sandbox_uffd_collect(memory->data, memory->size, out, NULL);
+    const int64_t n = sandbox_uffd_collect(memory->data, memory->size, out, blocks, NULL);
     if (n < 0) sandbox_wasm_untrack_writes(memory);
     return n;
   }
   int64_t n = 0;
   for (uint32_t p = 0; p < memory->pages; p++) {
-    if (is_dirty(t, p)) out[n++] = p;
+    if (is_dirty(t, p)) {
+      if (blocks != NULL) blocks[n] = UINT16_MAX;
+      out[n++] = p;
+    }
   }
   if (n > 0) {
     if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {

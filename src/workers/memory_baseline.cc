@@ -53,8 +53,8 @@ const BlockHashes& MemoryBaseline::expected(std::uint32_t page) const {
 }
 
 std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
-    std::span<const std::uint8_t> memory,
-    const std::optional<std::vector<std::uint32_t>>& written) {
+    std::span<const std::uint8_t> memory, const std::optional<std::vector<std::uint32_t>>& written,
+    std::span<const std::uint16_t> written_blocks) {
   const auto pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
   const auto page_at = [&](std::uint32_t p) {
     return PageSpan(memory.data() + std::size_t{p} * kSnapshotPageBytes, kSnapshotPageBytes);
@@ -67,21 +67,38 @@ std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
   }
   // Pages past the old end are zero in the server's copy (it grows with zeros), as here.
   pages_ = pages;
-  std::vector<std::uint32_t> look;
+  constexpr std::uint16_t kAllBlocks = 0xFFFF;
+  // The pages to look at, ascending and once each, with the blocks of each that may differ.
+  std::vector<std::pair<std::uint32_t, std::uint16_t>> look;
   if (written) {
-    look = *written;
+    const bool masked = written_blocks.size() == written->size();
+    look.reserve(written->size());
+    for (std::size_t i = 0; i < written->size(); ++i) {
+      if ((*written)[i] < pages) {
+        look.emplace_back((*written)[i], masked ? written_blocks[i] : kAllBlocks);
+      }
+    }
     std::sort(look.begin(), look.end());
-    look.erase(std::unique(look.begin(), look.end()), look.end());
-    look.erase(std::lower_bound(look.begin(), look.end(), pages), look.end());
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < look.size(); ++i) {
+      if (kept > 0 && look[kept - 1].first == look[i].first) {
+        look[kept - 1].second |= look[i].second;
+      } else {
+        look[kept++] = look[i];
+      }
+    }
+    look.resize(kept);
   } else {
-    look.resize(pages);
-    for (std::uint32_t p = 0; p < pages; ++p) look[p] = p;
+    look.reserve(pages);
+    for (std::uint32_t p = 0; p < pages; ++p) look.emplace_back(p, kAllBlocks);
   }
   std::vector<std::uint32_t> changed;
   BlockHashes now;
-  for (const std::uint32_t p : look) {
-    hash_page(page_at(p), now);
+  for (const auto& [p, mask] : look) {
+    // Blocks not written are as the server has them: only the written ones are hashed.
     const BlockHashes& before = expected(p);
+    now = before;
+    rehash_blocks(page_at(p), mask, now);
     bool any = false;
     for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
       if (now[b] != before[b]) {

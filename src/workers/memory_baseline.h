@@ -50,12 +50,15 @@ class MemoryBaseline {
 
   // The blocks of `memory` that differ from the server's copy, ascending (block b holds bytes
   // [b * kChangeBlockBytes, (b + 1) * kChangeBlockBytes)), looking only at the pages in
-  // `written` (any order, repeats allowed) when given and at every page otherwise; nullopt when
-  // the server must take the whole memory (the baseline is unknown, or the memory shrank). The
-  // baseline becomes `memory` either way: the caller sends what this returns.
+  // `written` (any order, repeats allowed) when given and at every page otherwise, and within a
+  // page of `written` only at the blocks its entry of `written_blocks` sets when that has one
+  // entry per page (SessionSnapshot::dirty_blocks); nullopt when the server must take the
+  // whole memory (the baseline is unknown, or the memory shrank). The baseline becomes `memory`
+  // either way: the caller sends what this returns.
   std::optional<std::vector<std::uint32_t>> take_changes(
       std::span<const std::uint8_t> memory,
-      const std::optional<std::vector<std::uint32_t>>& written);
+      const std::optional<std::vector<std::uint32_t>>& written,
+      std::span<const std::uint16_t> written_blocks = {});
 
  private:
   // The hashes the server's copy of `page` has now.

@@ -233,8 +233,8 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
     std::optional<BaseMessage> message = read_base(r);
     r.finish();
     if (message) {
-      made = make_server_base(std::move(message->fingerprint), message->pages,
-                              std::move(message->page_hashes), message->nonzero, message->bytes);
+      made = make_server_base(std::move(message->fingerprint), message->pages, message->nonzero,
+                              message->bytes);
     }
   } catch (const WireError& e) {
     throw WorkerLostError(std::string("The worker process broke the protocol: ") + e.what());

@@ -175,8 +175,12 @@ class RemoteSession final : public SessionInstance {
     snap.extra = extra_;
     snap.memory = shadow_.view();
     // Pages sent whole say nothing of what changed.
-    if (!changed_all_) snap.dirty_pages = std::move(changed_pages_);
+    if (!changed_all_) {
+      snap.dirty_pages = std::move(changed_pages_);
+      snap.dirty_blocks = std::move(changed_blocks_);
+    }
     changed_pages_.clear();
+    changed_blocks_.clear();
     changed_all_ = false;
     changes_ready_ = false;
     return snap;
@@ -233,7 +237,11 @@ class RemoteSession final : public SessionInstance {
       for (const std::uint32_t b : *h.blocks) {
         shadow_.write_block(b, r.raw(kChangeBlockBytes).data());
         const std::uint32_t page = b / kChangeBlocksPerPage;
-        if (changed_pages_.empty() || changed_pages_.back() != page) changed_pages_.push_back(page);
+        if (changed_pages_.empty() || changed_pages_.back() != page) {
+          changed_pages_.push_back(page);
+          changed_blocks_.push_back(0);
+        }
+        changed_blocks_.back() |= static_cast<std::uint16_t>(1U << (b % kChangeBlocksPerPage));
       }
     } else {
       for (std::uint32_t p = 0; p < h.memory_pages; ++p) {
@@ -272,6 +280,7 @@ class RemoteSession final : public SessionInstance {
       shadow_.reset(nullptr, source.memory_pages);
     }
     changed_pages_.clear();
+    changed_blocks_.clear();
     changed_all_ = false;
     changes_ready_ = false;
     static const std::vector<std::uint8_t> zero(kChangeBlockBytes, 0);
@@ -317,6 +326,7 @@ class RemoteSession final : public SessionInstance {
   // Changes taken since the last snapshot(): the pages they touched (ascending within each
   // reply), or every page; and the handle and globals of the latest.
   std::vector<std::uint32_t> changed_pages_;
+  std::vector<std::uint16_t> changed_blocks_;  // per changed page: its changed blocks
   bool changed_all_ = false;
   bool changes_ready_ = false;  // the latest call carried changes: snapshot() needs no call
   std::uint64_t handle_ = 0;

@@ -20,7 +20,6 @@ ServerBase::~ServerBase() {
 }
 
 std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, std::uint32_t pages,
-                                                     std::map<std::uint32_t, std::uint64_t> hashes,
                                                      const std::vector<std::uint32_t>& nonzero,
                                                      std::string_view bytes) {
   auto server = std::make_shared<ServerBase>();
@@ -53,7 +52,11 @@ std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, st
   for (const std::uint32_t p : nonzero) {
     base->page_bytes[p] = server->view + std::size_t{p} * kWasmPageBytes;
   }
-  base->page_hashes = std::move(hashes);
+  for (const std::uint32_t p : nonzero) {
+    const auto page = std::span<const std::uint8_t, kSnapshotPageBytes>(
+        server->view + std::size_t{p} * kWasmPageBytes, kSnapshotPageBytes);
+    if (const auto h = hash_page(page)) base->page_hashes.emplace(p, *h);
+  }
   base->owner = std::shared_ptr<const void>(server, server.get());
   return base;
 }

@@ -39,9 +39,9 @@ struct ServerBase {
 };
 
 // Builds the server's copy of a base image from its pages (`nonzero` ascending, `bytes` holding
-// kWasmPageBytes for each): a SnapshotBase whose owner is its ServerBase.
+// kWasmPageBytes for each): a SnapshotBase whose owner is its ServerBase, with page hashes of
+// this process (src/snapshot/page_hash.h).
 std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, std::uint32_t pages,
-                                                     std::map<std::uint32_t, std::uint64_t> hashes,
                                                      const std::vector<std::uint32_t>& nonzero,
                                                      std::string_view bytes);
 

@@ -328,7 +328,7 @@ class Worker {
 
   static void write_changes_now(Slot& s, Writer& out) {
     const SessionSnapshot snap = s.instance->snapshot();
-    const auto blocks = s.baseline.take_changes(snap.memory, snap.dirty_pages);
+    const auto blocks = s.baseline.take_changes(snap.memory, snap.dirty_pages, snap.dirty_blocks);
     write_changes(out, snap, blocks ? &*blocks : nullptr);
   }
 

@@ -407,11 +407,6 @@ void write_base(Writer& w, const SnapshotBase* base) {
   if (!base) return;
   w.str(base->fingerprint);
   w.u32(base->pages);
-  w.u32(static_cast<std::uint32_t>(base->page_hashes.size()));
-  for (const auto& [page, hash] : base->page_hashes) {
-    w.u32(page);
-    w.u64(hash);
-  }
   std::vector<std::uint32_t> nonzero;
   for (std::uint32_t p = 0; p < base->pages && p < base->page_bytes.size(); ++p) {
     if (base->page_bytes[p] != nullptr) nonzero.push_back(p);
@@ -427,13 +422,6 @@ std::optional<BaseMessage> read_base(Reader& r) {
   b.pages = r.u32();
   if (b.pages > (std::uint64_t{4} << 30) / kWasmPageBytes) {
     throw WireError("worker base image is larger than a 32-bit memory");
-  }
-  const std::uint32_t hashes = r.count(12);
-  for (std::uint32_t i = 0; i < hashes; ++i) {
-    const std::uint32_t page = r.u32();
-    const std::uint64_t hash = r.u64();
-    if (page >= b.pages) throw WireError("worker base image hashes a page past its end");
-    b.page_hashes[page] = hash;
   }
   b.nonzero = read_ascending_pages(r, b.pages);
   b.bytes = r.raw(b.nonzero.size() * std::size_t{kWasmPageBytes});

@@ -169,12 +169,12 @@ void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
                           const std::vector<std::uint32_t>& blocks);
 RestoreSource read_restore_source(Reader& r);
 
-// The engine's base image (or none): fingerprint, size, page hashes, the non-zero pages and
-// their bytes.
+// The engine's base image (or none): fingerprint, size, the non-zero pages and their bytes. No
+// hashes: page hashes are seeded per process (src/snapshot/page_hash.h), so the server hashes
+// the pages itself.
 struct BaseMessage {
   std::string fingerprint;
   std::uint32_t pages = 0;
-  std::map<std::uint32_t, std::uint64_t> page_hashes;
   std::vector<std::uint32_t> nonzero;  // ascending, each < pages
   std::string_view bytes;              // kWasmPageBytes per page of `nonzero`
 };

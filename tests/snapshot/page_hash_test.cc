@@ -1,5 +1,6 @@
 #include "snapshot/page_hash.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -76,6 +77,40 @@ TEST(PageHash, HashBlockIsTheBlockHashOfHashPage) {
                   mem.data() + b * kHashBlockBytes, kHashBlockBytes)),
               blocks[b])
         << b;
+  }
+}
+
+// A page hash made from block hashes (the written blocks rehashed over the hashes from before)
+// is the hash of the bytes, a page made all zero again included.
+TEST(PageHash, RehashingTheWrittenBlocksGivesTheHashOfTheBytes) {
+  auto mem = pages(1);
+  BlockHashes blocks{};
+  EXPECT_EQ(hash_page(page_of(mem, 0), blocks), std::nullopt);
+  EXPECT_EQ(hash_page_of_blocks(blocks), std::nullopt);
+  EXPECT_EQ(blocks[3], zero_block_hash());
+  std::uint32_t seed = 7;
+  for (int round = 0; round < 50; ++round) {
+    std::uint16_t written = 0;
+    for (int w = 0; w < 1 + round % 5; ++w) {
+      seed = seed * 1'103'515'245U + 12'345U;
+      const std::size_t at = seed % kSnapshotPageBytes;
+      mem[at] = round % 7 == 6 ? 0 : static_cast<std::uint8_t>(seed >> 24);
+      written = static_cast<std::uint16_t>(written | (1U << (at / kHashBlockBytes)));
+    }
+    if (round == 30) {  // all zero again: written blocks cleared
+      for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
+        if (!all_zero(mem.data() + b * kHashBlockBytes, kHashBlockBytes)) {
+          std::fill_n(mem.begin() + static_cast<std::ptrdiff_t>(b * kHashBlockBytes),
+                      kHashBlockBytes, 0);
+          written = static_cast<std::uint16_t>(written | (1U << b));
+        }
+      }
+    }
+    const auto got = rehash_blocks(page_of(mem, 0), written, blocks);
+    BlockHashes fresh{};
+    EXPECT_EQ(got, hash_page(page_of(mem, 0), fresh)) << "round " << round;
+    EXPECT_EQ(blocks, fresh) << "round " << round;
+    EXPECT_EQ(got, hash_page_of_blocks(blocks)) << "round " << round;
   }
 }
 

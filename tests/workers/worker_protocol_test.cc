@@ -269,9 +269,10 @@ class Baseline : public ::testing::Test {
 
   // One step's changes, taken by the baseline and applied to the shadow as the server does.
   std::optional<std::vector<std::uint32_t>> step(
-      const std::optional<std::vector<std::uint32_t>>& written) {
+      const std::optional<std::vector<std::uint32_t>>& written,
+      const std::vector<std::uint16_t>& written_blocks = {}) {
     SessionSnapshot snap{.memory = memory_};
-    auto blocks = baseline_.take_changes(memory_, written);
+    auto blocks = baseline_.take_changes(memory_, written, written_blocks);
     Writer w;
     write_changes(w, snap, blocks ? &*blocks : nullptr);
     Reader r(w.buffer());
@@ -312,6 +313,20 @@ TEST_F(Baseline, OnlyTheChangedBlocksOfAWrittenPageTravel) {
   // Changed back to the image: the block travels again.
   memory_[3 * kWasmPageBytes + 9 * kChangeBlockBytes] ^= 0xff;
   EXPECT_EQ(*step(std::vector<std::uint32_t>{3}), std::vector<std::uint32_t>{3 * 16 + 9});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+// With the written blocks of each page given (SessionSnapshot::dirty_blocks), only those are
+// looked at: a changed block outside them is not (the engine promised it was not written).
+TEST_F(Baseline, OnlyTheWrittenBlocksOfAPageAreCompared) {
+  memory_[1 * kWasmPageBytes + 2 * kChangeBlockBytes] ^= 0xff;
+  memory_[1 * kWasmPageBytes + 7 * kChangeBlockBytes] ^= 0xff;
+  const auto blocks = step(std::vector<std::uint32_t>{1, 1}, {1U << 2, 1U << 4});
+  ASSERT_TRUE(blocks);
+  EXPECT_EQ(*blocks, std::vector<std::uint32_t>{1 * 16 + 2});
+  // Reported as written now: it travels.
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{1}, {1U << 7}),
+            std::vector<std::uint32_t>{1 * 16 + 7});
   EXPECT_TRUE(shadow_is_memory());
 }
 
@@ -419,6 +434,28 @@ TEST_F(Baseline, RandomStepsKeepTheShadowEqualToTheMemory) {
     }
     if (rng() % 3 == 0) written.push_back(rng() % pages);  // written as it was
     step(written);
+    ASSERT_TRUE(shadow_is_memory()) << "round " << round;
+  }
+}
+
+TEST_F(Baseline, RandomStepsWithWrittenBlocksKeepTheShadowEqualToTheMemory) {
+  std::mt19937 rng(8);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::uint32_t> written;
+    std::vector<std::uint16_t> blocks;
+    if (rng() % 10 == 0) memory_.resize(memory_.size() + kWasmPageBytes, 0);
+    const auto pages = static_cast<std::uint32_t>(memory_.size() / kWasmPageBytes);
+    for (int n = static_cast<int>(rng() % 6); n > 0; --n) {
+      const std::size_t at = rng() % memory_.size();
+      memory_[at] = static_cast<std::uint8_t>(rng());
+      written.push_back(static_cast<std::uint32_t>(at / kWasmPageBytes));
+      blocks.push_back(static_cast<std::uint16_t>(1U << (at % kWasmPageBytes / kChangeBlockBytes)));
+    }
+    if (rng() % 3 == 0) {  // a block written as it was
+      written.push_back(rng() % pages);
+      blocks.push_back(static_cast<std::uint16_t>(1U << (rng() % 16)));
+    }
+    step(written, blocks);
     ASSERT_TRUE(shadow_is_memory()) << "round " << round;
   }
 }
