@@ -15,9 +15,9 @@
 # A version apt does not know (testing, unstable, or any suite this machine does not list) is
 # then fetched from the archives' pools, which every suite shares: the mirrors apt is configured
 # with, then deb.debian.org's debian and debian-security (SANDBOX_DEBIAN_MIRRORS, space
-# separated, replaces that list). A testing or unstable version leaves the pools some time after
-# a newer one replaces it; then the build stops with a message naming the pin to update
-# (docs/languages.md#archive-churn).
+# separated, replaces that list; SANDBOX_DEBIAN_APT=0 skips apt, as tests/fetch does). A testing
+# or unstable version leaves the pools some time after a newer one replaces it; then the build
+# stops with a message naming the pin to update (docs/languages.md#archive-churn).
 #
 # <dest> is replaced by the unpacked tree (dpkg-source -x; with --skip-patches the Debian
 # patches are not applied and debian/ is left for the caller). The stamp file, written last,
@@ -92,6 +92,10 @@ add_deb_src() {
 # apt-get source into $1; prints apt's output and fails when apt cannot find the version.
 download_with_apt() {
   local into="$1" out
+  if [[ "${SANDBOX_DEBIAN_APT:-1}" == 0 ]]; then
+    echo "apt skipped (SANDBOX_DEBIAN_APT=0)"
+    return 1
+  fi
   if ! has_deb_src; then
     if [[ $(id -u) -ne 0 || ! -f /etc/apt/sources.list.d/debian.sources ]]; then
       echo "apt has no deb-src entry (not root, or no debian.sources to derive one from)"
