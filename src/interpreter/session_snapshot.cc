@@ -11,6 +11,7 @@
 #include "snapshot/chunks.h"
 #include "snapshot/delta.h"
 #include "snapshot/delta_frames.h"
+#include "snapshot/dirty_blocks.h"
 #include "storage/interpreter_store.h"
 
 namespace sandbox {
@@ -83,8 +84,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   if (!usual_step) resident.frames.clear();  // perhaps another image; rows written whole
   // Taken out, so a failed write leaves none that could be stale; put back (as this step's
   // pages) once the write succeeded.
-  std::unordered_map<std::uint32_t, BlockHashes> prev_blocks = std::move(resident.prev_blocks);
-  resident.prev_blocks.clear();
+  const std::unordered_map<std::uint32_t, BlockHashes> prev_blocks =
+      std::exchange(resident.prev_blocks, {});
   std::unordered_map<std::uint32_t, BlockHashes> next_blocks;
   if (usual_step) {
     // Each dirty page is hashed, block by block; a page whose hash did not change was written
@@ -97,33 +98,16 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     page_count = resident.prev_hashes.size();
     // The engine lists dirty pages in any order (engine.h), perhaps more than once, and may say
     // which blocks of each it wrote (all of them when it does not).
-    constexpr std::uint16_t kAllBlocks = 0xFFFF;
-    const bool masked = snap.dirty_blocks.size() == snap.dirty_pages->size();
-    std::vector<std::pair<std::uint32_t, std::uint16_t>> dirty;
-    dirty.reserve(snap.dirty_pages->size());
-    for (std::size_t i = 0; i < snap.dirty_pages->size(); ++i) {
-      dirty.emplace_back((*snap.dirty_pages)[i], masked ? snap.dirty_blocks[i] : kAllBlocks);
-    }
-    std::sort(dirty.begin(), dirty.end());
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < dirty.size(); ++i) {
-      if (kept > 0 && dirty[kept - 1].first == dirty[i].first) {
-        dirty[kept - 1].second |= dirty[i].second;
-      } else {
-        dirty[kept++] = dirty[i];
-      }
-    }
-    dirty.resize(kept);
+    const std::vector<WrittenPage> dirty =
+        written_pages(*snap.dirty_pages, snap.dirty_blocks, memory_pages);
     next_blocks.reserve(dirty.size());
     for (const auto& [p, written] : dirty) {
-      if (p >= memory_pages) continue;
       const auto bytes =
           memory.subspan(std::size_t{p} * kSnapshotPageBytes).first<kSnapshotPageBytes>();
       // A page hashed by the last step has the hashes of its unwritten blocks already.
       BlockHashes& blocks = next_blocks[p];
       std::optional<std::uint64_t> hash;
-      if (const auto known = prev_blocks.find(p);
-          written != kAllBlocks && known != prev_blocks.end()) {
+      if (const auto known = prev_blocks.find(p); known != prev_blocks.end()) {
         blocks = known->second;
         hash = rehash_blocks(bytes, written, blocks);
       } else {

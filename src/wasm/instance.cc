@@ -208,12 +208,8 @@ WriteTracking Instance::write_tracking() const {
 }
 
 std::optional<std::vector<std::uint32_t>> Instance::take_dirty_pages() {
-  if (c_->memory == nullptr || !sandbox_wasm_is_tracked(c_->memory)) return std::nullopt;
-  std::vector<std::uint32_t> pages(c_->memory->pages);
-  const std::int64_t n = sandbox_wasm_take_dirty_pages(c_->memory, pages.data());
-  if (n < 0) return std::nullopt;
-  pages.resize(static_cast<std::size_t>(n));
-  return pages;
+  std::vector<std::uint16_t> blocks;
+  return take_dirty_pages(blocks);
 }
 
 std::optional<std::vector<std::uint32_t>> Instance::take_dirty_pages(

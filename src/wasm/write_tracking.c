@@ -151,10 +151,6 @@ sandbox_wasm_tracking_mode sandbox_wasm_tracking_mode_of(const wasm_rt_memory_t*
 
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory) { return find(memory) != NULL; }
 
-int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out) {
-  return sandbox_wasm_take_dirty_blocks(memory, out, NULL);
-}
-
 int64_t sandbox_wasm_take_dirty_blocks(wasm_rt_memory_t* memory, uint32_t* out, uint16_t* blocks) {
   Tracker* t = find(memory);
   if (t == NULL) return -1;

@@ -84,15 +84,13 @@ void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory);
 
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory);
 
-/* Writes the dirty page numbers (ascending) into `out` (room for memory->pages entries), marks
- * every page clean and protected again, and returns how many were written; -1 when the memory
- * is not tracked or collecting / re-protecting failed (tracking is then stopped). */
-int64_t sandbox_wasm_take_dirty_pages(wasm_rt_memory_t* memory, uint32_t* out);
-
-/* The same, and for each dirty page the mask of its 4 KiB blocks that may have been written
- * into `blocks` (room for memory->pages entries; bit b: bytes [b * 4 KiB, (b + 1) * 4 KiB) of
- * the page). A clear bit promises the block was not written: userfaultfd tracking reports
- * blocks; mprotect tracking knows only pages and sets every bit. */
+/* Writes the dirty page numbers (ascending) into `out` (room for memory->pages entries) and, when
+ * `blocks` is not NULL (room as `out`), for each dirty page the mask of its 4 KiB blocks that may
+ * have been written (bit b: bytes [b * 4 KiB, (b + 1) * 4 KiB) of the page; a clear bit promises
+ * the block was not written: userfaultfd tracking reports blocks, mprotect tracking knows only
+ * pages and sets every bit); marks every page clean and protected again, and returns how many
+ * were written; -1 when the memory is not tracked or collecting / re-protecting failed (tracking
+ * is then stopped). */
 int64_t sandbox_wasm_take_dirty_blocks(wasm_rt_memory_t* memory, uint32_t* out, uint16_t* blocks);
 
 /* Called by the grow path: protects the new pages [old_pages, new_pages) when the memory is

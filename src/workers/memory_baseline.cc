@@ -1,6 +1,6 @@
 #include "workers/memory_baseline.h"
 
-#include <algorithm>
+#include "snapshot/dirty_blocks.h"
 
 namespace sandbox::workers {
 namespace {
@@ -67,30 +67,13 @@ std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
   }
   // Pages past the old end are zero in the server's copy (it grows with zeros), as here.
   pages_ = pages;
-  constexpr std::uint16_t kAllBlocks = 0xFFFF;
   // The pages to look at, ascending and once each, with the blocks of each that may differ.
-  std::vector<std::pair<std::uint32_t, std::uint16_t>> look;
+  std::vector<WrittenPage> look;
   if (written) {
-    const bool masked = written_blocks.size() == written->size();
-    look.reserve(written->size());
-    for (std::size_t i = 0; i < written->size(); ++i) {
-      if ((*written)[i] < pages) {
-        look.emplace_back((*written)[i], masked ? written_blocks[i] : kAllBlocks);
-      }
-    }
-    std::sort(look.begin(), look.end());
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < look.size(); ++i) {
-      if (kept > 0 && look[kept - 1].first == look[i].first) {
-        look[kept - 1].second |= look[i].second;
-      } else {
-        look[kept++] = look[i];
-      }
-    }
-    look.resize(kept);
+    look = written_pages(*written, written_blocks, pages);
   } else {
     look.reserve(pages);
-    for (std::uint32_t p = 0; p < pages; ++p) look.emplace_back(p, kAllBlocks);
+    for (std::uint32_t p = 0; p < pages; ++p) look.push_back({p, kAllBlocks});
   }
   std::vector<std::uint32_t> changed;
   BlockHashes now;

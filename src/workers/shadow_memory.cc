@@ -52,11 +52,7 @@ std::shared_ptr<const SnapshotBase> make_server_base(std::string fingerprint, st
   for (const std::uint32_t p : nonzero) {
     base->page_bytes[p] = server->view + std::size_t{p} * kWasmPageBytes;
   }
-  for (const std::uint32_t p : nonzero) {
-    const auto page = std::span<const std::uint8_t, kSnapshotPageBytes>(
-        server->view + std::size_t{p} * kWasmPageBytes, kSnapshotPageBytes);
-    if (const auto h = hash_page(page)) base->page_hashes.emplace(p, *h);
-  }
+  base->page_hashes = hash_memory({server->view, server->bytes});
   base->owner = std::shared_ptr<const void>(server, server.get());
   return base;
 }
