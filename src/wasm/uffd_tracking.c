@@ -5,11 +5,16 @@
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#define XXH_INLINE_ALL /* header only: nothing to link */
+#include <xxhash.h>
 
 /* Debian 12's kernel headers (6.1) predate asynchronous write-protection (6.7): the values
  * below are the kernel's UAPI (include/uapi/linux/userfaultfd.h and fs.h). */
@@ -63,6 +68,9 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_uffd = -1;
 static int g_pagemap = -1;
 static int g_available;
+/* The key of the hot pages' hashes, drawn per process: guest code cannot choose bytes whose
+ * change the hash would miss. 0 until drawn; hot pages are off when it cannot be drawn. */
+static uint64_t g_hot_seed;
 /* The process that opened them: both descriptors act on its address space, so a forked child
  * (which keeps them) must not use them. */
 static pid_t g_pid;
@@ -117,6 +125,8 @@ static void init(void) {
     return;
   }
   g_available = 1;
+  uint64_t seed = 0;
+  if (getrandom(&seed, sizeof seed, 0) == (ssize_t)sizeof seed) g_hot_seed = seed | 1;
 }
 
 int sandbox_uffd_available(void) {
@@ -168,6 +178,53 @@ int sandbox_uffd_protect(uint8_t* base, size_t length) {
   return length == 0 ? 0 : write_protect(base, length, 1);
 }
 
+/* Adds the 4 KiB pages [from, to) (byte offsets from the range's start, ascending across calls)
+ * to the report: the 64 KiB pages holding them into out[0..*n) and their blocks into `blocks`. */
+static void report(uint64_t from, uint64_t to, uint32_t* out, uint16_t* blocks, int64_t* n) {
+  const uint32_t first = (uint32_t)(from / WASM_PAGE);
+  const uint32_t last = (uint32_t)((to - 1) / WASM_PAGE);
+  for (uint32_t p = first; p <= last; p++) {
+    /* Regions come in address order; one 64 KiB page may span two of them. */
+    if (*n == 0 || out[*n - 1] != p) {
+      out[*n] = p;
+      if (blocks != NULL) blocks[*n] = 0;
+      (*n)++;
+    }
+    if (blocks != NULL) {
+      const uint64_t page_start = (uint64_t)p * WASM_PAGE;
+      const uint64_t lo = from > page_start ? from : page_start;
+      const uint64_t hi = to < page_start + WASM_PAGE ? to : page_start + WASM_PAGE;
+      for (uint64_t b = (lo - page_start) / SMALL_PAGE; b < (hi - page_start) / SMALL_PAGE; b++) {
+        blocks[*n - 1] |= (uint16_t)(1u << b);
+      }
+    }
+  }
+}
+
+/* One PAGEMAP_SCAN of [at, end) for written pages (protecting them again with `protect`); the
+ * number of regions found, or -1 (errno set). */
+static int scan(uint64_t at, uint64_t end, int protect, struct page_region* regions,
+                uint64_t* walk_end) {
+  for (;;) {
+    struct pm_scan_arg arg;
+    memset(&arg, 0, sizeof arg);
+    arg.size = sizeof arg;
+    /* CHECK_WPASYNC: a part of the range that lost its registration (a mapping replaced with
+     * MAP_FIXED) fails the scan instead of being skipped silently. */
+    arg.flags = PM_SCAN_CHECK_WPASYNC | (protect ? PM_SCAN_WP_MATCHING : 0);
+    arg.start = at;
+    arg.end = end;
+    arg.vec = (uintptr_t)regions;
+    arg.vec_len = SCAN_REGIONS;
+    arg.category_mask = PAGE_IS_WRITTEN;
+    arg.return_mask = PAGE_IS_WRITTEN;
+    const int found = ioctl(g_pagemap, PAGEMAP_SCAN, &arg);
+    if (found < 0 && errno == EINTR) continue;
+    if (found >= 0) *walk_end = arg.walk_end;
+    return found;
+  }
+}
+
 int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t* blocks,
                              uint64_t* written_4k) {
   if (g_pagemap < 0 || !usable()) return -1;
@@ -178,50 +235,130 @@ int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t
   uint64_t small = 0;
   int64_t n = 0;
   while (at < end) {
-    struct pm_scan_arg arg;
-    memset(&arg, 0, sizeof arg);
-    arg.size = sizeof arg;
-    /* CHECK_WPASYNC: a part of the range that lost its registration (a mapping replaced with
-     * MAP_FIXED) fails the scan instead of being skipped silently. */
-    arg.flags = PM_SCAN_WP_MATCHING | PM_SCAN_CHECK_WPASYNC;
-    arg.start = at;
-    arg.end = end;
-    arg.vec = (uintptr_t)regions;
-    arg.vec_len = SCAN_REGIONS;
-    arg.category_mask = PAGE_IS_WRITTEN;
-    arg.return_mask = PAGE_IS_WRITTEN;
-    const int found = ioctl(g_pagemap, PAGEMAP_SCAN, &arg);
-    if (found < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
+    uint64_t walk_end = 0;
+    const int found = scan(at, end, 1, regions, &walk_end);
+    if (found < 0) return -1;
     for (int i = 0; i < found; i++) {
       const uint64_t from = regions[i].start - start;
       const uint64_t to = regions[i].end - start;
       small += (to - from) / SMALL_PAGE;
-      const uint32_t first = (uint32_t)(from / WASM_PAGE);
-      const uint32_t last = (uint32_t)((to - 1) / WASM_PAGE);
-      for (uint32_t p = first; p <= last; p++) {
-        /* Regions come in address order; one 64 KiB page may span two of them. */
-        if (n == 0 || out[n - 1] != p) {
-          out[n] = p;
-          if (blocks != NULL) blocks[n] = 0;
-          n++;
+      report(from, to, out, blocks, &n);
+    }
+    if (walk_end <= at) return -1; /* no progress: never loop forever */
+    at = walk_end;
+  }
+  if (written_4k != NULL) *written_4k = small;
+  return n;
+}
+
+int sandbox_uffd_hot_init(sandbox_uffd_hot* hot, uint32_t capacity) {
+  memset(hot, 0, sizeof *hot);
+  if (capacity == 0 || g_hot_seed == 0) return 0;
+  hot->pages = calloc(capacity, sizeof *hot->pages);
+  hot->spare = calloc(capacity, sizeof *hot->spare);
+  if (hot->pages == NULL || hot->spare == NULL) {
+    sandbox_uffd_hot_free(hot);
+    return -1;
+  }
+  hot->capacity = capacity;
+  return 0;
+}
+
+void sandbox_uffd_hot_free(sandbox_uffd_hot* hot) {
+  free(hot->pages);
+  free(hot->spare);
+  memset(hot, 0, sizeof *hot);
+}
+
+/* The 4 KiB pages to protect again, gathered into runs: one ioctl per run. */
+typedef struct ProtectRuns {
+  uint8_t* base;
+  uint32_t from, to; /* the pending run [from, to) of 4 KiB pages; empty when equal */
+  int failed;
+} ProtectRuns;
+
+static void flush_run(ProtectRuns* r) {
+  if (r->to > r->from && !r->failed &&
+      write_protect(r->base + (size_t)r->from * SMALL_PAGE, (size_t)(r->to - r->from) * SMALL_PAGE,
+                    1) != 0) {
+    r->failed = 1;
+  }
+  r->from = r->to = 0;
+}
+
+static void protect_page(ProtectRuns* r, uint32_t page) {
+  if (r->to == page && r->to > r->from) {
+    r->to++;
+    return;
+  }
+  flush_run(r);
+  r->from = page;
+  r->to = page + 1;
+}
+
+int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* hot, uint32_t* out,
+                                 uint16_t* blocks, uint64_t* written_4k) {
+  if (hot == NULL || hot->capacity == 0) {
+    return sandbox_uffd_collect(base, size, out, blocks, written_4k);
+  }
+  const uint32_t old_count = hot->count;
+  hot->count = 0; /* until the collection succeeds */
+  if (g_pagemap < 0 || !usable()) return -1;
+  struct page_region regions[SCAN_REGIONS];
+  const sandbox_uffd_hot_page* old = hot->pages;
+  sandbox_uffd_hot_page* next = hot->spare;
+  uint32_t old_at = 0, next_count = 0;
+  ProtectRuns runs = {base, 0, 0, 0};
+  const uint64_t start = (uintptr_t)base;
+  const uint64_t end = start + size;
+  uint64_t at = start;
+  uint64_t small = 0;
+  int64_t n = 0;
+  while (at < end) {
+    uint64_t walk_end = 0;
+    /* Without protecting: every page whose protection is off is listed, the hot ones included,
+     * and only the ones that go quiet are protected again below. */
+    const int found = scan(at, end, 0, regions, &walk_end);
+    if (found < 0) return -1;
+    for (int i = 0; i < found; i++) {
+      const uint32_t first = (uint32_t)((regions[i].start - start) / SMALL_PAGE);
+      const uint32_t last = (uint32_t)((regions[i].end - start) / SMALL_PAGE);
+      for (uint32_t q = first; q < last; q++) {
+        /* A hot page the scan does not list was protected by someone else (growth protects
+         * only new pages): a write to it faults and is listed, so it is simply dropped. */
+        while (old_at < old_count && old[old_at].page < q) old_at++;
+        const uint8_t* bytes = base + (size_t)q * SMALL_PAGE;
+        const int was_hot = old_at < old_count && old[old_at].page == q;
+        const int room = next_count < hot->capacity;
+        const uint64_t hash =
+            was_hot || room ? XXH3_64bits_withSeed(bytes, SMALL_PAGE, g_hot_seed) : 0;
+        uint32_t quiet = 0;
+        if (was_hot) {
+          quiet = old[old_at].hash == hash ? old[old_at].quiet + 1 : 0;
+          old_at++;
         }
-        if (blocks != NULL) {
-          const uint64_t page_start = (uint64_t)p * WASM_PAGE;
-          const uint64_t lo = from > page_start ? from : page_start;
-          const uint64_t hi = to < page_start + WASM_PAGE ? to : page_start + WASM_PAGE;
-          for (uint64_t b = (lo - page_start) / SMALL_PAGE; b < (hi - page_start) / SMALL_PAGE;
-               b++) {
-            blocks[n - 1] |= (uint16_t)(1u << b);
-          }
+        if (quiet == 0) {
+          report((uint64_t)q * SMALL_PAGE, (uint64_t)(q + 1) * SMALL_PAGE, out, blocks, &n);
+          small++;
+        }
+        if (quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS && room) {
+          next[next_count].hash = hash;
+          next[next_count].page = q;
+          next[next_count].quiet = quiet;
+          next_count++;
+        } else {
+          protect_page(&runs, q);
         }
       }
     }
-    if (arg.walk_end <= at) return -1; /* no progress: never loop forever */
-    at = arg.walk_end;
+    if (walk_end <= at) return -1; /* no progress: never loop forever */
+    at = walk_end;
   }
+  flush_run(&runs);
+  if (runs.failed) return -1;
+  hot->spare = hot->pages;
+  hot->pages = next;
+  hot->count = next_count;
   if (written_4k != NULL) *written_4k = small;
   return n;
 }

@@ -52,6 +52,42 @@ int sandbox_uffd_protect(uint8_t* base, size_t length);
 int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t* blocks,
                              uint64_t* written_4k);
 
+/* Hot pages (docs/snapshot-format.md#hot-pages): the 4 KiB pages a collection found written
+ * and left writable, so a page written step after step costs no fault. Each keeps the hash of
+ * its bytes at the last collection and how many collections in a row found them unchanged.
+ * Ascending by page. */
+typedef struct sandbox_uffd_hot_page {
+  uint64_t hash;
+  uint32_t page; /* 4 KiB page index from the start of the range */
+  uint32_t quiet;
+} sandbox_uffd_hot_page;
+
+typedef struct sandbox_uffd_hot {
+  sandbox_uffd_hot_page* pages; /* `count` entries in use, room for `capacity` */
+  sandbox_uffd_hot_page* spare; /* room for `capacity`: the next collection's list */
+  uint32_t count;
+  uint32_t capacity; /* 0: every written page is protected again (no hot pages) */
+} sandbox_uffd_hot;
+
+/* Collections in a row that find a hot page unchanged before it is protected again. */
+#define SANDBOX_UFFD_HOT_QUIET_COLLECTIONS 4
+
+/* Allocates room for `capacity` hot pages (0: none); 0, or -1 when out of memory (then
+ * `hot` has none). `sandbox_uffd_hot_free` releases it; an empty struct needs no freeing. */
+int sandbox_uffd_hot_init(sandbox_uffd_hot* hot, uint32_t capacity);
+void sandbox_uffd_hot_free(sandbox_uffd_hot* hot);
+
+/* sandbox_uffd_collect with hot pages: a written page that was protected is reported and kept
+ * writable as a hot page while there is room (else protected again); a hot page is reported
+ * only when its bytes changed since the last collection (keyed 64-bit hash), and protected
+ * again after SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections without a change. So the report is
+ * every page written for the first time since it was protected, and every hot page whose
+ * bytes changed: a hot page rewritten with the same bytes is not reported. `*written_4k`
+ * counts the reported 4 KiB pages. With `hot` NULL or of capacity 0 this is
+ * sandbox_uffd_collect. Returns -1 as sandbox_uffd_collect does (the hot set is then empty). */
+int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* hot, uint32_t* out,
+                                 uint16_t* blocks, uint64_t* written_4k);
+
 /* Unregisters [base, base + reserved) (clearing every protection bit). */
 void sandbox_uffd_disarm(uint8_t* base, size_t reserved);
 

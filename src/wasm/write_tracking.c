@@ -19,6 +19,9 @@ typedef struct Tracker {
   /* SANDBOX_WASM_TRACK_UFFD or _MPROTECT; set before `memory` is published. The signal handler
    * ignores uffd trackers (their pages never fault). */
   volatile int mode;
+  /* uffd mode: the pages left writable after a collection (uffd_tracking.h). Never read by
+   * the signal handler. */
+  sandbox_uffd_hot hot;
   /* mprotect mode: one bit per page; set iff page p is writable. */
   uint64_t dirty[BITMAP_WORDS];
 } Tracker;
@@ -48,8 +51,17 @@ static Tracker* find(const wasm_rt_memory_t* memory) {
 
 static pthread_once_t g_default_once = PTHREAD_ONCE_INIT;
 static int g_default_mode = SANDBOX_WASM_TRACK_AUTO;
+static uint32_t g_hot_limit = SANDBOX_WASM_HOT_PAGES;
 
 static void read_default(void) {
+  const char* hot = getenv("SANDBOX_HOT_PAGES");
+  if (hot != NULL && *hot != '\0') {
+    char* rest = NULL;
+    const unsigned long limit = strtoul(hot, &rest, 10);
+    if (*rest == '\0' && limit <= SANDBOX_WASM_MAX_HOT_PAGES) {
+      __atomic_store_n(&g_hot_limit, (uint32_t)limit, __ATOMIC_RELAXED);
+    }
+  }
   const char* v = getenv("SANDBOX_WRITE_TRACKING");
   int mode = SANDBOX_WASM_TRACK_AUTO;
   if (v != NULL) {
@@ -70,12 +82,24 @@ void sandbox_wasm_set_default_tracking_mode(sandbox_wasm_tracking_mode mode) {
   __atomic_store_n(&g_default_mode, (int)mode, __ATOMIC_RELAXED);
 }
 
+uint32_t sandbox_wasm_hot_page_limit(void) {
+  pthread_once(&g_default_once, read_default);
+  return __atomic_load_n(&g_hot_limit, __ATOMIC_RELAXED);
+}
+
+void sandbox_wasm_set_hot_page_limit(uint32_t pages) {
+  pthread_once(&g_default_once, read_default);
+  if (pages > SANDBOX_WASM_MAX_HOT_PAGES) pages = SANDBOX_WASM_MAX_HOT_PAGES;
+  __atomic_store_n(&g_hot_limit, pages, __ATOMIC_RELAXED);
+}
+
 int sandbox_wasm_uffd_tracking_available(void) { return sandbox_uffd_available(); }
 
 /* Stops tracking (the slot is released last: the signal handler may be reading it). */
 static void release(Tracker* t, wasm_rt_memory_t* memory) {
   if (t->mode == SANDBOX_WASM_TRACK_UFFD) {
     sandbox_uffd_disarm(memory->data, SANDBOX_WASM_RESERVATION);
+    sandbox_uffd_hot_free(&t->hot);
   } else if (memory->size != 0) {
     mprotect(memory->data, memory->size, PROT_READ | PROT_WRITE);
   }
@@ -88,7 +112,15 @@ static int arm(Tracker* t, wasm_rt_memory_t* memory, int mode) {
   memset(t->dirty, 0, sizeof t->dirty);
   t->mode = mode;
   if (mode == SANDBOX_WASM_TRACK_UFFD) {
-    return sandbox_uffd_arm(memory->data, SANDBOX_WASM_RESERVATION, memory->size);
+    /* Without room for hot pages every written page is protected again: still exact. */
+    if (sandbox_uffd_hot_init(&t->hot, sandbox_wasm_hot_page_limit()) != 0) {
+      sandbox_uffd_hot_init(&t->hot, 0);
+    }
+    if (sandbox_uffd_arm(memory->data, SANDBOX_WASM_RESERVATION, memory->size) != 0) {
+      sandbox_uffd_hot_free(&t->hot);
+      return -1;
+    }
+    return 0;
   }
   __atomic_store_n(&t->base, memory->data, __ATOMIC_RELEASE);
   if (memory->size != 0 && mprotect(memory->data, memory->size, PROT_READ) != 0) {
@@ -155,7 +187,8 @@ int64_t sandbox_wasm_take_dirty_blocks(wasm_rt_memory_t* memory, uint32_t* out, 
   Tracker* t = find(memory);
   if (t == NULL) return -1;
   if (t->mode == SANDBOX_WASM_TRACK_UFFD) {
-    const int64_t n = sandbox_uffd_collect(memory->data, memory->size, out, blocks, NULL);
+    const int64_t n =
+        sandbox_uffd_collect_hot(memory->data, memory->size, &t->hot, out, blocks, NULL);
     if (n < 0) sandbox_wasm_untrack_writes(memory);
     return n;
   }

@@ -17,6 +17,13 @@
  *    writing into a clean page fails with EFAULT instead (src/wasi/host_state.cc, random_get).
  *    Collecting makes the whole memory read-only again with one mprotect.
  *
+ * With uffd, a 4 KiB page found written stays writable for the next collections as a hot page
+ * (docs/snapshot-format.md#hot-pages): a page written step after step then costs a hash of its
+ * bytes per collection instead of a fault, and is reported only when its bytes changed. It is
+ * protected again after SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections that found it unchanged.
+ * At most sandbox_wasm_hot_page_limit() pages per memory are hot (SANDBOX_HOT_PAGES, else
+ * SANDBOX_WASM_HOT_PAGES; 0 turns hot pages off).
+ *
  * SANDBOX_WASM_TRACK_NONE ("hash") tracks nothing: snapshots then hash every page. The mode
  * used by sandbox_wasm_track_writes() is the process default: the environment variable
  * SANDBOX_WRITE_TRACKING (auto, uffd, mprotect or hash; read once), else auto (uffd where the
@@ -31,8 +38,9 @@
  *     the faulting address.
  * Invariants (uffd mode):
  *  4. The whole reservation is registered for write-protection; [0, size) is protected at
- *     start, after each collection and after growth, so a page not reported was not written
- *     since the last collection. Anything that maps over the memory (MAP_FIXED) drops the
+ *     start and after growth, and after each collection every page but the hot ones, so a page
+ *     not reported was not written since the last collection, or is a hot page whose bytes are
+ *     the same as then. Anything that maps over the memory (MAP_FIXED) drops the
  *     registration: the next collection then fails (-1, tracking stops) instead of missing
  *     writes; call sandbox_wasm_track_writes() again after such a remap to re-arm.
  *
@@ -49,6 +57,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Hot 4 KiB pages per memory by default (2 MiB: hashing them all takes about 0.1 ms), and the
+ * most SANDBOX_HOT_PAGES may ask for. */
+#define SANDBOX_WASM_HOT_PAGES 512u
+#define SANDBOX_WASM_MAX_HOT_PAGES 16384u
 
 typedef enum sandbox_wasm_tracking_mode {
   SANDBOX_WASM_TRACK_AUTO = 0,     /* uffd where available, else mprotect */
@@ -76,6 +89,10 @@ sandbox_wasm_tracking_mode sandbox_wasm_tracking_mode_of(const wasm_rt_memory_t*
 sandbox_wasm_tracking_mode sandbox_wasm_default_tracking_mode(void);
 void sandbox_wasm_set_default_tracking_mode(sandbox_wasm_tracking_mode mode);
 
+/* The hot pages a memory armed from now on may keep (benchmarks and tests compare). */
+uint32_t sandbox_wasm_hot_page_limit(void);
+void sandbox_wasm_set_hot_page_limit(uint32_t pages);
+
 /* Whether asynchronous userfaultfd write-protection works in this process. */
 int sandbox_wasm_uffd_tracking_available(void);
 
@@ -84,7 +101,8 @@ void sandbox_wasm_untrack_writes(wasm_rt_memory_t* memory);
 
 int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory);
 
-/* Writes the dirty page numbers (ascending) into `out` (room for memory->pages entries) and, when
+/* Writes the dirty page numbers (ascending) into `out` (room for memory->pages entries; with
+ * uffd, a hot page counts only when its bytes changed) and, when
  * `blocks` is not NULL (room as `out`), for each dirty page the mask of its 4 KiB blocks that may
  * have been written (bit b: bytes [b * 4 KiB, (b + 1) * 4 KiB) of the page; a clear bit promises
  * the block was not written: userfaultfd tracking reports blocks, mprotect tracking knows only
