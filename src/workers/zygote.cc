@@ -258,14 +258,23 @@ ZygoteProcess start_zygote_program(const std::vector<std::pair<std::string, std:
   char confined[] = "confine";
   char unconfined[] = "none";
   char* argv[] = {arg0, arg1, confine ? confined : unconfined, nullptr};
-  char* envp[] = {nullptr};
+  // The environment holds only the write-tracking knobs that are set (nothing of the server's
+  // own: its variables may name databases and keys).
+  std::vector<std::string> kept;
+  for (const char* name : kWorkerEnvironment) {
+    if (const char* value = std::getenv(name)) kept.push_back(std::string(name) + "=" + value);
+  }
+  std::vector<char*> envp;
+  envp.reserve(kept.size() + 1);
+  for (std::string& entry : kept) envp.push_back(entry.data());
+  envp.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork the zygote");
   if (pid == 0) {
     // The channel becomes descriptor 3 (dup2 clears close-on-exec); nothing else is inherited
     // but what is not close-on-exec, which the zygote closes first thing.
     if (::dup2(zygote_end.get(), kZygoteChannelFd) < 0) _exit(127);
-    ::execve("/proc/self/exe", argv, envp);
+    ::execve("/proc/self/exe", argv, envp.data());
     _exit(127);
   }
   zygote_end = UniqueFd();

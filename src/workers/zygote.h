@@ -33,9 +33,16 @@ struct ZygoteProcess {
 // channel cannot be made.
 ZygoteProcess start_zygote(const std::vector<Engine>& engines, bool confine);
 
-// Starts the zygote as a fresh copy of this program (/proc/self/exe, empty environment), which
-// inherits none of this process's memory; it makes each engine (name, build id) with the
-// make_engine of serve_as_zygote, which the program's main() calls first.
+// The environment variables a zygote started by start_zygote_program (and so each worker) gets
+// from the server, when they are set: the write-tracking knobs (docs/snapshot-format.md,
+// "Change detection"), so that a benchmark or an operator setting them reaches the processes
+// that track writes. Nothing else of the server's environment is passed on.
+inline constexpr const char* kWorkerEnvironment[] = {"SANDBOX_WRITE_TRACKING", "SANDBOX_HOT_PAGES"};
+
+// Starts the zygote as a fresh copy of this program (/proc/self/exe, with only the variables of
+// kWorkerEnvironment in its environment), which inherits none of this process's memory; it makes
+// each engine (name, build id) with the make_engine of serve_as_zygote, which the program's main()
+// calls first.
 ZygoteProcess start_zygote_program(const std::vector<std::pair<std::string, std::string>>& engines,
                                    bool confine);
 

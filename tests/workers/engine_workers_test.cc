@@ -9,9 +9,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include <fcntl.h>
@@ -64,10 +66,19 @@ class FaultySession final : public SessionInstance {
   std::unique_ptr<SessionInstance> inner_;
 };
 
+// "getenv NAME" answers the worker's value of NAME, or "(unset)".
+constexpr std::string_view kGetenv = "getenv ";
+
 Engine faulty(Engine inner) {
   Engine e = inner;
   e.run = [run = inner.run](const ExecutionRequest& request) {
     fault_if_asked(request.code);
+    if (request.code.starts_with(kGetenv)) {
+      const char* value = std::getenv(request.code.substr(kGetenv.size()).c_str());
+      EngineOutcome out;
+      out.results.push_back(ResultEntry::of_text(value ? value : "(unset)"));
+      return out;
+    }
     return run(request);
   };
   Sessions s = *inner.sessions;
@@ -118,6 +129,23 @@ TEST(EngineWorkers, IsolationNamesParse) {
   EXPECT_EQ(parse_isolation("thread"), Isolation::kThread);
   EXPECT_EQ(parse_isolation("threads"), std::nullopt);
   EXPECT_EQ(isolation_name(Isolation::kProcess), "process");
+}
+
+// The zygote is a fresh program: of the server's environment, workers see only the
+// write-tracking knobs (workers::kWorkerEnvironment), so SANDBOX_HOT_PAGES=0 in a benchmark
+// reaches the processes that track writes and a server's secrets do not.
+TEST(EngineWorkers, WorkersGetTheWriteTrackingVariablesAndNothingElse) {
+  ASSERT_EQ(::setenv("SANDBOX_HOT_PAGES", "7", 1), 0);
+  ASSERT_EQ(::setenv("SANDBOX_TEST_SECRET", "hunter2", 1), 0);
+  ASSERT_EQ(::unsetenv("SANDBOX_WRITE_TRACKING"), 0);
+  auto workers = start_workers(1);
+  ::unsetenv("SANDBOX_HOT_PAGES");
+  ::unsetenv("SANDBOX_TEST_SECRET");
+  const Engine engine = workers->engine(0);
+  EXPECT_EQ(text_of(engine.run({"getenv SANDBOX_HOT_PAGES", {}})), "7");
+  EXPECT_EQ(text_of(engine.run({"getenv SANDBOX_WRITE_TRACKING", {}})), "(unset)");
+  EXPECT_EQ(text_of(engine.run({"getenv SANDBOX_TEST_SECRET", {}})), "(unset)");
+  EXPECT_EQ(text_of(engine.run({"getenv PATH", {}})), "(unset)");
 }
 
 TEST(EngineWorkers, AStatelessRunGivesWhatItGivesInProcess) {
