@@ -1,5 +1,6 @@
 #include "embedded/session.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include "base/base64.h"
 #include "embedded/guest_abi.h"
 #include "embedded/image.h"
+#include "wasm/write_tracking.h"
 
 namespace sandbox::embedded {
 namespace {
@@ -58,8 +60,11 @@ constexpr std::size_t kBlockBytes = 4096;
 // breaks copy-on-write for the run at once instead of taking a write fault per block: 2.5 ms
 // against 1 ms for 39 whole pages on a 2-core virtual machine); that is best effort, as a kernel
 // without MADV_POPULATE_WRITE (before 5.14) takes the faults instead.
+//
+// Appends the 4 KiB pages it writes (counted from the memory's start) to `written`.
 void write_page_over_image(std::span<std::uint8_t> memory, std::uint32_t page,
-                           std::span<const std::uint8_t> bytes, const std::uint8_t* in_image) {
+                           std::span<const std::uint8_t> bytes, const std::uint8_t* in_image,
+                           std::vector<std::uint32_t>& written) {
   static const std::array<std::uint8_t, kBlockBytes> kZero{};
   std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
   const auto differs = [&](std::size_t block) {
@@ -80,14 +85,21 @@ void write_page_over_image(std::span<std::uint8_t> memory, std::uint32_t page,
     const std::size_t n = (end - block) * kBlockBytes;
     if (end - block > 1) (void)madvise(p + at, n, kMadvPopulateWrite);
     std::memcpy(p + at, bytes.data() + at, n);
+    for (std::size_t b = block; b < end; ++b) {
+      written.push_back(static_cast<std::uint32_t>(page * kBlocks + b));
+    }
     block = end;
   }
 }
 
-// Writes one restored page: its bytes, or zero when the snapshot had it all zero.
+// Writes one restored page: its bytes, or zero when the snapshot had it all zero. Appends its
+// 4 KiB pages to `written`.
 void write_page(std::span<std::uint8_t> memory, std::uint32_t page,
-                const std::optional<std::span<const std::uint8_t>>& bytes) {
+                const std::optional<std::span<const std::uint8_t>>& bytes,
+                std::vector<std::uint32_t>& written) {
   std::uint8_t* p = memory.data() + std::size_t{page} * kWasmPageBytes;
+  constexpr std::uint32_t kBlocks = kWasmPageBytes / kBlockBytes;
+  for (std::uint32_t b = 0; b < kBlocks; ++b) written.push_back(page * kBlocks + b);
   if (!bytes) {
     std::memset(p, 0, kWasmPageBytes);
     return;
@@ -129,6 +141,7 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   wasm::Instance& instance = guest->instance();
   instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
+  std::vector<std::uint32_t> written;  // the 4 KiB pages the restore writes, ascending
   if (const auto* delta_pages = delta_from_image(*state, source)) {
     // A delta from this engine's image: place the image (mapped copy-on-write where possible)
     // and write only the pages the delta lists.
@@ -140,20 +153,20 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
       const std::uint8_t* in_image = page < image->pages ? image->page_bytes[page] : nullptr;
       if (!bytes) {
         // All zero in the snapshot: only an image page there needs clearing.
-        if (in_image != nullptr) write_page(memory, page, bytes);
+        if (in_image != nullptr) write_page(memory, page, bytes, written);
         continue;
       }
       if (bytes->size() != kWasmPageBytes) {
         throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
                                  std::to_string(bytes->size()) + " bytes");
       }
-      write_page_over_image(memory, page, *bytes, in_image);
+      write_page_over_image(memory, page, *bytes, in_image, written);
     }
   } else if (source.read_page) {
     // Instantiated without its data segments, the memory is all zero: only the pages the
     // snapshot holds are written.
     for (std::uint32_t page = 0; page < source.memory_pages; ++page) {
-      if (const auto bytes = source.read_page(page)) write_page(memory, page, bytes);
+      if (const auto bytes = source.read_page(page)) write_page(memory, page, bytes, written);
     }
   }
   const auto* globals = source.extra.if_contains(kGlobalsKey);
@@ -163,8 +176,14 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   const auto bytes = base64_decode(globals->get_string());
   if (!bytes) throw std::runtime_error("Snapshot globals are not base64");
   instance.load_globals(*bytes);  // throws WasmError on a size mismatch
-  // Best effort, as after apply_image(): without tracking, snapshots hash every page.
-  instance.track_writes();
+  // Best effort, as after apply_image(): without tracking, snapshots hash every page. The pages
+  // the restore wrote are the ones the context's steps wrote: they start as hot pages, so the
+  // next steps write them without a fault each (docs/snapshot-format.md#hot-pages).
+  if (instance.track_writes() && !written.empty()) {
+    std::sort(written.begin(), written.end());
+    written.erase(std::unique(written.begin(), written.end()), written.end());
+    (void)sandbox_wasm_seed_hot_pages(instance.rt_memory(), written.data(), written.size());
+  }
   prepare_copy(*state, *guest);
   return std::make_unique<EmbeddedSession>(std::move(state), std::move(guest), options);
 }

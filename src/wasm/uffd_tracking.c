@@ -363,6 +363,42 @@ int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* h
   return n;
 }
 
+int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
+                              const uint32_t* pages, size_t n) {
+  if (hot->count != 0 || !usable()) return -1;
+  uint32_t from = 0, to = 0; /* the pending run [from, to) to unprotect */
+  for (size_t i = 0; i < n && hot->count < hot->capacity; i++) {
+    const uint32_t q = pages[i];
+    if ((uint64_t)(q + 1) * SMALL_PAGE > size ||
+        (hot->count > 0 && q <= hot->pages[hot->count - 1].page)) {
+      hot->count = 0;
+      return -1;
+    }
+    hot->pages[hot->count].hash =
+        XXH3_64bits_withSeed(base + (size_t)q * SMALL_PAGE, SMALL_PAGE, g_hot_seed);
+    hot->pages[hot->count].page = q;
+    hot->pages[hot->count].quiet = 0;
+    hot->count++;
+    if (to == q && to > from) {
+      to++;
+      continue;
+    }
+    if (to > from &&
+        write_protect(base + (size_t)from * SMALL_PAGE, (size_t)(to - from) * SMALL_PAGE, 0) != 0) {
+      hot->count = 0;
+      return -1;
+    }
+    from = q;
+    to = q + 1;
+  }
+  if (to > from &&
+      write_protect(base + (size_t)from * SMALL_PAGE, (size_t)(to - from) * SMALL_PAGE, 0) != 0) {
+    hot->count = 0;
+    return -1;
+  }
+  return hot->count;
+}
+
 void sandbox_uffd_disarm(uint8_t* base, size_t reserved) {
   if (!usable()) return;
   struct uffdio_range range;

@@ -88,6 +88,14 @@ void sandbox_uffd_hot_free(sandbox_uffd_hot* hot);
 int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* hot, uint32_t* out,
                                  uint16_t* blocks, uint64_t* written_4k);
 
+/* Makes the 4 KiB pages `pages` (ascending, below size / 4 KiB) of a range armed a moment ago
+ * hot, as if a collection had just found them written: each is unprotected and its hash taken
+ * from its bytes now, while there is room. For a restore, whose written pages the next steps
+ * are likely to write again. Returns how many became hot, or -1 (`hot` not empty, a page out of
+ * order, or unprotecting failed: the caller then re-arms, which protects everything). */
+int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
+                              const uint32_t* pages, size_t n);
+
 /* Unregisters [base, base + reserved) (clearing every protection bit). */
 void sandbox_uffd_disarm(uint8_t* base, size_t reserved);
 

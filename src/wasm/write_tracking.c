@@ -209,6 +209,16 @@ int64_t sandbox_wasm_take_dirty_blocks(wasm_rt_memory_t* memory, uint32_t* out, 
   return n;
 }
 
+int64_t sandbox_wasm_seed_hot_pages(wasm_rt_memory_t* memory, const uint32_t* pages, size_t n) {
+  Tracker* t = find(memory);
+  if (t == NULL || t->mode != SANDBOX_WASM_TRACK_UFFD || t->hot.capacity == 0) return 0;
+  const int64_t seeded = sandbox_uffd_hot_seed(memory->data, memory->size, &t->hot, pages, n);
+  if (seeded < 0 && sandbox_wasm_track_writes_with(memory, SANDBOX_WASM_TRACK_UFFD) != 0) {
+    sandbox_wasm_untrack_writes(memory);
+  }
+  return seeded;
+}
+
 int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uint32_t new_pages) {
   Tracker* t = find(memory);
   if (t == NULL || new_pages <= old_pages) return 0;

@@ -111,6 +111,12 @@ int sandbox_wasm_is_tracked(const wasm_rt_memory_t* memory);
  * is then stopped). */
 int64_t sandbox_wasm_take_dirty_blocks(wasm_rt_memory_t* memory, uint32_t* out, uint16_t* blocks);
 
+/* Right after sandbox_wasm_track_writes: makes the 4 KiB pages `pages` (ascending; page index
+ * from the memory's start) hot pages, as a restore that wrote them does (uffd mode only;
+ * docs/snapshot-format.md#hot-pages). Returns how many became hot (0 in other modes or without
+ * room), or -1 when they could not be (the memory is then armed again, every page protected). */
+int64_t sandbox_wasm_seed_hot_pages(wasm_rt_memory_t* memory, const uint32_t* pages, size_t n);
+
 /* Called by the grow path: protects the new pages [old_pages, new_pages) when the memory is
  * tracked. Returns 0 on success or when not tracked, -1 on failure. */
 int sandbox_wasm_tracking_grew(wasm_rt_memory_t* memory, uint32_t old_pages, uint32_t new_pages);

@@ -183,5 +183,27 @@ TEST_F(HotPages, TrackingAgainForgetsTheHotPages) {
   EXPECT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{6});
 }
 
+// A restore seeds the pages it wrote as hot pages: writing them costs no fault, and they are
+// reported only when their bytes change from what the restore left.
+TEST_F(HotPages, SeededPagesStartHot) {
+  arm(SANDBOX_WASM_HOT_PAGES);
+  const std::vector<std::uint32_t> seeded = {16, 17, 40};  // 4 KiB pages: 64 KiB pages 1 and 2
+  ASSERT_EQ(sandbox_wasm_seed_hot_pages(inst_->rt_memory(), seeded.data(), seeded.size()), 3);
+  EXPECT_EQ(write(17 * kSmall + 1, 0), 0);  // the same bytes, no fault
+  EXPECT_EQ(write(40 * kSmall + 2, 5), 0);
+  EXPECT_EQ(write(50 * kSmall, 5), 1);  // not seeded: protected
+  EXPECT_EQ(inst_->take_dirty_pages(), (std::vector<std::uint32_t>{2, 3}));
+}
+
+TEST_F(HotPages, SeedingPagesOutOfOrderProtectsEverything) {
+  arm(SANDBOX_WASM_HOT_PAGES);
+  const std::vector<std::uint32_t> seeded = {17, 16};
+  EXPECT_EQ(sandbox_wasm_seed_hot_pages(inst_->rt_memory(), seeded.data(), seeded.size()), -1);
+  EXPECT_EQ(inst_->write_tracking(), WriteTracking::kUserfaultfd);
+  EXPECT_EQ(write(16 * kSmall, 1), 1);
+  EXPECT_EQ(write(17 * kSmall, 1), 1);
+  EXPECT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{1});
+}
+
 }  // namespace
 }  // namespace sandbox::wasm
