@@ -268,4 +268,28 @@ EngineWorkers::Stats Pool::stats() const {
   return s;
 }
 
+std::unique_ptr<ShadowMemory> Pool::take_shadow(std::size_t engine) {
+  {
+    const std::lock_guard<std::mutex> lock(shadow_mu_);
+    auto& idle = idle_shadows_[engine];
+    if (!idle.empty()) {
+      std::unique_ptr<ShadowMemory> shadow = std::move(idle.back());
+      idle.pop_back();
+      return shadow;
+    }
+  }
+  return std::make_unique<ShadowMemory>(engines_[engine].limits.memory_bytes);
+}
+
+void Pool::give_back_shadow(std::size_t engine, std::unique_ptr<ShadowMemory> shadow) noexcept {
+  if (!shadow) return;
+  try {
+    const std::lock_guard<std::mutex> lock(shadow_mu_);
+    auto& idle = idle_shadows_[engine];
+    if (idle.size() < kMaxIdleShadows) idle.push_back(std::move(shadow));
+  } catch (...) {
+    // Out of memory for the list: the shadow is freed instead.
+  }
+}
+
 }  // namespace sandbox::workers

@@ -17,10 +17,15 @@
 
 #include <sandbox/isolation.h>
 
+#include "workers/shadow_memory.h"
 #include "workers/worker_connection.h"
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
+
+// Idle shadows kept per engine: each holds the pages its instances made private (a few MiB for
+// Python), and saves the next instance's restore a page fault per 4 KiB block it writes.
+inline constexpr std::size_t kMaxIdleShadows = 8;
 
 class Pool : public std::enable_shared_from_this<Pool> {
  public:
@@ -55,6 +60,13 @@ class Pool : public std::enable_shared_from_this<Pool> {
   // have tampered with it); null when the engine offers none. Throws when the capture fails.
   std::shared_ptr<const SnapshotBase> base(std::size_t engine);
 
+  // A shadow for an instance of `engine`: an idle one, whose memory made private by the
+  // instances it held before stays so (ShadowMemory::reset puts back only what they wrote), or
+  // a new one. Its contents are undefined until reset.
+  std::unique_ptr<ShadowMemory> take_shadow(std::size_t engine);
+  // Keeps `shadow` for the next instance of `engine` (at most kMaxIdleShadows per engine).
+  void give_back_shadow(std::size_t engine, std::unique_ptr<ShadowMemory> shadow) noexcept;
+
   std::uint64_t next_instance_id() { return next_instance_++; }
   EngineWorkers::Stats stats() const;
 
@@ -88,6 +100,9 @@ class Pool : public std::enable_shared_from_this<Pool> {
   std::string last_exit_;
   bool stopping_ = false;
   std::set<int> retired_;  // workers closed on purpose (the base captures): their end is no news
+
+  std::mutex shadow_mu_;
+  std::map<std::size_t, std::vector<std::unique_ptr<ShadowMemory>>> idle_shadows_;
 
   std::mutex base_mu_;
   std::map<std::size_t, std::shared_ptr<const SnapshotBase>> bases_;

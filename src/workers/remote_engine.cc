@@ -56,13 +56,16 @@ class RemoteSession final : public SessionInstance {
                                               : nullptr),
         workspace_(options.workspace != nullptr ? options.workspace : scratch_.get()),
         on_cwd_change_(options.on_cwd_change),
-        shadow_(pool_->engines()[engine].limits.memory_bytes),
+        shadow_(pool_->take_shadow(engine)),
         id_(pool_->next_instance_id()) {
     home_ = pool_->enter_home(workspace_);
     worker_ = home_->worker;
   }
 
-  ~RemoteSession() override { close(); }
+  ~RemoteSession() override {
+    close();
+    pool_->give_back_shadow(engine_, std::move(shadow_));
+  }
 
   // Boots (source null) or restores the instance in the worker.
   void start(const SessionOptions& options, const SnapshotSource* source) {
@@ -78,8 +81,10 @@ class RemoteSession final : public SessionInstance {
     if (source == nullptr) {
       // A booted instance holds the engine's image, which is the base.
       if (server_base != nullptr) {
-        shadow_.reset(server_base, base->pages);
+        shadow_->reset(server_base, base->pages);
         shadow_known_ = true;
+      } else {
+        shadow_->reset(nullptr, 0);  // a reused shadow holds another instance's memory
       }
       const Frame reply = call(Kind::kBoot, {w.buffer()});
       state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
@@ -89,7 +94,7 @@ class RemoteSession final : public SessionInstance {
     // hold) straight into the frame.
     const std::vector<std::uint32_t> sent = write_restore(w, *source, base.get(), server_base);
     std::vector<std::string_view> parts{w.buffer()};
-    const auto memory = shadow_.view();
+    const auto memory = shadow_->view();
     for (std::size_t i = 0; i < sent.size();) {
       std::size_t j = i + 1;
       while (j < sent.size() && sent[j] == sent[j - 1] + 1) ++j;  // one part per run of blocks
@@ -173,7 +178,7 @@ class RemoteSession final : public SessionInstance {
     SessionSnapshot snap;
     snap.handle = handle_;
     snap.extra = extra_;
-    snap.memory = shadow_.view();
+    snap.memory = shadow_->view();
     // Pages sent whole say nothing of what changed.
     if (!changed_all_) {
       snap.dirty_pages = std::move(changed_pages_);
@@ -229,13 +234,13 @@ class RemoteSession final : public SessionInstance {
   // Applies a worker's changes to the shadow and keeps them for the next snapshot().
   void read_changes(Reader& r) {
     ChangesHeader h = read_changes_header(r);
-    if (h.memory_pages > shadow_.max_pages()) {
+    if (h.memory_pages > shadow_->max_pages()) {
       throw WireError("snapshot is larger than the engine's memory limit");
     }
-    shadow_.resize(h.memory_pages);
+    shadow_->resize(h.memory_pages);
     if (h.blocks) {
       for (const std::uint32_t b : *h.blocks) {
-        shadow_.write_block(b, r.raw(kChangeBlockBytes).data());
+        shadow_->write_block(b, r.raw(kChangeBlockBytes).data());
         const std::uint32_t page = b / kChangeBlocksPerPage;
         if (changed_pages_.empty() || changed_pages_.back() != page) {
           changed_pages_.push_back(page);
@@ -245,7 +250,7 @@ class RemoteSession final : public SessionInstance {
       }
     } else {
       for (std::uint32_t p = 0; p < h.memory_pages; ++p) {
-        shadow_.write_page(p, r.raw(kWasmPageBytes).data());
+        shadow_->write_page(p, r.raw(kWasmPageBytes).data());
       }
       changed_all_ = true;
     }
@@ -262,7 +267,7 @@ class RemoteSession final : public SessionInstance {
   std::vector<std::uint32_t> write_restore(Writer& w, const SnapshotSource& source,
                                            const SnapshotBase* base,
                                            const ServerBase* server_base) {
-    if (source.memory_pages > shadow_.max_pages()) {
+    if (source.memory_pages > shadow_->max_pages()) {
       throw std::runtime_error("Snapshot is larger than the engine's memory limit");
     }
     if (!source.read_page) throw std::runtime_error("Snapshot source has no pages");
@@ -274,10 +279,10 @@ class RemoteSession final : public SessionInstance {
       for (const std::uint32_t p : *source.base_delta_pages) {
         if (p < source.memory_pages && (wanted.empty() || p > wanted.back())) wanted.push_back(p);
       }
-      shadow_.reset(server_base, source.memory_pages);
+      shadow_->reset(server_base, source.memory_pages);
     } else {
       for (std::uint32_t p = 0; p < source.memory_pages; ++p) wanted.push_back(p);
-      shadow_.reset(nullptr, source.memory_pages);
+      shadow_->reset(nullptr, source.memory_pages);
     }
     changed_pages_.clear();
     changed_blocks_.clear();
@@ -299,7 +304,7 @@ class RemoteSession final : public SessionInstance {
         const std::uint8_t* have = image != nullptr ? image + at : zero.data();
         if (std::memcmp(want, have, kChangeBlockBytes) == 0) continue;
         const std::uint32_t block = p * kChangeBlocksPerPage + b;
-        shadow_.write_block(block, want);
+        shadow_->write_block(block, want);
         blocks.push_back(block);
       }
     }
@@ -321,7 +326,7 @@ class RemoteSession final : public SessionInstance {
   std::unique_ptr<Workspace> scratch_;
   Workspace* workspace_;
   std::function<void(const std::string&)> on_cwd_change_;
-  ShadowMemory shadow_;
+  std::unique_ptr<ShadowMemory> shadow_;  // from the pool, given back when this ends
   bool shadow_known_ = false;
   // Changes taken since the last snapshot(): the pages they touched (ascending within each
   // reply), or every page; and the handle and globals of the latest.

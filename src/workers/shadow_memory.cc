@@ -81,19 +81,61 @@ void ShadowMemory::clear(std::uint32_t from, std::uint32_t to) {
   }
 }
 
+void ShadowMemory::mark(std::uint32_t first, std::uint32_t count) {
+  if (written_bits_.empty()) {
+    written_bits_.assign((std::size_t{max_pages_} * kChangeBlocksPerPage + 63) / 64, 0);
+  }
+  for (std::uint32_t b = first; b < first + count; ++b) {
+    std::uint64_t& word = written_bits_[b / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (b % 64);
+    if ((word & bit) == 0) {
+      word |= bit;
+      written_.push_back(b);
+    }
+  }
+}
+
+void ShadowMemory::forget_written() {
+  for (const std::uint32_t b : written_) written_bits_[b / 64] &= ~(std::uint64_t{1} << (b % 64));
+  written_.clear();
+}
+
 void ShadowMemory::reset(const ServerBase* base, std::uint32_t pages) {
   if (pages > max_pages_)
     throw std::runtime_error("Worker memory is larger than the engine's limit");
-  clear(0, std::max(pages_, mapped_));
-  mapped_ = 0;
-  pages_ = pages;
-  if (base == nullptr || base->bytes == 0) return;
   const std::uint32_t base_pages =
-      std::min<std::uint32_t>(pages, static_cast<std::uint32_t>(base->bytes / kWasmPageBytes));
+      base == nullptr ? 0
+                      : std::min<std::uint32_t>(
+                            pages, static_cast<std::uint32_t>(base->bytes / kWasmPageBytes));
+  if (base_pages > 0 && base == base_ && mapped_ == base_pages) {
+    // In place: each block written since the last reset gets its image bytes (or zeros) back,
+    // and the pages past the new end are dropped.
+    if (pages < pages_) clear(pages, pages_);
+    const std::size_t kept = std::size_t{std::min(pages, pages_)} * kChangeBlocksPerPage;
+    for (const std::uint32_t b : written_) {
+      if (b >= kept) continue;
+      std::uint8_t* at = data_ + std::size_t{b} * kChangeBlockBytes;
+      if (b < std::size_t{mapped_} * kChangeBlocksPerPage) {
+        std::memcpy(at, base->view + std::size_t{b} * kChangeBlockBytes, kChangeBlockBytes);
+      } else {
+        std::memset(at, 0, kChangeBlockBytes);
+      }
+    }
+    forget_written();
+    pages_ = pages;
+    return;
+  }
+  clear(0, std::max(pages_, mapped_));
+  forget_written();
+  mapped_ = 0;
+  base_ = nullptr;
+  pages_ = pages;
+  if (base_pages == 0) return;
   const std::size_t length = std::size_t{base_pages} * kWasmPageBytes;
   if (base->memfd >= 0 && mmap(data_, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
                                base->memfd, 0) != MAP_FAILED) {
     mapped_ = base_pages;
+    base_ = base;
     return;
   }
   std::memcpy(data_, base->view, length);
@@ -103,16 +145,22 @@ void ShadowMemory::resize(std::uint32_t pages) {
   if (pages > max_pages_)
     throw std::runtime_error("Worker memory is larger than the engine's limit");
   if (pages < pages_) clear(pages, pages_);
-  if (pages < mapped_) mapped_ = pages;
+  if (pages < mapped_) {
+    // The image is no longer mapped whole: the next reset maps it again.
+    mapped_ = pages;
+    base_ = nullptr;
+  }
   pages_ = pages;
 }
 
 void ShadowMemory::write_page(std::uint32_t page, const void* bytes) {
   std::memcpy(data_ + std::size_t{page} * kWasmPageBytes, bytes, kWasmPageBytes);
+  mark(page * kChangeBlocksPerPage, kChangeBlocksPerPage);
 }
 
 void ShadowMemory::write_block(std::uint32_t block, const void* bytes) {
   std::memcpy(data_ + std::size_t{block} * kChangeBlockBytes, bytes, kChangeBlockBytes);
+  mark(block, 1);
 }
 
 }  // namespace sandbox::workers

@@ -61,6 +61,10 @@ class ShadowMemory {
   std::uint32_t max_pages() const { return max_pages_; }
   std::uint32_t pages() const { return pages_; }
   // Starts over: `pages` pages, the first ones those of `base` (when given), the rest zero.
+  // When the shadow already holds `base` mapped with as many of its pages, only the blocks
+  // written since are put back (from the image, or zero), in place: memory that a shadow reused
+  // for another instance made private stays so, and costs no page fault the next time
+  // (docs/security.md#worker-processes). Nothing written before survives either way.
   void reset(const ServerBase* base, std::uint32_t pages);
   // Grows (new pages zero) or shrinks (the pages past the end are dropped).
   void resize(std::uint32_t pages);
@@ -74,12 +78,19 @@ class ShadowMemory {
  private:
   // Makes [from, to) pages fresh zero memory.
   void clear(std::uint32_t from, std::uint32_t to);
+  // Notes blocks [first, first + count) as written since the last reset.
+  void mark(std::uint32_t first, std::uint32_t count);
+  void forget_written();
 
   std::uint8_t* data_ = nullptr;
   std::uint32_t max_pages_ = 0;
   std::uint32_t pages_ = 0;
   // Pages [0, mapped_) map a base memfd copy-on-write.
   std::uint32_t mapped_ = 0;
+  const ServerBase* base_ = nullptr;  // what [0, mapped_) maps
+  // The blocks written since the last reset: one bit each, and the list of them.
+  std::vector<std::uint64_t> written_bits_;
+  std::vector<std::uint32_t> written_;
 };
 
 }  // namespace sandbox::workers
