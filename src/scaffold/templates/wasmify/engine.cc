@@ -27,7 +27,9 @@ namespace {
 sandbox::WasmifyEval read_eval(const sandbox::wasmify::Response& response) {
   const auto value = response.bytes(1);
   if (!value) throw std::runtime_error("{{project}}: the eval method answered no string");
-  return sandbox::WasmifyEval{.ok = true, .value = std::string(*value)};
+  sandbox::WasmifyEval eval;
+  eval.value = std::string(*value);
+  return eval;
 }
 
 // One request as a script of your language. Here: the code as it is. A complete driver calls a
