@@ -1,5 +1,4 @@
-// The embedded-interpreter session host: our counterpart of upstream's `wasmify` host
-// (docs/guest-abi.md#embedded-abi). It turns an interpreter compiled to a WASI module into a
+// The embedded-interpreter session host (docs/guest-abi.md#embedded-abi). It turns an interpreter compiled to a WASI module into a
 // complete sandbox::Engine (stateless runs and sessions), and starts every run and every new
 // context from a post-initialisation image of that interpreter instead of running its start-up
 // again.
@@ -22,7 +21,8 @@
 //    one 'e' "NAME=VALUE" per env var of the request (the guest applies them to its environment
 //    for that call: the image is made with an empty environment);
 //  * or its own exports, through an EmbeddedDriver the language supplies (Ruby's ruby.wasm,
-//    zeroperl): EmbeddedLanguage::driver.
+//    zeroperl): EmbeddedLanguage::driver. The wasmify ABI of upstream's Python and Perl modules
+//    is one such driver, in the kit: <sandbox/wasmify.h> (docs/wasmify-abi.md).
 //
 //   sandbox::Engine engine = sandbox::make_embedded_engine(
 //       sandbox::wasm::Module(*sandbox_wasm_module_lua()),
