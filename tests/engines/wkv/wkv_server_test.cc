@@ -1,7 +1,8 @@
-// The wkv test engine (a wasmify-shaped guest behind the kit's wasmify driver) served the two
-// ways a user meets it: by the runtime server over loopback HTTP (sandbox-runtime's
-// InterpreterRuntime) and as a binding of sandboxd, with a restart of sandboxd in the middle of
-// a code context. Registered for both isolations: the engine also runs in worker processes.
+// The wkv test engine (a wasmify-shaped guest behind the kit's wasmify driver) served the ways a
+// user meets it: by the runtime server over loopback HTTP (sandbox-runtime's InterpreterRuntime),
+// as a built-in binding of sandboxd with a restart of sandboxd in the middle of a code context,
+// and as a remote runtime behind sandboxd with a restart of the runtime. Registered for both
+// isolations: the engine also runs in worker processes.
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
@@ -113,6 +114,57 @@ TEST_F(WkvBehindSandboxd, AContextKeepsItsStateAcrossFailuresAndARestart) {
   EXPECT_EQ(result_text(execute("get who")), "wkv");
   const auto languages = test::json_of(d_->call("GET", "/languages"));
   EXPECT_EQ(languages.at("languages").as_array().at(0).at("contexts"), true);
+}
+
+// sandboxd with wkv as a remote binding: a second sandboxd serves it under /runtimes/WKV (the
+// runtime protocol, as sandbox-runtime does), with the workspace sync and its resync handshake;
+// the runtime restarts between two rounds and the context comes back from its snapshot there.
+TEST(WkvRemoteBinding, ContextsFilesAndARestartOfTheRuntime) {
+  test::TempDir dir;
+  const auto remote = [&] {
+    test::SandboxdFixtureOptions o;
+    o.engines = {"wkv"};
+    o.make_engine = [](const std::string&) { return engines::make_wkv_engine(); };
+    o.db_path = dir.file("remote.db");
+    o.listen = "127.0.0.1:0";
+    return std::make_unique<test::InProcessSandboxd>(std::move(o));
+  };
+  auto runtime = remote();
+  test::SandboxdFixtureOptions local_options;
+  local_options.engines = {};
+  local_options.db_path = dir.file("local.db");
+  local_options.remote = {{"REMOTE", runtime->url() + "/runtimes/WKV"}};
+  auto local = std::make_unique<test::InProcessSandboxd>(local_options);
+  const auto run = [&](const std::string& code) {
+    const HttpResponse r =
+        local->post("/sandboxes/a/execute", {{"code", code}, {"binding", "REMOTE"}});
+    EXPECT_EQ(r.status, 200) << r.body;
+    return test::json_of(r);
+  };
+
+  local->post("/sandboxes/a/files", {{"op", "write"}, {"path", "in.txt"}, {"content", "hello"}});
+  EXPECT_EQ(result_text(run("set who wkv\nincr n\nread /workspace/in.txt")), "hello");
+  EXPECT_EQ(result_text(run("incr n\nwrite /workspace/out.txt from the remote guest")), "2");
+  EXPECT_EQ(test::json_of(local->post("/sandboxes/a/files", {{"op", "read"}, {"path", "out.txt"}}))
+                .at("content"),
+            "from the remote guest");
+
+  // The runtime restarts on the same port: it lost its mirror of the workspace (a resync) and
+  // its resident instance (a restore from its snapshot, handle included).
+  const std::string listen = "127.0.0.1:" + std::to_string(runtime->port());
+  runtime.reset();
+  {
+    test::SandboxdFixtureOptions o;
+    o.engines = {"wkv"};
+    o.make_engine = [](const std::string&) { return engines::make_wkv_engine(); };
+    o.db_path = dir.file("remote.db");
+    o.listen = listen;
+    runtime = std::make_unique<test::InProcessSandboxd>(std::move(o));
+  }
+  EXPECT_EQ(result_text(run("incr n")), "3");
+  EXPECT_EQ(result_text(run("get who\nread /workspace/in.txt")), "hello");
+  EXPECT_EQ(error_name(run("fail KeyError gone")), "KeyError");
+  EXPECT_EQ(result_text(run("get n")), "3");
 }
 
 }  // namespace
