@@ -1,7 +1,7 @@
-// The embedded-interpreter session host (docs/guest-abi.md#embedded-abi). It turns an interpreter compiled to a WASI module into a
-// complete sandbox::Engine (stateless runs and sessions), and starts every run and every new
-// context from a post-initialisation image of that interpreter instead of running its start-up
-// again.
+// The embedded-interpreter session host (docs/guest-abi.md#embedded-abi). It turns an interpreter
+// compiled to a WASI module into a complete sandbox::Engine (stateless runs and sessions), and
+// starts every run and every new context from a post-initialisation image of that interpreter
+// instead of running its start-up again.
 //
 // The module speaks either
 //  * OUR reactor ABI (engines/common/sandbox_guest.h) — the built-in driver:
