@@ -184,6 +184,7 @@ foreach(tool sandbox sandboxd sandbox-runtime)
   endif()
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/docs/build-your-own-runtime.md
+  ${PROJECT_SOURCE_DIR}/docs/wasmify-abi.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT kit OPTIONAL)
 
 # --- the package files ---------------------------------------------------------------------------

@@ -36,6 +36,10 @@ sandbox_engine(calc TARGET sandbox_engine_calc HEADER calc/calc_engine.h
 # with; nothing a user should meet in a default server or an installed kit.
 sandbox_engine(kv TARGET sandbox_engine_kv HEADER kv/kv_engine.h
                FACTORY make_kv_engine DEFAULT TEST)
+# wkv: the kv-like test guest of tests/guests/wasmify behind the kit's wasmify driver
+# (docs/wasmify-abi.md); a test engine like kv.
+sandbox_engine(wkv TARGET sandbox_engine_wkv HEADER wkv/wkv_engine.h
+               FACTORY make_wkv_engine DEFAULT TEST)
 sandbox_engine(javascript TARGET sandbox_engine_javascript HEADER javascript/javascript_engine.h
                FACTORY make_javascript_engine DEFAULT ON HEAVY)
 sandbox_engine(python TARGET sandbox_engine_python HEADER python/python_engine.h

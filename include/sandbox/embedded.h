@@ -1,8 +1,7 @@
-// The embedded-interpreter session host: our counterpart of upstream's `wasmify` host
-// (docs/guest-abi.md#embedded-abi). It turns an interpreter compiled to a WASI module into a
-// complete sandbox::Engine (stateless runs and sessions), and starts every run and every new
-// context from a post-initialisation image of that interpreter instead of running its start-up
-// again.
+// The embedded-interpreter session host (docs/guest-abi.md#embedded-abi). It turns an interpreter
+// compiled to a WASI module into a complete sandbox::Engine (stateless runs and sessions), and
+// starts every run and every new context from a post-initialisation image of that interpreter
+// instead of running its start-up again.
 //
 // The module speaks either
 //  * OUR reactor ABI (engines/common/sandbox_guest.h) — the built-in driver:
@@ -22,7 +21,8 @@
 //    one 'e' "NAME=VALUE" per env var of the request (the guest applies them to its environment
 //    for that call: the image is made with an empty environment);
 //  * or its own exports, through an EmbeddedDriver the language supplies (Ruby's ruby.wasm,
-//    zeroperl): EmbeddedLanguage::driver.
+//    zeroperl): EmbeddedLanguage::driver. The wasmify ABI of upstream's Python and Perl modules
+//    is one such driver, in the kit: <sandbox/wasmify.h> (docs/wasmify-abi.md).
 //
 //   sandbox::Engine engine = sandbox::make_embedded_engine(
 //       sandbox::wasm::Module(*sandbox_wasm_module_lua()),
@@ -83,9 +83,10 @@
 //     invalid session throws (a host bug).
 //  3. can_snapshot() ⇔ kIdle, the instance is ready, the guest holds no descriptor beyond the
 //     preopens, and the driver's extension is empty.
-//  4. snapshot() (requires can_snapshot()) returns handle 0, extra {"globals": ...}, a view of
-//     the live linear memory valid until the next execute() or close(), and, when write tracking
-//     is available, the pages written since boot/restore or the previous snapshot().
+//  4. snapshot() (requires can_snapshot()) returns the guest's handle() (0 but for drivers that
+//     keep one, such as wasmify), extra {"globals": ...}, a view of the live linear memory valid
+//     until the next execute() or close(), and, when write tracking is available, the pages
+//     written since boot/restore or the previous snapshot().
 //  5. cwd: a non-empty cwd in the reply that names a directory of the workspace becomes the
 //     session's cwd (normalized); any other reported cwd resets it to /workspace.
 //
@@ -179,6 +180,14 @@ class EmbeddedGuest {
   virtual WasiHost& wasi() = 0;
   // The driver's extension (nullptr when it has none).
   virtual GuestExtension* extension() = 0;
+
+  // The interpreter's root handle in this instance, for drivers whose API passes one to every
+  // call (the wasmify ABI, docs/wasmify-abi.md#boot-image-and-restore); 0 when the driver keeps
+  // none (the built-in ABI keeps its interpreter in a guest global). Set by the driver's boot(),
+  // carried by the image into every copy, returned as SessionSnapshot::handle, and set from
+  // SnapshotSource::handle on restore before after_copy().
+  virtual std::uint64_t handle() const = 0;
+  virtual void set_handle(std::uint64_t handle) = 0;
 
   // Built-in ABI only (the guest after_init receives): evaluates `code` as one request with no
   // cwd and no env records. A trap or status 2 throws (ExecutionLimitError for limits,

@@ -3,17 +3,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "embedded/guest.h"
 #include "embedded/guest_abi.h"
 
 namespace sandbox::embedded {
 namespace {
-
-template <class Sig>
-std::optional<wasm::Function<Sig>> optional_export(const wasm::Module& module,
-                                                   std::string_view name) {
-  if (!module.find_function(name)) return std::nullopt;
-  return module.function<Sig>(name);
-}
 
 // The guest as after_init sees it: the same instance, plus eval() through the ABI.
 class AbiGuestView final : public EmbeddedGuest {
@@ -23,6 +17,8 @@ class AbiGuestView final : public EmbeddedGuest {
   wasm::Instance& instance() override { return guest_.instance(); }
   WasiHost& wasi() override { return guest_.wasi(); }
   GuestExtension* extension() override { return guest_.extension(); }
+  std::uint64_t handle() const override { return guest_.handle(); }
+  void set_handle(std::uint64_t handle) override { guest_.set_handle(handle); }
   [[noreturn]] void throw_trap(const wasm::Trap& trap) override {
     guest_.throw_trap(trap);
     throw std::logic_error("throw_trap() returned");  // unreachable: it is [[noreturn]]

@@ -8,10 +8,21 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include <sandbox/embedded.h>
 
 namespace sandbox::embedded {
+
+// The export `name` with signature Sig, or nullopt when the module has no such export. Throws
+// wasm::WasmError when it exists with another signature.
+template <class Sig>
+std::optional<wasm::Function<Sig>> optional_export(const wasm::Module& module,
+                                                   std::string_view name) {
+  if (!module.find_function(name)) return std::nullopt;
+  return module.function<Sig>(name);
+}
 
 struct GuestConfig {
   const wasm::Module* module = nullptr;      // borrowed; outlives the guest
@@ -41,6 +52,8 @@ class Guest final : public EmbeddedGuest {
   WasiHost& wasi() override { return *wasi_; }
   const WasiHost& wasi() const { return *wasi_; }
   GuestExtension* extension() override { return extension_.get(); }
+  std::uint64_t handle() const override { return handle_; }
+  void set_handle(std::uint64_t handle) override { handle_ = handle; }
   // Throws std::logic_error: only the built-in driver's view of a guest can eval.
   GuestReply eval(std::string_view code) override;
   [[noreturn]] void throw_trap(const wasm::Trap& trap) override;
@@ -63,6 +76,7 @@ class Guest final : public EmbeddedGuest {
   std::unique_ptr<GuestExtension> extension_;
   std::unique_ptr<wasm::Instance> instance_;
   std::uint64_t budget_ = 0;
+  std::uint64_t handle_ = 0;
 };
 
 // Hands a call's OutputObserver (engine.h) to the guest's WASI host for the scope of the call,

@@ -118,6 +118,7 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
           "extension handles) that an image cannot carry");
     }
     image->globals = guest.instance().save_globals();
+    image->handle = guest.handle();
 
     // Compared with what instantiation alone produces (data segments, zero elsewhere): only the
     // pages that differ need work when the image is applied.
@@ -171,7 +172,7 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
 }
 
 bool same_pages(const Image& a, const Image& b) {
-  if (a.pages != b.pages) return false;
+  if (a.pages != b.pages || a.handle != b.handle) return false;
   for (std::uint32_t page = 0; page < a.pages; ++page) {
     const std::uint8_t* pa = a.page_bytes[page];
     const std::uint8_t* pb = b.page_bytes[page];
@@ -234,6 +235,7 @@ void apply_image(const Image& image, Guest& guest, bool track_writes) {
   instance.prepare_restore(image.pages);
   place_image(image, instance);
   instance.load_globals(image.globals);
+  guest.set_handle(image.handle);
   // Best effort: without tracking, snapshots hash every page.
   if (track_writes) instance.track_writes();
 }
@@ -254,6 +256,7 @@ bool reset_to_image(const Image& image, Guest& guest) {
     write_every_page(image, instance.memory());
   }
   instance.load_globals(image.globals);
+  guest.set_handle(image.handle);
   // The image's C library has stdio and the preopens open; the previous run may have closed
   // them (os.close(3), io.stdout:close()).
   guest.wasi().restore_fixed_fds();

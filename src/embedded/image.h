@@ -90,6 +90,7 @@ struct Image {
   // Per page: into data or base, or into `view` when copy-on-write; null = all zero.
   std::vector<const std::uint8_t*> page_bytes;
   std::vector<std::uint8_t> globals;  // wasm::Instance::save_globals()
+  std::uint64_t handle = 0;           // EmbeddedGuest::handle() after boot
   ImageStats stats;
   int memfd = -1;                // the sealed image file, or -1
   std::uint8_t* view = nullptr;  // memfd mapped shared and read-only (pages * 64 KiB)
@@ -119,7 +120,7 @@ std::shared_ptr<const Image> capture_image(const GuestConfig& config,
                                            std::uint64_t boot_fuel,
                                            ImageMapping mapping = default_image_mapping());
 
-// True when `a` and `b` hold the same pages, byte for byte.
+// True when `a` and `b` hold the same pages, byte for byte, and the same handle.
 bool same_pages(const Image& a, const Image& b);
 
 // The fingerprint of an image's pages: sha256 hex over the page count and every page's sha256

@@ -176,6 +176,7 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   const auto bytes = base64_decode(globals->get_string());
   if (!bytes) throw std::runtime_error("Snapshot globals are not base64");
   instance.load_globals(*bytes);  // throws WasmError on a size mismatch
+  guest->set_handle(source.handle);
   // Best effort, as after apply_image(): without tracking, snapshots hash every page. The pages
   // the restore wrote are the ones the context's steps wrote: they start as hot pages, so the
   // next steps write them without a fault each (docs/snapshot-format.md#hot-pages).
@@ -251,7 +252,7 @@ bool EmbeddedSession::can_snapshot() const {
 SessionSnapshot EmbeddedSession::snapshot() {
   if (!can_snapshot()) throw std::logic_error("snapshot() requires can_snapshot()");
   SessionSnapshot snap;
-  snap.handle = 0;
+  snap.handle = guest_->handle();
   snap.extra[kGlobalsKey] = base64_encode(guest_->instance().save_globals());
   snap.memory = guest_->instance().memory();
   snap.dirty_pages = guest_->instance().take_dirty_pages(snap.dirty_blocks);

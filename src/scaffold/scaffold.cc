@@ -169,6 +169,13 @@ std::map<std::string, std::string> common_vars(const std::string& project, const
           {"prefix_option", prefix_option(kit)}};
 }
 
+// "a, b, c".
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
 void add(Project& p, std::string path, std::string content) {
   p.files.push_back(ProjectFile{std::move(path), std::move(content)});
 }
@@ -260,7 +267,7 @@ void check_project_name(std::string_view name) {
 }
 
 Project custom_project(const std::string& name, const std::optional<fs::path>& wasm,
-                       const KitInfo& kit) {
+                       const KitInfo& kit, ModuleAbi abi) {
   check_project_name(name);
   auto vars = common_vars(name, kit);
   vars["example"] = shell_quote("6 * 7");
@@ -278,21 +285,33 @@ Project custom_project(const std::string& name, const std::optional<fs::path>& w
   }
 
   std::string module = read_file(*wasm);
-  const auto missing = missing_embedded_exports(wasm_function_exports(module));
+  const bool wasmify = abi == ModuleAbi::kWasmify;
+  const std::vector<std::string> exports = wasm_function_exports(module);
+  const auto missing =
+      wasmify ? missing_wasmify_exports(exports) : missing_embedded_exports(exports);
   if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    throw ScaffoldError(wasm->string() + " does not implement the embedded ABI (missing exports: " +
-                        list + "); see sandbox/guest/sandbox_guest.h");
+    throw ScaffoldError(wasm->string() + " does not implement the " +
+                        (wasmify ? "wasmify" : "embedded") +
+                        " ABI (missing exports: " + join(missing) + "); see " +
+                        (wasmify ? "sandbox/wasmify.h" : "sandbox/guest/sandbox_guest.h"));
   }
+  vars["guest_abi"] = wasmify ? "the wasmify ABI: wasm_init, wasm_alloc, wasm_free, w_0_<N>"
+                              : "the embedded ABI of <sandbox/guest/sandbox_guest.h>";
+  vars["init_flag"] = wasmify ? "wasmify" : "wasm";
+  vars["host"] = wasmify ? "the kit's wasmify driver" : "the embedded session host";
+  const std::string templates = wasmify ? "wasmify/" : "wasm/";
+  if (wasmify) vars["methods"] = join(wasmify_methods(exports));
   add(p, "CMakeLists.txt", render("wasm/CMakeLists.txt", vars));
-  add(p, "src/engine.cc", render("wasm/engine.cc", vars));
-  add(p, "README.md", render("wasm/README.md", vars));
+  add(p, "src/engine.cc", render(templates + "engine.cc", vars));
+  add(p, "README.md", render(templates + "README.md", vars));
   add(p, "conformance.json", conformance_json({.stateful = true}));
   add(p, "wasm/" + name + ".wasm", std::move(module));
   add_common_files(p, vars);
   p.description = "a runtime around wasm/" + name + ".wasm; its engine is src/engine.cc. " +
-                  "First write three programs of the guest's language into conformance.json";
+                  (wasmify ? std::string("First complete its driver (the method ids, how a "
+                                         "request is phrased and its answer read), then write ")
+                           : std::string("First write ")) +
+                  "three programs of the guest's language into conformance.json";
   p.commands = build_commands(name, kit, true);
   return p;
 }

@@ -1,7 +1,8 @@
 // The project generator behind `sandbox init`: new runtime projects that build against the
 // installed kit (find_package(sandbox), cmake/SandboxInstall.cmake).
 //
-//   sandbox init --custom NAME [--wasm PATH] [DIR]   custom_project() + write_project()
+//   sandbox init --custom NAME [--wasm PATH | --wasmify PATH] [DIR]
+//                                                    custom_project() + write_project()
 //   sandbox init LANGUAGE DIR                        language_project() + write_project()
 //
 // Every project has the same shape: CMakeLists.txt, src/engine.h + src/engine.cc (make_engine()
@@ -13,6 +14,10 @@
 //    sandbox_add_wasm_module(); the engine is make_embedded_engine() around it (sessions,
 //    snapshots, fuel). conformance.json holds empty programs for the author to write: the
 //    generator cannot know the guest's language.
+//  - custom with a wasmify module (ModuleAbi::kWasmify): the same, with make_wasmify_engine()
+//    and a driver skeleton to complete (the init and eval method ids, left empty, and how a
+//    request is phrased and its answer read); the module's w_0_<N> exports are listed for the
+//    author. docs/wasmify-abi.md.
 //  - language: the kit's built-in engine (sandbox::engine_LANGUAGE), served by the same
 //    main.cc, with that language's conformance programs and a systemd unit (deploy/).
 //
@@ -22,6 +27,7 @@
 // Thread-safety: all functions are safe to call concurrently.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -31,8 +37,8 @@
 
 namespace sandbox::scaffold {
 
-// Bad input (an invalid name, an unknown language, a module that is not an embedded-ABI
-// reactor) or a file-system failure; the message says which.
+// Bad input (an invalid name, an unknown language, a module that is not an embedded-ABI or
+// wasmify reactor) or a file-system failure; the message says which.
 class ScaffoldError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -73,10 +79,16 @@ const std::vector<std::string>& builtin_languages();
 // starting with a letter, and not a C++ keyword (it becomes a namespace and target names).
 void check_project_name(std::string_view name);
 
+// Which guest ABI a custom project's module implements.
+enum class ModuleAbi : std::uint8_t {
+  kEmbedded,  // ours: --wasm (include/sandbox/embedded.h)
+  kWasmify,   // goccy's wasmify: --wasmify (include/sandbox/wasmify.h)
+};
+
 // A custom runtime named `name`; with `wasm`, around that module (read from disk, which must
-// be a Wasm binary exporting the embedded ABI's functions). Throws ScaffoldError.
+// be a Wasm binary exporting the functions of `abi`). Throws ScaffoldError.
 Project custom_project(const std::string& name, const std::optional<std::filesystem::path>& wasm,
-                       const KitInfo& kit);
+                       const KitInfo& kit, ModuleAbi abi = ModuleAbi::kEmbedded);
 
 // A deployable runtime for the built-in `language`, named after the last component of `dir`
 // (made a valid project name: lowercased, other characters as '_'). Throws ScaffoldError for an

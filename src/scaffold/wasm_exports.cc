@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
+#include <utility>
 
 #include "scaffold/scaffold.h"
 
@@ -86,6 +88,33 @@ std::vector<std::string> missing_embedded_exports(const std::vector<std::string>
        {"alloc", "dealloc", "session_init", "eval", "result_ptr", "result_len"}) {
     if (std::find(exports.begin(), exports.end(), name) == exports.end()) missing.push_back(name);
   }
+  return missing;
+}
+
+std::vector<std::string> wasmify_methods(const std::vector<std::string>& exports) {
+  std::vector<std::pair<std::uint64_t, std::string>> numbered;
+  for (const auto& name : exports) {
+    const std::string_view digits =
+        std::string_view(name).substr(std::min<std::size_t>(4, name.size()));
+    if (!name.starts_with("w_0_") || digits.empty() || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      continue;
+    }
+    numbered.emplace_back(std::stoull(std::string(digits)), name);
+  }
+  std::sort(numbered.begin(), numbered.end());
+  std::vector<std::string> out;
+  out.reserve(numbered.size());
+  for (auto& [n, name] : numbered) out.push_back(std::move(name));
+  return out;
+}
+
+std::vector<std::string> missing_wasmify_exports(const std::vector<std::string>& exports) {
+  std::vector<std::string> missing;
+  for (const char* name : {"wasm_init", "wasm_alloc", "wasm_free"}) {
+    if (std::find(exports.begin(), exports.end(), name) == exports.end()) missing.push_back(name);
+  }
+  if (wasmify_methods(exports).empty()) missing.emplace_back("w_0_<N>");
   return missing;
 }
 

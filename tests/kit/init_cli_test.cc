@@ -89,6 +89,23 @@ TEST_F(InitCli, WasmCopiesAnEmbeddedAbiModule) {
   EXPECT_FALSE(fs::exists(dir_ / "lim"));
 }
 
+TEST_F(InitCli, WasmifyCopiesAWasmifyModule) {
+  const CliRun r = sandbox("init --custom wkv2 --wasmify " + quote(SANDBOX_TEST_WASMIFY_GUEST));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("complete its driver"), std::string::npos) << r.output;
+  EXPECT_EQ(fs::file_size(dir_ / "wkv2" / "wasm" / "wkv2.wasm"),
+            fs::file_size(SANDBOX_TEST_WASMIFY_GUEST));
+  const CliRun both = sandbox("init --custom x --wasm " + quote(SANDBOX_TEST_ABI_GUEST) +
+                              " --wasmify " + quote(SANDBOX_TEST_WASMIFY_GUEST));
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.output.find("give one"), std::string::npos) << both.output;
+  const CliRun bad = sandbox("init --custom kv3 --wasmify " + quote(SANDBOX_TEST_ABI_GUEST));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("does not implement the wasmify ABI"), std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
+  EXPECT_FALSE(fs::exists(dir_ / "kv3"));
+}
+
 TEST_F(InitCli, LanguageNeedsALanguageAndADirectory) {
   const CliRun ok = sandbox("init python py-runtime");
   EXPECT_EQ(ok.status, 0) << ok.output;
@@ -97,7 +114,8 @@ TEST_F(InitCli, LanguageNeedsALanguageAndADirectory) {
       << ok.output;
   EXPECT_TRUE(fs::exists(dir_ / "py-runtime" / "deploy" / "py_runtime.service"));
   for (const char* args : {"init", "init python", "init python a b", "init --wasm x.wasm kv dir",
-                           "init --custom c2 a b", "init cobol dir", "init --custom 9lives"}) {
+                           "init --custom c2 a b", "init cobol dir", "init --custom 9lives",
+                           "init --wasmify x.wasm kv dir"}) {
     const CliRun r = sandbox(args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.output;
     EXPECT_NE(r.output.find("sandbox: "), std::string::npos) << args << ": " << r.output;

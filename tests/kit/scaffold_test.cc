@@ -158,6 +158,44 @@ TEST(CustomProject, WasmWrapsTheModuleInTheEmbeddedHost) {
   expect_no_placeholders(p);
 }
 
+TEST(CustomProject, WasmifyWrapsTheModuleInTheWasmifyDriver) {
+  const fs::path wasm = SANDBOX_TEST_WASMIFY_GUEST;
+  const Project p = custom_project("wkv2", wasm, kKit, ModuleAbi::kWasmify);
+  EXPECT_EQ(content(p, "wasm/wkv2.wasm"), read(wasm));
+  const std::string& cmake = content(p, "CMakeLists.txt");
+  EXPECT_TRUE(contains(cmake, "sandbox_add_wasm_module(wkv2_guest WASM wasm/wkv2.wasm FUEL ON"));
+  EXPECT_TRUE(contains(cmake, "`sandbox init --custom wkv2 --wasmify ...`"));
+  EXPECT_TRUE(contains(cmake, "the kit's wasmify driver around the guest"));
+  const std::string& engine = content(p, "src/engine.cc");
+  EXPECT_TRUE(contains(engine, "#include <sandbox/wasmify.h>"));
+  EXPECT_TRUE(contains(engine, "sandbox::make_wasmify_engine("));
+  EXPECT_TRUE(contains(engine, "*sandbox_wasm_module_wkv2_guest()"));
+  // The module's API functions are listed for the author, in the order of their ids; the ids
+  // themselves are left to fill in.
+  EXPECT_TRUE(contains(engine, "The module's API functions: w_0_0, w_0_1, w_0_2, w_0_3."));
+  EXPECT_TRUE(contains(engine, ".init_method = \"\","));
+  EXPECT_TRUE(contains(content(p, "README.md"), "w_0_0, w_0_1, w_0_2, w_0_3"));
+  EXPECT_TRUE(contains(p.description, "complete its driver"));
+  EXPECT_TRUE(conformance(p).at("stateful").is_object());
+  expect_no_placeholders(p);
+  // The embedded project's files name their own ABI.
+  const Project embedded = custom_project("kv2", fs::path(SANDBOX_TEST_ABI_GUEST), kKit);
+  EXPECT_TRUE(contains(content(embedded, "CMakeLists.txt"), "--custom kv2 --wasm ...`"));
+}
+
+TEST(CustomProject, EachAbiRefusesTheOthersModule) {
+  try {
+    custom_project("x", fs::path(SANDBOX_TEST_ABI_GUEST), kKit, ModuleAbi::kWasmify);
+    FAIL() << "an embedded-ABI module is not a wasmify one";
+  } catch (const ScaffoldError& e) {
+    EXPECT_TRUE(contains(e.what(),
+                         "does not implement the wasmify ABI (missing exports: wasm_init, "
+                         "wasm_alloc, wasm_free, w_0_<N>)"))
+        << e.what();
+  }
+  EXPECT_THROW(custom_project("x", fs::path(SANDBOX_TEST_WASMIFY_GUEST), kKit), ScaffoldError);
+}
+
 TEST(CustomProject, RefusesAModuleWithoutTheEmbeddedAbi) {
   try {
     custom_project("lim", fs::path(SANDBOX_TEST_NON_ABI_GUEST), kKit);
@@ -209,6 +247,15 @@ TEST(WasmExports, ReadsFunctionExportsAndSkipsOtherSections) {
   EXPECT_TRUE(missing_embedded_exports(
                   {"alloc", "dealloc", "session_init", "eval", "result_ptr", "result_len"})
                   .empty());
+}
+
+TEST(WasmExports, WasmifyMethodsAreOrderedByTheirNumber) {
+  const std::vector<std::string> exports = {"wasm_free", "w_0_10", "w_0_2", "w_0_x",
+                                            "w_1_0",     "w_0_",   "w_0_0", "wasm_init"};
+  EXPECT_EQ(wasmify_methods(exports), (std::vector<std::string>{"w_0_0", "w_0_2", "w_0_10"}));
+  EXPECT_EQ(missing_wasmify_exports(exports), std::vector<std::string>{"wasm_alloc"});
+  EXPECT_EQ(missing_wasmify_exports({"wasm_init", "wasm_alloc", "wasm_free"}),
+            std::vector<std::string>{"w_0_<N>"});
 }
 
 TEST(WasmExports, RefusesMalformedBinaries) {

@@ -80,6 +80,34 @@ TEST(SandboxdBinary, LuaCounterAndFilesSurviveARestart) {
   EXPECT_EQ(json_of(r).at("contexts").as_array()[0].at("executions").as_int64(), 4);
 }
 
+// The wasmify test engine (docs/wasmify-abi.md) behind the real sandboxd, whose engines run in
+// worker processes: its interpreter handle and globals come back from the stored snapshot after
+// a restart, and a response over the 128 KiB limit is an ExecutionLimitError, not a failure of
+// the server.
+TEST(SandboxdBinary, TheWasmifyTestEngineKeepsItsContextAcrossARestart) {
+  TempDir dir;
+  const std::string data = dir.file("data");
+  {
+    SandboxdProcess d(data, {"--engines", "wkv"});
+    ASSERT_TRUE(d.started()) << d.process().stderr_text();
+    HttpResponse r = post(d.url(), "/sandboxes/demo/execute",
+                          {{"code", "set who wkv\nincr n"}, {"binding", "WKV"}});
+    EXPECT_EQ(result_text(r), "1");
+    r = post(d.url(), "/sandboxes/demo/execute", {{"code", "big 140000"}, {"binding", "WKV"}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json_of(r).at("error").at("message"), "Interpreter response limit exceeded");
+    EXPECT_EQ(d.stop(), 0);
+  }
+  SandboxdProcess d(data, {"--engines", "wkv"});
+  ASSERT_TRUE(d.started()) << d.process().stderr_text();
+  EXPECT_EQ(result_text(
+                post(d.url(), "/sandboxes/demo/execute", {{"code", "incr n"}, {"binding", "WKV"}})),
+            "2");
+  EXPECT_EQ(result_text(post(d.url(), "/sandboxes/demo/execute",
+                             {{"code", "get who"}, {"binding", "WKV"}})),
+            "wkv");
+}
+
 TEST(SandboxdBinary, ARemoteBindingServedByASecondSandboxd) {
   TempDir dir;
   SandboxdProcess remote(dir.file("remote"), {"--engines", "kv", "--api-key", "s3cret"});
@@ -190,6 +218,7 @@ TEST(SandboxdBinary, ServesTheDefaultEnginesWithoutEngines) {
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(ids, expected);
   EXPECT_EQ(std::find(ids.begin(), ids.end(), "kv"), ids.end());
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), "wkv"), ids.end());
   EXPECT_EQ(call(d.url(), "GET", "/runtimes/KV/interpreter").status, 404);
   // Each one answers its runtime probe under /runtimes/.
   for (const auto& id : ids) {

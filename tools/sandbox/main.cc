@@ -9,7 +9,8 @@
 //   sandbox info (--url URL | --sandbox ID)
 //   sandbox languages
 //   sandbox mcp                                      an MCP server over stdio (src/mcp)
-//   sandbox init --custom NAME [--wasm PATH] [DIR]   a new runtime project (src/scaffold)
+//   sandbox init --custom NAME [--wasm PATH | --wasmify PATH] [DIR]
+//                                                    a new runtime project (src/scaffold)
 //   sandbox init LANGUAGE DIR                        a deployable runtime of a built-in engine
 //
 // Sandbox commands talk to --server (default $SANDBOXD_URL, else http://127.0.0.1:8787) with
@@ -133,7 +134,7 @@ void print_info(const sandbox::SandboxInfo& info) {
 
 // `sandbox init`: writes a new project directory (never over an existing one) and prints what
 // to run next. The kit's prefix (for -DCMAKE_PREFIX_PATH) is where this program is installed.
-int run_init(const std::string& custom, const std::string& wasm,
+int run_init(const std::string& custom, const std::string& wasm, const std::string& wasmify,
              const std::vector<std::string>& args) {
   namespace scaffold = sandbox::scaffold;
   const auto kit = scaffold::this_kit(scaffold::detect_kit_prefix("/proc/self/exe"));
@@ -141,15 +142,22 @@ int run_init(const std::string& custom, const std::string& wasm,
   std::filesystem::path dir;
   if (!custom.empty()) {
     if (args.size() > 1) throw UsageError("init --custom NAME takes at most one directory");
+    if (!wasm.empty() && !wasmify.empty()) {
+      throw UsageError("--wasm and --wasmify are two kinds of module: give one");
+    }
+    const std::string& module = wasmify.empty() ? wasm : wasmify;
     project = scaffold::custom_project(
-        custom, wasm.empty() ? std::nullopt : std::optional<std::filesystem::path>(wasm), kit);
+        custom, module.empty() ? std::nullopt : std::optional<std::filesystem::path>(module), kit,
+        wasmify.empty() ? scaffold::ModuleAbi::kEmbedded : scaffold::ModuleAbi::kWasmify);
     dir = args.empty() ? custom : args[0];
   } else {
-    if (!wasm.empty()) throw UsageError("--wasm goes with --custom NAME");
+    if (!wasm.empty() || !wasmify.empty()) {
+      throw UsageError("--wasm and --wasmify go with --custom NAME");
+    }
     if (args.size() != 2) {
       throw UsageError(
           "usage: sandbox init LANGUAGE DIR, or sandbox init --custom NAME "
-          "[--wasm PATH] [DIR]");
+          "[--wasm PATH | --wasmify PATH] [DIR]");
     }
     project = scaffold::language_project(args[0], args[1], kit);
     dir = args[1];
@@ -244,21 +252,25 @@ int main(int argc, char** argv) {
   auto* mcp = app.add_subcommand(
       "mcp", "Serve the MCP tools over stdio for a desktop agent, calling --server");
 
-  std::string custom_name, wasm_path;
+  std::string custom_name, wasm_path, wasmify_path;
   std::vector<std::string> init_args;
   auto* init = app.add_subcommand(
-      "init", "Create a runtime project: --custom NAME [--wasm PATH] [DIR], or LANGUAGE DIR");
+      "init",
+      "Create a runtime project: --custom NAME [--wasm PATH | --wasmify PATH] [DIR], or LANGUAGE "
+      "DIR");
   init->add_option("--custom", custom_name,
                    "A runtime for your own language NAME, in DIR (default ./NAME)");
   init->add_option("--wasm", wasm_path,
                    "With --custom: around this WASI reactor implementing the embedded ABI");
+  init->add_option("--wasmify", wasmify_path,
+                   "With --custom: around this WASI reactor built for the wasmify ABI");
   init->add_option("args", init_args, "LANGUAGE DIR for a built-in language, or DIR with --custom");
 
   CLI11_PARSE(app, argc, argv);
 
   if (*init) {
     try {
-      return run_init(custom_name, wasm_path, init_args);
+      return run_init(custom_name, wasm_path, wasmify_path, init_args);
     } catch (const std::exception& e) {  // UsageError or ScaffoldError
       std::cerr << "sandbox: " << e.what() << "\n";
       return kRequestFailed;
