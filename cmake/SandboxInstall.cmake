@@ -1,7 +1,7 @@
 # The installable kit: `cmake --install <build> --prefix <dir>` (or the .deb built by CPack) puts
 # in <dir>
 #
-#   include/sandbox/*.h                   the public API
+#   include/sandbox/*.h                   the public API (version.h generated from project(VERSION))
 #   include/sandbox/engines/*_engine.h    the built-in engines' constructors (make_lua_engine, ...;
 #                                         not the tests' kv)
 #   include/sandbox/guest/sandbox_guest.h the embedded ABI, guest side (C, for wasm32-wasi guests)
@@ -76,7 +76,7 @@ function(_sandbox_linked_targets target out_var)
 endfunction()
 
 # --- the kit: core libraries, headers, sandbox-wasmc --------------------------------------------
-set(_sandbox_core_areas base protocol http workspace storage snapshot stored_rows wasm wasi embedded
+set(_sandbox_core_areas version base protocol http workspace storage snapshot stored_rows wasm wasi embedded
                         interpreter testing client isolation workers)
 set(_sandbox_core "")
 foreach(area IN LISTS _sandbox_core_areas)
@@ -99,6 +99,8 @@ install(EXPORT sandboxTargets NAMESPACE sandbox:: DESTINATION ${SANDBOX_INSTALL_
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/sandbox DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT kit FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/include/sandbox/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox COMPONENT kit)
 # What the C that sandbox-wasmc generates includes besides wasm-rt.h (Debian's wabt).
 install(FILES ${PROJECT_SOURCE_DIR}/src/wasm/host_call.h ${PROJECT_SOURCE_DIR}/src/wasm/module_descriptor.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox/private/wasm COMPONENT kit)

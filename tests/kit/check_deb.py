@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Builds the kit's Debian package with CPack and checks what a user of it relies on:
 
-  check_deb.py --build-dir BUILD [--absent-file NAME]... [--absent-text TEXT]...
+  check_deb.py --build-dir BUILD --version X.Y.Z [--absent-file NAME]... [--absent-text TEXT]...
 
-  - the package holds the programs, the public headers and the CMake package;
+  - the package's Version is the project's, X.Y.Z;
+  - the package holds the programs, the public headers (the generated version.h too) and the
+    CMake package;
   - it holds no file named NAME and no CMake file of it mentions TEXT (the tests' own engines,
     which the install leaves out: engines/engines.cmake, DEFAULT TEST);
   - every shared library each installed program loads belongs to a Debian package that the
@@ -26,6 +28,7 @@ EXPECTED_FILES = [
     "usr/bin/sandbox-wasmc",
     "usr/include/sandbox/engine.h",
     "usr/include/sandbox/runtime.h",
+    "usr/include/sandbox/version.h",
     "usr/lib/cmake/sandbox/sandboxConfig.cmake",
     "usr/lib/cmake/sandbox/SandboxWasm.cmake",
 ]
@@ -87,6 +90,7 @@ def owner(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--version", required=True)
     parser.add_argument("--absent-file", action="append", default=[])
     parser.add_argument("--absent-text", action="append", default=[])
     args = parser.parse_args()
@@ -98,6 +102,10 @@ def main():
         if len(debs) != 1:
             sys.exit(f"expected one .deb in {tmp}, found {debs}")
         deb = debs[0]
+        version = run(["dpkg-deb", "-f", deb, "Version"]).strip()
+        if version != args.version:
+            failures.append(f"the package's Version is {version}, not the project's "
+                            f"{args.version}")
         depends = package_names(run(["dpkg-deb", "-f", deb, "Depends"]))
         print(f"{os.path.basename(deb)}: Depends {', '.join(depends)}")
         closure = installed_closure(depends)

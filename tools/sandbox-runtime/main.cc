@@ -13,6 +13,7 @@
 
 #include <sandbox/isolation.h>
 #include <sandbox/runtime.h>
+#include <sandbox/version.h>
 
 #include "registry.h"
 #include "storage/postgres/open_storage.h"
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
       "/interpreters/...)"};
+  // --version answers before --engine is required (docs/redistribution.md#versions).
+  app.set_version_flag("--version", "sandbox-runtime " + std::string(sandbox::kVersion));
   std::string engine_name;
   std::string data_dir;
   sandbox::ServeOptions options{.handle_signals = true};

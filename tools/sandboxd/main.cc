@@ -17,6 +17,7 @@
 #include <sandbox/http.h>
 #include <sandbox/isolation.h>
 #include <sandbox/runtime.h>
+#include <sandbox/version.h>
 
 #include "playground/playground_files.h"
 #include "registry.h"
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
       "running code in the built-in engines and remote runtimes"};
+  // --version answers before any other option is checked (docs/redistribution.md#versions).
+  app.set_version_flag("--version", "sandboxd " + std::string(sandbox::kVersion));
   sandbox::SandboxdConfig config;
   std::string engine_list;
   std::vector<std::string> bindings;
