@@ -9,6 +9,8 @@
 #   lib/sandbox/lib*.a                    the static libraries
 #   lib/cmake/sandbox/                    the package: find_package(sandbox CONFIG REQUIRED)
 #   bin/                                  sandbox-wasmc, sandbox, sandboxd, sandbox-runtime
+#   share/doc/sandbox-workers/            LICENSE, THIRD_PARTY_NOTICES (cmake/SandboxNotices.cmake),
+#                                         copyright (both, for the .deb) and the engine author's guide
 #
 # An outside project then links sandbox::interpreter (and sandbox::testing, sandbox::embedded,
 # sandbox::client, sandbox::engine_<language>) and calls sandbox_add_wasm_module() /
@@ -185,8 +187,15 @@ foreach(tool sandbox sandboxd sandbox-runtime)
     install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
+
+# --- the licences (docs/redistribution.md) -------------------------------------------------------
+# Under the package's name (GNUInstallDirs' DOCDIR would use the CMake project's, sandbox_workers),
+# where Debian looks for a package's copyright file.
+set(SANDBOX_INSTALL_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/sandbox-workers)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/build-your-own-runtime.md
-  DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT kit OPTIONAL)
+  DESTINATION ${SANDBOX_INSTALL_DOCDIR} COMPONENT kit OPTIONAL)
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${SANDBOX_THIRD_PARTY_NOTICES} ${SANDBOX_COPYRIGHT_FILE}
+  DESTINATION ${SANDBOX_INSTALL_DOCDIR} COMPONENT kit)
 
 # --- the package files ---------------------------------------------------------------------------
 file(STRINGS ${PROJECT_SOURCE_DIR}/include/sandbox/protocol.h _protocol_line

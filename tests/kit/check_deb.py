@@ -4,8 +4,9 @@
   check_deb.py --build-dir BUILD --version X.Y.Z [--absent-file NAME]... [--absent-text TEXT]...
 
   - the package's Version is the project's, X.Y.Z;
-  - the package holds the programs, the public headers (the generated version.h too) and the
-    CMake package;
+  - the package holds the programs, the public headers (the generated version.h too), the CMake
+    package, and in /usr/share/doc/sandbox-workers the licence, THIRD_PARTY_NOTICES and the
+    copyright file (the licence followed by the notices: docs/redistribution.md);
   - it holds no file named NAME and no CMake file of it mentions TEXT (the tests' own engines,
     which the install leaves out: engines/engines.cmake, DEFAULT TEST);
   - every shared library each installed program loads belongs to a Debian package that the
@@ -29,6 +30,9 @@ EXPECTED_FILES = [
     "usr/include/sandbox/engine.h",
     "usr/include/sandbox/runtime.h",
     "usr/include/sandbox/version.h",
+    "usr/share/doc/sandbox-workers/LICENSE",
+    "usr/share/doc/sandbox-workers/THIRD_PARTY_NOTICES",
+    "usr/share/doc/sandbox-workers/copyright",
     "usr/lib/cmake/sandbox/sandboxConfig.cmake",
     "usr/lib/cmake/sandbox/SandboxWasm.cmake",
 ]
@@ -115,6 +119,15 @@ def main():
         for f in EXPECTED_FILES:
             if not os.path.isfile(os.path.join(root, f)):
                 failures.append(f"missing from the package: /{f}")
+        doc = os.path.join(root, "usr/share/doc/sandbox-workers")
+        if all(os.path.isfile(os.path.join(doc, f))
+               for f in ("LICENSE", "THIRD_PARTY_NOTICES", "copyright")):
+            with open(os.path.join(doc, "copyright"), encoding="utf-8") as f:
+                copyright_text = f.read()
+            for f in ("LICENSE", "THIRD_PARTY_NOTICES"):
+                with open(os.path.join(doc, f), encoding="utf-8") as g:
+                    if g.read() not in copyright_text:
+                        failures.append(f"the copyright file does not hold {f}")
         for dirpath, _, files in os.walk(root):
             for name in files:
                 path = os.path.join(dirpath, name)

@@ -15,6 +15,7 @@
 #include <sandbox/runtime.h>
 #include <sandbox/version.h>
 
+#include "notices/third_party_notices.h"
 #include "registry.h"
 #include "storage/postgres/open_storage.h"
 
@@ -26,8 +27,16 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
       "/interpreters/...)"};
-  // --version answers before --engine is required (docs/redistribution.md#versions).
+  // --version and --licenses answer before --engine is required
+  // (docs/redistribution.md#versions).
   app.set_version_flag("--version", "sandbox-runtime " + std::string(sandbox::kVersion));
+  app.add_flag_callback(
+      "--licenses",
+      [] {
+        std::cout << sandbox::third_party_notices() << std::flush;
+        throw CLI::Success();
+      },
+      "Print the third-party notices of the components built into sandbox-runtime and exit");
   std::string engine_name;
   std::string data_dir;
   sandbox::ServeOptions options{.handle_signals = true};
