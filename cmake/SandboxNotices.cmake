@@ -16,6 +16,12 @@
 #                                   DEPENDS <files or targets>...)
 #     Every package LOCK installs into NODE_MODULES except devDependencies (build tools that
 #     ship nothing), each as a component without FILES.
+#   sandbox_installed_package_notice(NAME <component> FILE <one of its files here> NOTE <text>)
+#     A component compiled in from this machine instead of fetched (a header-only library, the
+#     guests' C library): the Debian package that installed FILE, at its installed version,
+#     with its /usr/share/doc/<package>/copyright. A FILE that no Debian package installed (a
+#     tool given on the command line) gets a warning and no notice: register its licence with
+#     sandbox_third_party_notice(). A FILE that does not exist is left to the toolchain checks.
 #
 # The fetch functions of cmake/SandboxFetch.cmake register what they fetch themselves, so a new
 # sandbox_fetch_*() call needs nothing more, and a new fetch function registers with one call
@@ -99,6 +105,45 @@ function(sandbox_third_party_npm_notices)
   _sandbox_json_set_string(entry origin "${ARG_ORIGIN}")
   _sandbox_notices_add("${entry}")
   set_property(GLOBAL APPEND PROPERTY SANDBOX_NOTICES_DEPENDS ${ARG_DEPENDS} "${lock}")
+endfunction()
+
+function(sandbox_installed_package_notice)
+  cmake_parse_arguments(ARG "" "NAME;FILE;NOTE" "" ${ARGN})
+  foreach(req NAME FILE NOTE)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_installed_package_notice: ${req} is required")
+    endif()
+  endforeach()
+  if(NOT EXISTS "${ARG_FILE}")
+    return()
+  endif()
+  find_program(SANDBOX_DPKG_QUERY dpkg-query)
+  set(package "")
+  if(SANDBOX_DPKG_QUERY)
+    # dpkg knows the path it installed, which may be a symbolic link's (merged /usr).
+    file(REAL_PATH "${ARG_FILE}" real)
+    foreach(path IN ITEMS "${ARG_FILE}" "${real}")
+      execute_process(COMMAND "${SANDBOX_DPKG_QUERY}" -S "${path}" OUTPUT_VARIABLE out
+                      RESULT_VARIABLE rc ERROR_QUIET)
+      if(rc EQUAL 0 AND out MATCHES "^([^:, 
+]+)")
+        set(package "${CMAKE_MATCH_1}")
+        break()
+      endif()
+    endforeach()
+  endif()
+  set(copyright "/usr/share/doc/${package}/copyright")
+  if(package STREQUAL "" OR NOT EXISTS "${copyright}")
+    message(WARNING "${ARG_NAME} (${ARG_FILE}) comes from no Debian package with a copyright "
+            "file, so THIRD_PARTY_NOTICES will not list it: register its licence with "
+            "sandbox_third_party_notice() (docs/redistribution.md#third-party-notices)")
+    return()
+  endif()
+  execute_process(COMMAND "${SANDBOX_DPKG_QUERY}" -W -f=\${Version} "${package}"
+                  OUTPUT_VARIABLE version OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  sandbox_third_party_notice(NAME "${ARG_NAME}" VERSION "${version}"
+    ORIGIN "Debian package ${package}, installed on the build machine" DIR "/usr/share/doc/${package}"
+    FILES copyright NOTE "${ARG_NOTE}" DEPENDS "${copyright}")
 endfunction()
 
 # The manifest and the step that turns it into THIRD_PARTY_NOTICES and copyright.

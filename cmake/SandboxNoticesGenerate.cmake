@@ -168,8 +168,8 @@ set(notices "Third-party notices of ${project} ${version}
 
 ${project} itself is under the MIT licence (the file LICENSE beside this one). Its programs
 (sandboxd, sandbox-runtime) and engine libraries contain the third-party components below,
-each fetched at a pinned version when they were built. Each section holds the licence files
-the component ships, verbatim.
+each fetched at a pinned version, or taken from the build machine's Debian packages, when they
+were built. Each section holds the licence files the component ships, verbatim.
 
 Components (${n_components}):
 ${index}${sections}")
