@@ -191,8 +191,10 @@ function(sandbox_npm_ci)
     USES_TERMINAL
     VERBATIM)
   set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
-  if(NOT ARG_NOT_SHIPPED)
-    file(RELATIVE_PATH lock_shown "${PROJECT_SOURCE_DIR}" "${ARG_PROJECT_DIR}/package-lock.json")
+  file(RELATIVE_PATH lock_shown "${PROJECT_SOURCE_DIR}" "${ARG_PROJECT_DIR}/package-lock.json")
+  if(ARG_NOT_SHIPPED)
+    sandbox_third_party_not_shipped(DIR "${ARG_DEST}" WHY "${lock_shown}: NOT_SHIPPED")
+  else()
     sandbox_third_party_npm_notices(LOCK "${ARG_PROJECT_DIR}/package-lock.json"
       NODE_MODULES "${ARG_DEST}/node_modules" ORIGIN "npm package pinned by ${lock_shown}"
       DEPENDS "${stamp}")

@@ -16,6 +16,9 @@
 #                                   DEPENDS <files or targets>...)
 #     Every package LOCK installs into NODE_MODULES except devDependencies (build tools that
 #     ship nothing), each as a component without FILES.
+#   sandbox_third_party_not_shipped(DIR <dir> WHY <text>)
+#     A fetch into DIR of which nothing reaches what the build ships (a test's tools): no
+#     notice, but on record, so that tests/redistribution can tell it from a forgotten one.
 #   sandbox_installed_package_notice(NAME <component> FILE <one of its files here> NOTE <text>)
 #     A component compiled in from this machine instead of fetched (a header-only library, the
 #     guests' C library): the Debian package that installed FILE, at its installed version,
@@ -105,6 +108,19 @@ function(sandbox_third_party_npm_notices)
   _sandbox_json_set_string(entry origin "${ARG_ORIGIN}")
   _sandbox_notices_add("${entry}")
   set_property(GLOBAL APPEND PROPERTY SANDBOX_NOTICES_DEPENDS ${ARG_DEPENDS} "${lock}")
+endfunction()
+
+function(sandbox_third_party_not_shipped)
+  cmake_parse_arguments(ARG "" "DIR;WHY" "" ${ARGN})
+  foreach(req DIR WHY)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_third_party_not_shipped: ${req} is required")
+    endif()
+  endforeach()
+  set(entry "{\"kind\": \"not-shipped\"}")
+  _sandbox_json_set_string(entry dir "${ARG_DIR}")
+  _sandbox_json_set_string(entry why "${ARG_WHY}")
+  _sandbox_notices_add("${entry}")
 endfunction()
 
 function(sandbox_installed_package_notice)

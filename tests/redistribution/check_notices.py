@@ -2,7 +2,8 @@
 """Checks the third-party notices (docs/redistribution.md#third-party-notices).
 
   check_notices.py --manifest third_party_notices.json --notices THIRD_PARTY_NOTICES
-                   --copyright copyright --license LICENSE [--program PROGRAM]...
+                   --copyright copyright --license LICENSE [--build-dir BUILD]
+                   [--program PROGRAM]...
     The expected components are derived from the manifest the fetches registered (a component
     entry as it is; an npm lock entry as every package of that lock but its devDependencies),
     not from a list kept here. THIRD_PARTY_NOTICES must have exactly one section per expected
@@ -11,6 +12,11 @@
     COPYING*, NOTICE* in its directory, else its package.json's "license"). Each PROGRAM's
     --licenses must print the file byte for byte; the copyright file must hold LICENSE and the
     notices.
+    With --build-dir (a Ninja build), a fetch that registered nothing is found too: every
+    step output <dir>.stamp of build.ninja whose <dir> holds an unpacked Debian source
+    (debian/copyright), an npm package (package/package.json) or an npm install
+    (package-lock.json) must be a registered component's directory (or the directory of a
+    registered npm install, or one registered as not shipped).
 
   check_notices.py --generator-self-test SandboxNoticesGenerate.cmake --cmake CMAKE
     Runs the generator over made-up components in a temporary directory: licence files found
@@ -69,9 +75,36 @@ def expected_components(manifest):
                     continue
                 name = relative.rsplit("node_modules/", 1)[-1]
                 expected.setdefault(f'{name} {package["version"]}', (directory, []))
-        else:
+        elif entry["kind"] != "not-shipped":
             raise SystemExit(f"unknown manifest entry kind {entry['kind']!r}")
     return expected
+
+
+def unregistered_fetches(build_dir, manifest):
+    """The unpacked fetches of the build graph that no registration names."""
+    registered = set()
+    for entry in manifest["components"]:
+        if entry["kind"] in ("component", "not-shipped"):
+            registered.add(os.path.realpath(entry["dir"]))
+        elif entry["kind"] == "npm-lock":
+            registered.add(os.path.realpath(os.path.dirname(entry["nodeModules"])))
+    with open(os.path.join(build_dir, "build.ninja"), encoding="utf-8") as f:
+        outputs = re.findall(r"^build (\S+)\.stamp[ :|]", f.read(), re.M)
+    found, missing = 0, []
+    for output in sorted(set(outputs)):
+        directory = os.path.realpath(os.path.join(build_dir, output))
+        if os.path.isfile(os.path.join(directory, "debian", "copyright")):
+            candidate = directory
+        elif os.path.isfile(os.path.join(directory, "package", "package.json")):
+            candidate = os.path.join(directory, "package")
+        elif os.path.isfile(os.path.join(directory, "package-lock.json")):
+            candidate = directory
+        else:
+            continue  # a build step's stamp, or a fetch not unpacked yet
+        found += 1
+        if candidate not in registered:
+            missing.append(os.path.relpath(directory, build_dir))
+    return found, missing
 
 
 def sections_of(notices):
@@ -122,6 +155,14 @@ def check_build(args):
             if text not in sections[key]:
                 failures.append(f"the section of {key} lacks its licence text "
                                 f"({text[:60]!r}...)")
+
+    if args.build_dir:
+        found, missing = unregistered_fetches(args.build_dir, manifest)
+        print(f"{found} unpacked fetches in the build graph")
+        for directory in missing:
+            failures.append(f"{directory} is fetched but registers no third-party notice "
+                            "(cmake/SandboxNotices.cmake: sandbox_third_party_notice, or "
+                            "sandbox_third_party_not_shipped)")
 
     for program in args.program:
         name = os.path.basename(program)
@@ -234,6 +275,7 @@ def main():
     parser.add_argument("--notices")
     parser.add_argument("--copyright")
     parser.add_argument("--license")
+    parser.add_argument("--build-dir")
     parser.add_argument("--program", action="append", default=[])
     parser.add_argument("--generator-self-test")
     parser.add_argument("--cmake", default="cmake")
