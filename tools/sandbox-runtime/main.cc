@@ -2,6 +2,7 @@
 //   sandbox-runtime --engine calc --listen 127.0.0.1:8080 [--data DIR]
 //                   [--database postgresql://... [--node-id ID] [--lease-ttl-ms N]]
 //                   [--isolation process|thread] [--workers N]
+//   sandbox-runtime --version | --licenses    (docs/redistribution.md)
 // Code contexts (engines with sessions) are stored in DIR/interpreters.db, or in a PostgreSQL
 // database shared by several runtime nodes (each interpreter key owned by one node at a time,
 // storage/lease.h); idle keys expire after INTERPRETER_IDLE_TTL_MS (default 24 h, "0" disables).
