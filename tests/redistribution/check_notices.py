@@ -14,9 +14,10 @@
     notices.
     With --build-dir (a Ninja build), a fetch that registered nothing is found too: every
     step output <dir>.stamp of build.ninja whose <dir> holds an unpacked Debian source
-    (debian/copyright), an npm package (package/package.json) or an npm install
-    (package-lock.json) must be a registered component's directory (or the directory of a
-    registered npm install, or one registered as not shipped).
+    (debian/copyright) or binary package (usr/share/doc/*/copyright), an npm package
+    (package/package.json) or an npm install (package-lock.json) must be a registered
+    component's directory (or the directory of a registered npm install, or one registered as
+    not shipped).
 
   check_notices.py --generator-self-test SandboxNoticesGenerate.cmake --cmake CMAKE
     Runs the generator over made-up components in a temporary directory: licence files found
@@ -24,6 +25,7 @@
     stopping the generator with a message naming the component.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -93,7 +95,8 @@ def unregistered_fetches(build_dir, manifest):
     found, missing = 0, []
     for output in sorted(set(outputs)):
         directory = os.path.realpath(os.path.join(build_dir, output))
-        if os.path.isfile(os.path.join(directory, "debian", "copyright")):
+        if (os.path.isfile(os.path.join(directory, "debian", "copyright")) or
+                glob.glob(os.path.join(directory, "usr", "share", "doc", "*", "copyright"))):
             candidate = directory
         elif os.path.isfile(os.path.join(directory, "package", "package.json")):
             candidate = os.path.join(directory, "package")
