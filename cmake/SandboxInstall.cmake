@@ -24,6 +24,12 @@
 #
 # Included at the end of the top-level CMakeLists.txt, once every target exists.
 include_guard(GLOBAL)
+# The documentation (the engine author's guide, the licences) under the package's name, where
+# Debian looks for a package's copyright file; GNUInstallDirs would name the CMake project
+# (sandbox_workers). -DCMAKE_INSTALL_DOCDIR=... still chooses another.
+if(NOT CMAKE_INSTALL_DOCDIR)
+  set(CMAKE_INSTALL_DOCDIR share/doc/sandbox-workers)
+endif()
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -187,15 +193,11 @@ foreach(tool sandbox sandboxd sandbox-runtime)
     install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
-
-# --- the licences (docs/redistribution.md) -------------------------------------------------------
-# Under the package's name (GNUInstallDirs' DOCDIR would use the CMake project's, sandbox_workers),
-# where Debian looks for a package's copyright file.
-set(SANDBOX_INSTALL_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/sandbox-workers)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/build-your-own-runtime.md
-  DESTINATION ${SANDBOX_INSTALL_DOCDIR} COMPONENT kit OPTIONAL)
+  DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT kit OPTIONAL)
+# The licences (docs/redistribution.md).
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${SANDBOX_THIRD_PARTY_NOTICES} ${SANDBOX_COPYRIGHT_FILE}
-  DESTINATION ${SANDBOX_INSTALL_DOCDIR} COMPONENT kit)
+  DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT kit)
 
 # --- the package files ---------------------------------------------------------------------------
 file(STRINGS ${PROJECT_SOURCE_DIR}/include/sandbox/protocol.h _protocol_line
