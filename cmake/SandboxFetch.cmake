@@ -13,19 +13,32 @@
 #     Unpacks <pkg>_<version>.dsc into SOURCE_DIR (Debian patches applied unless SKIP_PATCHES).
 #     POST_UNPACK runs after every unpack, in the same step, so it always sees a fresh tree.
 #   sandbox_fetch_npm_package(SPEC <name@version> INTEGRITY <sha512-...>
-#                             SOURCE_DIR <dir> STAMP_VAR <var> [BYPRODUCTS <relative paths>...])
-#     Unpacks the tarball into SOURCE_DIR (its files are under SOURCE_DIR/package/).
+#                             SOURCE_DIR <dir> STAMP_VAR <var> [BYPRODUCTS <relative paths>...]
+#                             [NOTICE_NAME <component> NOTICE_VERSION <version>]
+#                             [NOTICE_FILES <paths relative to package/>...] [NOTICE_NOTE <text>])
+#     Unpacks the tarball into SOURCE_DIR (its files are under SOURCE_DIR/package/). NOTICE_*:
+#     what its third-party notice says, when the package's own name and licence files are not
+#     the right ones (the component it carries has its own).
 #   sandbox_fetch_locked_npm_wasm(PACKAGE <name> LOCK <npm-lock.json> SOURCE_DIR <dir>
 #                                 STAMP_VAR <var> WASM_VAR <var>)
 #     A prebuilt .wasm shipped in an npm package pinned in LOCK (packages.<name>: version,
-#     integrity and the module's path inside the package, `wasm`): fetched as above; WASM_VAR
-#     receives the module's path. A change of LOCK reconfigures.
-#   sandbox_npm_ci(PROJECT_DIR <dir> DEST <dir> STAMP_VAR <var>)
+#     integrity and the module's path inside the package, `wasm`; optionally `notices`, its
+#     licence files when they are not at the package's top, and `notice`, a note for its
+#     third-party notice): fetched as above; WASM_VAR receives the module's path. A change of
+#     LOCK reconfigures.
+#   sandbox_npm_ci(PROJECT_DIR <dir> DEST <dir> STAMP_VAR <var> [NOT_SHIPPED])
 #     Installs the packages pinned by PROJECT_DIR/package-lock.json into DEST/node_modules.
+#     NOT_SHIPPED: nothing of them reaches what the build ships (a test's tools), so they get no
+#     third-party notice.
 #
 # STAMP_VAR receives the stamp file written last by the step: depend on it.
+#
+# Each fetch registers its third-party notice (cmake/SandboxNotices.cmake): a Debian source
+# package's debian/copyright, an npm package's licence files, every package an npm lock installs
+# but its devDependencies. A new fetch function registers with one sandbox_third_party_notice().
 
 include_guard(GLOBAL)
+include(SandboxNotices)
 
 if(DEFINED ENV{SANDBOX_CACHE_DIR} AND NOT "$ENV{SANDBOX_CACHE_DIR}" STREQUAL "")
   set(_sandbox_cache_default "$ENV{SANDBOX_CACHE_DIR}")
@@ -83,11 +96,16 @@ function(sandbox_fetch_debian_source)
     USES_TERMINAL
     VERBATIM)
   set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+  sandbox_third_party_notice(NAME "${ARG_NAME}" VERSION "${ARG_VERSION}"
+    ORIGIN "Debian source package ${ARG_NAME}" DIR "${ARG_SOURCE_DIR}"
+    FILES debian/copyright DEPENDS "${stamp}")
 endfunction()
 
 function(sandbox_fetch_npm_package)
   _sandbox_fetch_scripts_dir(_sandbox_fetch_scripts)
-  cmake_parse_arguments(ARG "" "SPEC;INTEGRITY;SOURCE_DIR;STAMP_VAR" "BYPRODUCTS" ${ARGN})
+  cmake_parse_arguments(ARG ""
+    "SPEC;INTEGRITY;SOURCE_DIR;STAMP_VAR;NOTICE_NAME;NOTICE_VERSION;NOTICE_NOTE"
+    "BYPRODUCTS;NOTICE_FILES" ${ARGN})
   foreach(req SPEC INTEGRITY SOURCE_DIR STAMP_VAR)
     if(NOT ARG_${req})
       message(FATAL_ERROR "sandbox_fetch_npm_package: ${req} is required")
@@ -106,6 +124,16 @@ function(sandbox_fetch_npm_package)
     USES_TERMINAL
     VERBATIM)
   set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+  string(REGEX MATCH "^(.+)@([^@]+)$" spec_match "${ARG_SPEC}")
+  set(notice_name "${CMAKE_MATCH_1}")
+  set(notice_version "${CMAKE_MATCH_2}")
+  if(ARG_NOTICE_NAME)
+    set(notice_name "${ARG_NOTICE_NAME}")
+    set(notice_version "${ARG_NOTICE_VERSION}")
+  endif()
+  sandbox_third_party_notice(NAME "${notice_name}" VERSION "${notice_version}"
+    ORIGIN "npm package ${ARG_SPEC}" DIR "${ARG_SOURCE_DIR}/package" FILES ${ARG_NOTICE_FILES}
+    NOTE "${ARG_NOTICE_NOTE}" DEPENDS "${stamp}")
 endfunction()
 
 function(sandbox_fetch_locked_npm_wasm)
@@ -121,15 +149,31 @@ function(sandbox_fetch_locked_npm_wasm)
   string(JSON version GET "${lock_json}" packages "${ARG_PACKAGE}" version)
   string(JSON integrity GET "${lock_json}" packages "${ARG_PACKAGE}" integrity)
   string(JSON wasm GET "${lock_json}" packages "${ARG_PACKAGE}" wasm)
+  set(notice_files "")
+  string(JSON n_notices ERROR_VARIABLE no_notices LENGTH "${lock_json}" packages "${ARG_PACKAGE}"
+         notices)
+  if(NOT no_notices AND n_notices GREATER 0)
+    math(EXPR last "${n_notices} - 1")
+    foreach(i RANGE 0 ${last})
+      string(JSON file GET "${lock_json}" packages "${ARG_PACKAGE}" notices ${i})
+      list(APPEND notice_files "${file}")
+    endforeach()
+  endif()
+  string(JSON notice_note ERROR_VARIABLE no_note GET "${lock_json}" packages "${ARG_PACKAGE}"
+         notice)
+  if(no_note)
+    set(notice_note "")
+  endif()
   sandbox_fetch_npm_package(SPEC "${ARG_PACKAGE}@${version}" INTEGRITY "${integrity}"
-    SOURCE_DIR "${ARG_SOURCE_DIR}" STAMP_VAR stamp BYPRODUCTS "package/${wasm}")
+    SOURCE_DIR "${ARG_SOURCE_DIR}" STAMP_VAR stamp BYPRODUCTS "package/${wasm}"
+    NOTICE_FILES ${notice_files} NOTICE_NOTE "${notice_note}")
   set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
   set(${ARG_WASM_VAR} "${ARG_SOURCE_DIR}/package/${wasm}" PARENT_SCOPE)
 endfunction()
 
 function(sandbox_npm_ci)
   _sandbox_fetch_scripts_dir(_sandbox_fetch_scripts)
-  cmake_parse_arguments(ARG "" "PROJECT_DIR;DEST;STAMP_VAR" "" ${ARGN})
+  cmake_parse_arguments(ARG "NOT_SHIPPED" "PROJECT_DIR;DEST;STAMP_VAR" "" ${ARGN})
   foreach(req PROJECT_DIR DEST STAMP_VAR)
     if(NOT ARG_${req})
       message(FATAL_ERROR "sandbox_npm_ci: ${req} is required")
@@ -147,4 +191,12 @@ function(sandbox_npm_ci)
     USES_TERMINAL
     VERBATIM)
   set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
+  file(RELATIVE_PATH lock_shown "${PROJECT_SOURCE_DIR}" "${ARG_PROJECT_DIR}/package-lock.json")
+  if(ARG_NOT_SHIPPED)
+    sandbox_third_party_not_shipped(DIR "${ARG_DEST}" WHY "${lock_shown}: NOT_SHIPPED")
+  else()
+    sandbox_third_party_npm_notices(LOCK "${ARG_PROJECT_DIR}/package-lock.json"
+      NODE_MODULES "${ARG_DEST}/node_modules" ORIGIN "npm package pinned by ${lock_shown}"
+      DEPENDS "${stamp}")
+  endif()
 endfunction()

@@ -1,7 +1,7 @@
 # The installable kit: `cmake --install <build> --prefix <dir>` (or the .deb built by CPack) puts
 # in <dir>
 #
-#   include/sandbox/*.h                   the public API
+#   include/sandbox/*.h                   the public API (version.h generated from project(VERSION))
 #   include/sandbox/engines/*_engine.h    the built-in engines' constructors (make_lua_engine, ...;
 #                                         not the tests' kv)
 #   include/sandbox/guest/sandbox_guest.h the embedded ABI, guest side (C, for wasm32-wasi guests)
@@ -9,6 +9,8 @@
 #   lib/sandbox/lib*.a                    the static libraries
 #   lib/cmake/sandbox/                    the package: find_package(sandbox CONFIG REQUIRED)
 #   bin/                                  sandbox-wasmc, sandbox, sandboxd, sandbox-runtime
+#   share/doc/sandbox-workers/            LICENSE, THIRD_PARTY_NOTICES (cmake/SandboxNotices.cmake),
+#                                         copyright (both, for the .deb) and the engine author's guide
 #
 # An outside project then links sandbox::interpreter (and sandbox::testing, sandbox::embedded,
 # sandbox::client, sandbox::engine_<language>) and calls sandbox_add_wasm_module() /
@@ -22,6 +24,12 @@
 #
 # Included at the end of the top-level CMakeLists.txt, once every target exists.
 include_guard(GLOBAL)
+# The documentation (the engine author's guide, the licences) under the package's name, where
+# Debian looks for a package's copyright file; GNUInstallDirs would name the CMake project
+# (sandbox_workers). -DCMAKE_INSTALL_DOCDIR=... still chooses another.
+if(NOT CMAKE_INSTALL_DOCDIR)
+  set(CMAKE_INSTALL_DOCDIR share/doc/sandbox-workers)
+endif()
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -76,7 +84,7 @@ function(_sandbox_linked_targets target out_var)
 endfunction()
 
 # --- the kit: core libraries, headers, sandbox-wasmc --------------------------------------------
-set(_sandbox_core_areas base protocol http workspace storage snapshot stored_rows wasm wasi embedded
+set(_sandbox_core_areas version base protocol http workspace storage snapshot stored_rows wasm wasi embedded
                         interpreter testing client isolation workers)
 set(_sandbox_core "")
 foreach(area IN LISTS _sandbox_core_areas)
@@ -99,6 +107,8 @@ install(EXPORT sandboxTargets NAMESPACE sandbox:: DESTINATION ${SANDBOX_INSTALL_
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/sandbox DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT kit FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/include/sandbox/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox COMPONENT kit)
 # What the C that sandbox-wasmc generates includes besides wasm-rt.h (Debian's wabt).
 install(FILES ${PROJECT_SOURCE_DIR}/src/wasm/host_call.h ${PROJECT_SOURCE_DIR}/src/wasm/module_descriptor.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sandbox/private/wasm COMPONENT kit)
@@ -186,6 +196,9 @@ endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/docs/build-your-own-runtime.md
   ${PROJECT_SOURCE_DIR}/docs/wasmify-abi.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT kit OPTIONAL)
+# The licences (docs/redistribution.md).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${SANDBOX_THIRD_PARTY_NOTICES} ${SANDBOX_COPYRIGHT_FILE}
+  DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT kit)
 
 # --- the package files ---------------------------------------------------------------------------
 file(STRINGS ${PROJECT_SOURCE_DIR}/include/sandbox/protocol.h _protocol_line

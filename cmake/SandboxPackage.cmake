@@ -5,7 +5,9 @@
 # needs to build against the kit (the -dev packages the exported targets name), to run
 # sandbox-wasmc (binaryen, wabt), and the shared libraries the programs load that those do not
 # bring (libpq5: sandboxd and sandbox-runtime with --database; libedit2: the `sandbox` REPL). tests/kit/check_deb.py checks
-# that every library each installed program loads comes from one of them.
+# that every library each installed program loads comes from one of them. Its Version is the
+# project's (docs/redistribution.md#versions); its /usr/share/doc/sandbox-workers/copyright is
+# the MIT licence followed by the third-party notices (cmake/SandboxInstall.cmake).
 include_guard(GLOBAL)
 
 set(CPACK_PACKAGE_NAME sandbox-workers)

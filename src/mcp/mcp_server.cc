@@ -5,6 +5,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <sandbox/version.h>
+
 #include "base/utf8.h"
 #include "mcp/mcp_tools.h"
 
@@ -45,8 +47,7 @@ bool supported_protocol_version(std::string_view version) {
              std::end(kOlderProtocolVersions);
 }
 
-McpServer::McpServer(Backend backend, std::string server_version)
-    : backend_(std::move(backend)), server_version_(std::move(server_version)) {}
+McpServer::McpServer(Backend backend) : backend_(std::move(backend)) {}
 
 McpReply McpServer::handle(std::string_view message) const {
   const auto malformed = [](int code, std::string text) {
@@ -103,7 +104,7 @@ McpReply McpServer::handle(std::string_view message) const {
                                   json::object{{"tools", json::object{{"listChanged", false}}}}},
                                  {"serverInfo", json::object{{"name", "sandboxd"},
                                                              {"title", "sandbox-workers"},
-                                                             {"version", server_version_}}},
+                                                             {"version", kVersion}}},
                                  {"instructions", kInstructions}}),
             false};
   }

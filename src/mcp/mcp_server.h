@@ -70,7 +70,8 @@ struct McpReply {
 
 class McpServer {
  public:
-  explicit McpServer(Backend backend, std::string server_version = "0.1.0");
+  // initialize's serverInfo names sandboxd at the kit's version (<sandbox/version.h>).
+  explicit McpServer(Backend backend);
 
   // One message in, its reply out. Never throws (a backend failure is an isError result or a
   // -32603 error).
@@ -78,7 +79,6 @@ class McpServer {
 
  private:
   Backend backend_;
-  std::string server_version_;
 };
 
 }  // namespace sandbox::mcp

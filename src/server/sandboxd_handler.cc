@@ -8,6 +8,7 @@
 
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
+#include <sandbox/version.h>
 
 #include "http/event_stream.h"
 #include "mcp/mcp_http.h"
@@ -372,7 +373,11 @@ HttpResponse SandboxdHandler::languages() {
     }
     list.push_back(std::move(entry));
   }
-  return HttpResponse::json(200, boost::json::serialize(boost::json::object{{"languages", list}}));
+  // `server`: which sandboxd answers, at the kit's version (docs/sandbox-api.md#languages, L1).
+  return HttpResponse::json(
+      200, boost::json::serialize(boost::json::object{
+               {"languages", list},
+               {"server", boost::json::object{{"name", "sandboxd"}, {"version", kVersion}}}}));
 }
 
 Binding* SandboxdHandler::binding_for_language(const std::string& language) const {

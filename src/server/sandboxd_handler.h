@@ -4,7 +4,8 @@
 //   GET  / and the Playground's files          SandboxdOptions::static_files, when set (no API
 //                                               key needed; they hold no data)
 //   GET  /languages                            {languages: [{id, binding, language, engine,
-//                                               contexts, remote, available, limits}]}
+//                                               contexts, remote, available, limits}],
+//                                               server: {name, version}}
 //   POST /execute/{language}                   stateless convenience (body as a runtime's
 //                                               POST /execute), on the binding whose id is
 //                                               {language} (or whose built-in engine runs it)

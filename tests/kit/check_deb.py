@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Builds the kit's Debian package with CPack and checks what a user of it relies on:
 
-  check_deb.py --build-dir BUILD [--absent-file NAME]... [--absent-text TEXT]...
+  check_deb.py --build-dir BUILD --version X.Y.Z [--absent-file NAME]... [--absent-text TEXT]...
 
-  - the package holds the programs, the public headers and the CMake package;
+  - the package's Version is the project's, X.Y.Z;
+  - the package holds the programs, the public headers (the generated version.h too), the CMake
+    package, and in /usr/share/doc/sandbox-workers the licence, THIRD_PARTY_NOTICES and the
+    copyright file (the licence followed by the notices: docs/redistribution.md);
   - it holds no file named NAME and no CMake file of it mentions TEXT (the tests' own engines,
     which the install leaves out: engines/engines.cmake, DEFAULT TEST);
   - every shared library each installed program loads belongs to a Debian package that the
@@ -26,6 +29,10 @@ EXPECTED_FILES = [
     "usr/bin/sandbox-wasmc",
     "usr/include/sandbox/engine.h",
     "usr/include/sandbox/runtime.h",
+    "usr/include/sandbox/version.h",
+    "usr/share/doc/sandbox-workers/LICENSE",
+    "usr/share/doc/sandbox-workers/THIRD_PARTY_NOTICES",
+    "usr/share/doc/sandbox-workers/copyright",
     "usr/lib/cmake/sandbox/sandboxConfig.cmake",
     "usr/lib/cmake/sandbox/SandboxWasm.cmake",
 ]
@@ -87,6 +94,7 @@ def owner(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--version", required=True)
     parser.add_argument("--absent-file", action="append", default=[])
     parser.add_argument("--absent-text", action="append", default=[])
     args = parser.parse_args()
@@ -98,6 +106,10 @@ def main():
         if len(debs) != 1:
             sys.exit(f"expected one .deb in {tmp}, found {debs}")
         deb = debs[0]
+        version = run(["dpkg-deb", "-f", deb, "Version"]).strip()
+        if version != args.version:
+            failures.append(f"the package's Version is {version}, not the project's "
+                            f"{args.version}")
         depends = package_names(run(["dpkg-deb", "-f", deb, "Depends"]))
         print(f"{os.path.basename(deb)}: Depends {', '.join(depends)}")
         closure = installed_closure(depends)
@@ -107,6 +119,15 @@ def main():
         for f in EXPECTED_FILES:
             if not os.path.isfile(os.path.join(root, f)):
                 failures.append(f"missing from the package: /{f}")
+        doc = os.path.join(root, "usr/share/doc/sandbox-workers")
+        if all(os.path.isfile(os.path.join(doc, f))
+               for f in ("LICENSE", "THIRD_PARTY_NOTICES", "copyright")):
+            with open(os.path.join(doc, "copyright"), encoding="utf-8") as f:
+                copyright_text = f.read()
+            for f in ("LICENSE", "THIRD_PARTY_NOTICES"):
+                with open(os.path.join(doc, f), encoding="utf-8") as g:
+                    if g.read() not in copyright_text:
+                        failures.append(f"the copyright file does not hold {f}")
         for dirpath, _, files in os.walk(root):
             for name in files:
                 path = os.path.join(dirpath, name)

@@ -4,10 +4,11 @@
 // API key, is started here. docs/mcp.md describes the tools.
 //
 //   node mcp_sdk_test.mjs --node-modules DIR --sandboxd PATH --sandbox PATH
-//        --state-language L --file-language L
+//        --state-language L --file-language L --version X.Y.Z
 //
 // --state-language runs code in a context twice (the state must be kept); --file-language reads
-// back a file written through write_file. Exits 0 when every check passed.
+// back a file written through write_file; --version is the project's, which initialize must
+// report over both transports. Exits 0 when every check passed.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -24,9 +25,11 @@ const { values: args } = parseArgs({
     sandbox: { type: "string" },
     "state-language": { type: "string" },
     "file-language": { type: "string" },
+    version: { type: "string" },
   },
 });
-for (const name of ["node-modules", "sandboxd", "sandbox", "state-language", "file-language"]) {
+for (const name of ["node-modules", "sandboxd", "sandbox", "state-language", "file-language",
+                    "version"]) {
   if (!args[name]) throw new Error(`--${name} is required`);
 }
 
@@ -92,6 +95,7 @@ async function exercise(client, label, sandboxId) {
   const step = (what) => console.log(`[${label}] ${what}`);
   step("initialize");
   assert.equal(client.getServerVersion().name, "sandboxd");
+  assert.equal(client.getServerVersion().version, args.version);
   assert.ok(client.getServerCapabilities().tools, "the server offers tools");
 
   step("tools/list");

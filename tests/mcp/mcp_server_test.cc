@@ -112,6 +112,18 @@ TEST_F(McpDispatcher, InitializeAnswersTheAskedVersionOrItsOwn) {
             json::object{});
 }
 
+// SANDBOX_TEST_PROJECT_VERSION is project(VERSION) as CMake has it (tests/mcp/CMakeLists.txt).
+TEST_F(McpDispatcher, InitializeReportsTheProjectVersion) {
+  const McpReply r = server_.handle(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
+      R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  ASSERT_TRUE(r.body.has_value());
+  const json::object answer = parse_object(*r.body);
+  const json::value& info = answer.at("result").at("serverInfo");
+  EXPECT_EQ(info.at("name"), "sandboxd");
+  EXPECT_EQ(info.at("version"), SANDBOX_TEST_PROJECT_VERSION);
+}
+
 TEST_F(McpDispatcher, ToolsListHasEveryToolWithASchema) {
   const McpReply r = server_.handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   const json::object answer = parse_object(*r.body);

@@ -121,6 +121,9 @@ TEST_F(SandboxdHttp, LanguagesListsEveryBinding) {
   EXPECT_EQ(kv.at("limits").at("codeBytes").as_int64(), 65536);
   EXPECT_EQ(list[1].at("id").as_string(), "calc");
   EXPECT_EQ(list[1].at("contexts").as_bool(), false);
+  // Which server answered, at project(VERSION) (tests/server/CMakeLists.txt).
+  EXPECT_EQ(o.at("server").at("name").as_string(), "sandboxd");
+  EXPECT_EQ(o.at("server").at("version").as_string(), SANDBOX_TEST_PROJECT_VERSION);
 }
 
 TEST_F(SandboxdHttp, StatelessExecuteByLanguage) {

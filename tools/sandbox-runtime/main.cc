@@ -2,6 +2,7 @@
 //   sandbox-runtime --engine calc --listen 127.0.0.1:8080 [--data DIR]
 //                   [--database postgresql://... [--node-id ID] [--lease-ttl-ms N]]
 //                   [--isolation process|thread] [--workers N]
+//   sandbox-runtime --version | --licenses    (docs/redistribution.md)
 // Code contexts (engines with sessions) are stored in DIR/interpreters.db, or in a PostgreSQL
 // database shared by several runtime nodes (each interpreter key owned by one node at a time,
 // storage/lease.h); idle keys expire after INTERPRETER_IDLE_TTL_MS (default 24 h, "0" disables).
@@ -13,7 +14,9 @@
 
 #include <sandbox/isolation.h>
 #include <sandbox/runtime.h>
+#include <sandbox/version.h>
 
+#include "notices/third_party_notices.h"
 #include "registry.h"
 #include "storage/postgres/open_storage.h"
 
@@ -25,6 +28,16 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
       "/interpreters/...)"};
+  // --version and --licenses answer before --engine is required
+  // (docs/redistribution.md#versions).
+  app.set_version_flag("--version", "sandbox-runtime " + std::string(sandbox::kVersion));
+  app.add_flag_callback(
+      "--licenses",
+      [] {
+        std::cout << sandbox::third_party_notices() << std::flush;
+        throw CLI::Success();
+      },
+      "Print the third-party notices of the components built into sandbox-runtime and exit");
   std::string engine_name;
   std::string data_dir;
   sandbox::ServeOptions options{.handle_signals = true};

@@ -30,6 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sandbox/version.h>
+
 #include "c_splitter.h"
 #include "descriptor_writer.h"
 #include "fuel_pass.h"
@@ -115,6 +117,8 @@ bool valid_name(const std::string& name) {
 
 int main_impl(int argc, char** argv) {
   CLI::App app{"Compile a .wasm into C for the sandbox Wasm runtime (fuel pass + wasm2c + split)"};
+  // Answered before the required options are checked (docs/redistribution.md#versions).
+  app.set_version_flag("--version", "sandbox-wasmc " + std::string(sandbox::kVersion));
   std::string input;
   std::string name;
   std::string out_dir;

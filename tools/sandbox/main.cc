@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <sandbox/client.h>
+#include <sandbox/version.h>
 
 #include "line_editor.h"
 #include "live_output.h"
@@ -173,6 +174,8 @@ int run_init(const std::string& custom, const std::string& wasm, const std::stri
 
 int main(int argc, char** argv) {
   CLI::App app{"sandbox: run code in sandbox-workers runtimes and sandboxd sandboxes"};
+  // Answered before the subcommand is required (docs/redistribution.md#versions).
+  app.set_version_flag("--version", "sandbox " + std::string(sandbox::kVersion));
   app.require_subcommand(1);
   app.fallthrough();
   Globals g;

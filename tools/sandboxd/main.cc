@@ -17,7 +17,9 @@
 #include <sandbox/http.h>
 #include <sandbox/isolation.h>
 #include <sandbox/runtime.h>
+#include <sandbox/version.h>
 
+#include "notices/third_party_notices.h"
 #include "playground/playground_files.h"
 #include "registry.h"
 #include "sandbox/local_binding.h"
@@ -45,6 +47,16 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
       "running code in the built-in engines and remote runtimes"};
+  // --version and --licenses answer before any other option is checked
+  // (docs/redistribution.md#versions).
+  app.set_version_flag("--version", "sandboxd " + std::string(sandbox::kVersion));
+  app.add_flag_callback(
+      "--licenses",
+      [] {
+        std::cout << sandbox::third_party_notices() << std::flush;
+        throw CLI::Success();
+      },
+      "Print the third-party notices of the components built into sandboxd and exit");
   sandbox::SandboxdConfig config;
   std::string engine_list;
   std::vector<std::string> bindings;
