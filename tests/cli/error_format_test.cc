@@ -102,7 +102,7 @@ TEST(ErrorFormat, JavaScriptShowsNameMessageAndAtFrames) {
 TEST(ErrorFormat, LuaShowsTheMessageAndAStackTraceback) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"local function f() error(\"bad\") end\nf()\n","language":"lua","engine":"Lua 5.4.4 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"input:1: bad","traceback":["LuaError: input:1: bad","  [C]: in function 'error'","  input:1: in local 'f'","  input:2: in main chunk"]}})j"),
+          R"j({"code":"local function f() error(\"bad\") end\nf()\n","language":"lua","engine":"Lua 5.4.9 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"input:1: bad","traceback":["LuaError: input:1: bad","  [C]: in function 'error'","  input:1: in local 'f'","  input:2: in main chunk"]}})j"),
       "lua: input:1: bad\n"
       "stack traceback:\n"
       "\t[C]: in function 'error'\n"
@@ -110,7 +110,7 @@ TEST(ErrorFormat, LuaShowsTheMessageAndAStackTraceback) {
       "\tinput:2: in main chunk\n");
   EXPECT_EQ(
       shown(
-          R"j({"code":"error({code = 1})\n","language":"lua","engine":"Lua 5.4.4 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"(error object is a table value)","traceback":["LuaError: (error object is a table value)","  [C]: in function 'error'","  input:1: in main chunk"]}})j"),
+          R"j({"code":"error({code = 1})\n","language":"lua","engine":"Lua 5.4.9 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"(error object is a table value)","traceback":["LuaError: (error object is a table value)","  [C]: in function 'error'","  input:1: in main chunk"]}})j"),
       "lua: (error object is a table value)\n"
       "stack traceback:\n"
       "\t[C]: in function 'error'\n"

@@ -1,95 +1,28 @@
-// Upgrading the Ruby engine, as a user of sandboxd meets it: a code context stored by one engine
-// build, then the same database served by a build whose id differs (a new ruby.wasm, a changed
-// driver). The protocol's answer is a fresh boot, not an error: the old record is discarded and
-// the context starts again from the new build's image (docs/contexts.md#cl4,
-// docs/protocol.md#resident-instance R5; what the user keeps and loses is in
-// docs/languages.md#upgrading).
-//
-// Both servers are sandboxd's core on loopback over one real SQLite file (server/
-// sandboxd_fixture.h) with the real Ruby engine. The first one serves it under the identity
-// (build id and name) of the CRuby 3.4.1 engine this tree shipped before (the memory it stores
-// is this build's, which is never looked at: the id alone decides), the second one the engine as
-// built.
+// Upgrading the Ruby engine, as a user of sandboxd meets it (server/engine_upgrade_fixture.h):
+// a code context stored under the identity of the CRuby 3.4.1 engine this tree shipped before,
+// then the same database served by the engine as built.
 #include <string>
 
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 #include "ruby_engine.h"
-#include "server/sandboxd_fixture.h"
+#include "server/engine_upgrade_fixture.h"
 
 namespace sandbox::test {
 namespace {
 
-// The engine of @ruby/3.4-wasm-wasi@2.10.1: its name, and its `build` (sha256 of its compiled
-// module's sha256 and the driver fingerprint, src/embedded/engine_state.cc) as its snapshot
-// records carry it.
+// The engine of @ruby/3.4-wasm-wasi@2.10.1.
 constexpr const char* kRuby341Name = "CRuby 3.4.1 / ruby.wasm 2.10.1";
 constexpr const char* kRuby341Build =
     "70bbd30902e7eeb3f5270419a2871f09dd717ed91f5d442f0203a5442bc69a07";
 constexpr const char* kEngineName = "CRuby 4.0.0 / ruby.wasm 2.10.1";
 
-class RubyUpgrade : public ::testing::Test {
+class RubyUpgrade : public EngineUpgradeTest {
  protected:
-  // sandboxd over the test's database with the Ruby engine, as built (`old` false) or under the
-  // 3.4.1 engine's identity.
-  void serve(bool old) {
-    server_.reset();  // a restart: the previous server is gone before the next opens the file
-    SandboxdFixtureOptions o;
-    o.engines = {"ruby"};
-    o.db_path = dir_.file("sandboxd.db");
-    o.make_engine = [](const std::string&) { return engines::make_ruby_engine(); };
-    if (old) {
-      o.decorate_engine = [](Engine e) {
-        e.engine_name = kRuby341Name;
-        e.build = kRuby341Build;
-        return e;
-      };
-    }
-    server_ = std::make_unique<InProcessSandboxd>(o);
-  }
-
-  // POST /sandboxes/up/execute in the context (the binding's default context when there is
-  // none yet); the answer must be 200.
-  boost::json::object execute(const std::string& code) {
-    boost::json::object body{{"code", code}};
-    if (context_id_.empty()) {
-      body["binding"] = "RUBY";
-    } else {
-      body["contextId"] = context_id_;
-    }
-    const HttpResponse r = server_->post("/sandboxes/up/execute", body);
-    EXPECT_EQ(r.status, 200) << code << ": " << r.body;
-    boost::json::object answer = json_of(r);
-    if (context_id_.empty()) context_id_ = std::string(answer.at("context").at("id").as_string());
-    return answer;
-  }
-
-  // The single text result of `code`, which must not fail.
-  std::string text(const std::string& code) {
-    const auto answer = execute(code);
-    EXPECT_FALSE(answer.contains("error")) << code << ": " << boost::json::serialize(answer);
-    const auto& results = answer.at("results").as_array();
-    if (results.size() != 1) return "<" + std::to_string(results.size()) + " results>";
-    return std::string(results[0].at("text").as_string());
-  }
-
-  // The context as GET /sandboxes/up lists it.
-  boost::json::object context_info() {
-    const auto info = json_of(server_->call("GET", "/sandboxes/up"));
-    const auto& contexts = info.at("contexts").as_array();
-    EXPECT_EQ(contexts.size(), 1u);
-    return contexts.empty() ? boost::json::object{} : contexts[0].as_object();
-  }
-
-  static std::string stored_build(const boost::json::object& context) {
-    const auto& snapshot = context.at("snapshot");
-    return snapshot.is_object() ? std::string(snapshot.at("build").as_string()) : "<none>";
-  }
-
-  TempDir dir_;
-  std::unique_ptr<InProcessSandboxd> server_;
-  std::string context_id_;
+  RubyUpgrade()
+      : EngineUpgradeTest("ruby", "RUBY", engines::make_ruby_engine,
+                          {.engine_name = kRuby341Name, .build = kRuby341Build}) {}
 };
 
 TEST_F(RubyUpgrade, AContextOfAnotherBuildBootsFreshAndKeepsItsFilesCwdAndCount) {
@@ -103,10 +36,8 @@ TEST_F(RubyUpgrade, AContextOfAnotherBuildBootsFreshAndKeepsItsFilesCwdAndCount)
   EXPECT_EQ(stored_build(context_info()), kRuby341Build);
 
   serve(/*old=*/false);  // the upgraded server, on the database the first one wrote
-  const auto languages = json_of(server_->call("GET", "/languages")).at("languages").as_array();
-  ASSERT_EQ(languages.size(), 1u);
-  EXPECT_EQ(languages[0].at("engine").as_string(), kEngineName);
-  const std::string new_build = engines::make_ruby_engine().build;
+  EXPECT_EQ(languages_engine(), kEngineName);
+  const std::string new_build = this->new_build();
   ASSERT_NE(new_build, kRuby341Build);
   const auto before = context_info();
   EXPECT_EQ(before.at("id").as_string(), context_id_);
