@@ -107,6 +107,64 @@ class EngineUpgradeTest : public ::testing::Test {
   // The build id of the engine as built.
   std::string new_build() const { return make_().build; }
 
+  // The steps every upgrade test takes, in order (docs/languages.md#upgrading).
+
+  // Under the previous build: `define` runs in a new context (its text result must be
+  // `defined`), the sandbox's variable STAGE is set to "set before", and the context is stored
+  // under the previous build's id.
+  void store_under_previous_build(const std::string& define, const std::string& defined) {
+    serve(/*old=*/true);
+    EXPECT_EQ(text(define), defined);
+    EXPECT_EQ(server_->post("/sandboxes/up/env", {{"envVars", {{"STAGE", "set before"}}}}).status,
+              200);
+    EXPECT_EQ(stored_build(context_info()), previous_.build);
+  }
+
+  // The upgraded server on the database the first one wrote: GET /languages names
+  // `engine_name`, the build id differs, and the stored record is discarded only when used.
+  void reopen_as_built(const std::string& engine_name) {
+    serve(/*old=*/false);
+    EXPECT_EQ(languages_engine(), engine_name);
+    ASSERT_NE(new_build(), previous_.build);
+    const auto before = context_info();
+    EXPECT_EQ(before.at("id").as_string(), context_id_);
+    EXPECT_EQ(stored_build(before), previous_.build);
+  }
+
+  // The first call after the upgrade succeeds as a call: no error status and no message about
+  // the upgrade, in the same context, its count going on. The program's state is what is gone:
+  // `use` fails with `error_name: error_message` as in a new context. Returns the answer.
+  boost::json::object expect_fresh_interpreter(const std::string& use,
+                                               const std::string& engine_name,
+                                               const std::string& error_name,
+                                               const std::string& error_message) {
+    const auto first = execute(use);
+    EXPECT_EQ(first.at("engine").as_string(), engine_name);
+    EXPECT_TRUE(first.contains("error")) << boost::json::serialize(first);
+    if (first.contains("error")) {
+      EXPECT_EQ(first.at("error").at("name").as_string(), error_name);
+      EXPECT_EQ(first.at("error").at("message").as_string(), error_message);
+    }
+    EXPECT_EQ(first.at("context").at("id").as_string(), context_id_);
+    EXPECT_EQ(first.at("executionCount").as_int64(), 2);
+    return first;
+  }
+
+  // After a later call: the new build's record replaced the old one, and the sandbox's record
+  // of the context keeps the engine it was created with (docs/sandbox-api.md CX7; SX7 does not
+  // rewrite it). Then the context is durable again: `set` (text `set_result`), a restart, and
+  // `get` (text `get_result`), its fifth execution.
+  void expect_durable_again(const std::string& set, const std::string& set_result,
+                            const std::string& get, const std::string& get_result) {
+    const auto after = context_info();
+    EXPECT_EQ(stored_build(after), new_build());
+    EXPECT_EQ(after.at("engine").as_string(), previous_.engine_name);
+    EXPECT_EQ(text(set), set_result);
+    serve(/*old=*/false);
+    EXPECT_EQ(text(get), get_result);
+    EXPECT_EQ(context_info().at("executions").as_int64(), 5);
+  }
+
   std::string id_;
   std::string binding_;
   std::function<Engine()> make_;
