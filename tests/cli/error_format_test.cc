@@ -89,13 +89,13 @@ TEST(ErrorFormat, PerlShowsDiesMessageAsItIs) {
 TEST(ErrorFormat, JavaScriptShowsNameMessageAndAtFrames) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"function f() { throw new TypeError(\"bad\"); }\nf();\n","language":"javascript","engine":"QuickJS 2021-03-27 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"TypeError","message":"bad","traceback":["    at f (input)","    at <eval> (input:2)"]}})j"),
+          R"j({"code":"function f() { throw new TypeError(\"bad\"); }\nf();\n","language":"javascript","engine":"QuickJS-ng 0.17.0 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"TypeError","message":"bad","traceback":["    at f (input:1:26)","    at <eval> (input:2:1)"]}})j"),
       "TypeError: bad\n"
-      "    at f (input)\n"
-      "    at <eval> (input:2)\n");
+      "    at f (input:1:26)\n"
+      "    at <eval> (input:2:1)\n");
   EXPECT_EQ(
       shown(
-          R"j({"code":"throw 1\n","language":"javascript","engine":"QuickJS 2021-03-27 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"Error","message":"1","traceback":[]}})j"),
+          R"j({"code":"throw 1\n","language":"javascript","engine":"QuickJS-ng 0.17.0 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"Error","message":"1","traceback":[]}})j"),
       "Error: 1\n");
 }
 
