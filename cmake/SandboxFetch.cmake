@@ -1,10 +1,11 @@
 # Build-time fetching of third-party sources, pinned and verified.
 #
-# Sources come only from Debian source packages (apt-get source) and the npm registry. Every
-# download lands in a cache outside the build tree (SANDBOX_CACHE_DIR, from the environment
-# variable of the same name, default ~/.cache/sandbox-workers), is checked against its pin each
-# time it is used, and is unpacked into the build tree by a custom command that runs again only
-# when its pin or the fetch script changes. Nothing fetched is ever written to the source tree.
+# Sources come only from Debian's archive (source packages, or one pinned file of its pools)
+# and the npm registry. Every download lands in a cache outside the build tree
+# (SANDBOX_CACHE_DIR, from the environment variable of the same name, default
+# ~/.cache/sandbox-workers), is checked against its pin each time it is used, and is unpacked
+# into the build tree by a custom command that runs again only when its pin or the fetch script
+# changes. Nothing fetched is ever written to the source tree.
 #
 #   sandbox_fetch_debian_source(NAME <pkg> VERSION <debian version> DSC_SHA256 <hex>
 #                               SOURCE_DIR <dir> STAMP_VAR <var> [SKIP_PATCHES]
@@ -12,6 +13,12 @@
 #                               [BYPRODUCTS <paths relative to SOURCE_DIR>...])
 #     Unpacks <pkg>_<version>.dsc into SOURCE_DIR (Debian patches applied unless SKIP_PATCHES).
 #     POST_UNPACK runs after every unpack, in the same step, so it always sees a fresh tree.
+#   sandbox_fetch_debian_pool_file(PATH <pool/main/...> SHA256 <hex> DEST <dir> STAMP_VAR <var>
+#                                  [STRIP_COMPONENTS <n>] [QUILT_PATCHES <debian dir>]
+#                                  [DEPENDS <files>...] [BYPRODUCTS <paths relative to DEST>...])
+#     One pinned file of the archives' pools (a version whose .dsc the mirror lacks, or a binary
+#     package): a .deb is unpacked with dpkg-deb -x, a tarball with tar (STRIP_COMPONENTS), into
+#     DEST. QUILT_PATCHES applies that Debian directory's patches/series to the unpacked tree.
 #   sandbox_fetch_npm_package(SPEC <name@version> INTEGRITY <sha512-...>
 #                             SOURCE_DIR <dir> STAMP_VAR <var> [BYPRODUCTS <relative paths>...]
 #                             [NOTICE_NAME <component> NOTICE_VERSION <version>]
@@ -91,7 +98,8 @@ function(sandbox_fetch_debian_source)
             --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_SOURCE_DIR}" ${extra}
     ${post}
     COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
-    DEPENDS "${_sandbox_fetch_scripts}/debian-source.sh" ${ARG_POST_UNPACK_DEPENDS}
+    DEPENDS "${_sandbox_fetch_scripts}/debian-source.sh"
+            "${_sandbox_fetch_scripts}/debian-archives.sh" ${ARG_POST_UNPACK_DEPENDS}
     COMMENT "Fetching and unpacking Debian source ${ARG_NAME} ${ARG_VERSION}"
     USES_TERMINAL
     VERBATIM)
@@ -99,6 +107,40 @@ function(sandbox_fetch_debian_source)
   sandbox_third_party_notice(NAME "${ARG_NAME}" VERSION "${ARG_VERSION}"
     ORIGIN "Debian source package ${ARG_NAME}" DIR "${ARG_SOURCE_DIR}"
     FILES debian/copyright DEPENDS "${stamp}")
+endfunction()
+
+function(sandbox_fetch_debian_pool_file)
+  _sandbox_fetch_scripts_dir(_sandbox_fetch_scripts)
+  cmake_parse_arguments(ARG "" "PATH;SHA256;DEST;STAMP_VAR;STRIP_COMPONENTS;QUILT_PATCHES"
+                        "BYPRODUCTS;DEPENDS" ${ARGN})
+  foreach(req PATH SHA256 DEST STAMP_VAR)
+    if(NOT ARG_${req})
+      message(FATAL_ERROR "sandbox_fetch_debian_pool_file: ${req} is required")
+    endif()
+  endforeach()
+  set(stamp "${ARG_DEST}.stamp")
+  set(extra "")
+  if(ARG_STRIP_COMPONENTS)
+    list(APPEND extra --strip-components "${ARG_STRIP_COMPONENTS}")
+  endif()
+  if(ARG_QUILT_PATCHES)
+    list(APPEND extra --quilt-patches "${ARG_QUILT_PATCHES}")
+  endif()
+  _sandbox_prefix_paths(byproducts "${ARG_DEST}" ${ARG_BYPRODUCTS})
+  get_filename_component(file_name "${ARG_PATH}" NAME)
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${byproducts}
+    COMMAND ${CMAKE_COMMAND} -E rm -f "${stamp}"
+    COMMAND "${_sandbox_fetch_scripts}/debian-pool-file.sh"
+            --path "${ARG_PATH}" --sha256 "${ARG_SHA256}"
+            --cache "${SANDBOX_CACHE_DIR}" --dest "${ARG_DEST}" ${extra} --stamp "${stamp}"
+    DEPENDS "${_sandbox_fetch_scripts}/debian-pool-file.sh"
+            "${_sandbox_fetch_scripts}/debian-archives.sh" ${ARG_DEPENDS}
+    COMMENT "Fetching and unpacking ${file_name} from the Debian archive"
+    USES_TERMINAL
+    VERBATIM)
+  set(${ARG_STAMP_VAR} "${stamp}" PARENT_SCOPE)
 endfunction()
 
 function(sandbox_fetch_npm_package)

@@ -1,4 +1,4 @@
-/* QuickJS guest driver: the embedded ABI of engines/common/sandbox_guest.h over one JSRuntime
+/* QuickJS-ng guest driver: the embedded ABI of engines/common/sandbox_guest.h over one JSRuntime
  * and JSContext that live as long as the instance (and across snapshots of its memory).
  *
  * REPL semantics:
@@ -30,9 +30,11 @@
  *     the cwd is set from the request before the code runs and reported after it.
  * Limits: the JS heap is capped below the module's memory cap, so running out of memory is a
  * catchable InternalError rather than a failed malloc deep inside the engine; the JS stack is
- * capped well inside the shadow stack, so deep recursion is a catchable InternalError.
+ * capped well inside the shadow stack, so deep recursion is a catchable RangeError ("Maximum
+ * call stack size exceeded", as in node).
  */
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,50 +67,69 @@ static uint64_t g_random_state;
 /* Set when an allocation of the JS heap failed during the current eval (see js_alloc_*). */
 static int g_alloc_failed;
 
-/* ---- the JS heap allocator: QuickJS's default one, plus a record of failures ----
- * When the heap is completely full, QuickJS cannot even allocate the "out of memory" error and
+/* ---- the JS heap allocator: malloc, capped at kHeapLimit, with a record of failures ----
+ * QuickJS-ng takes its memory from this allocator (small objects in arena pages it carves
+ * itself). The cap is kept here rather than by JS_SetMemoryLimit so that every refusal is seen:
+ * when the heap is completely full, QuickJS cannot even allocate the "out of memory" error and
  * throws null instead; g_alloc_failed lets the driver report that null as what it is. */
 
 enum { kMallocOverhead = 8 };
 
-static void* js_alloc_malloc(JSMallocState* s, size_t size) {
-  void* p = s->malloc_size + size > s->malloc_limit ? NULL : malloc(size);
+/* Bytes the allocator has handed out (with malloc's overhead); part of the snapshot like any
+ * other global, so it stays true across restores. */
+static size_t g_heap_size;
+
+static int heap_would_exceed(size_t more) {
+  return more > kHeapLimit || g_heap_size + more > kHeapLimit;
+}
+
+static void* heap_account(void* p) {
   if (!p) {
     g_alloc_failed = 1;
     return NULL;
   }
-  s->malloc_count++;
-  s->malloc_size += malloc_usable_size(p) + kMallocOverhead;
+  g_heap_size += malloc_usable_size(p) + kMallocOverhead;
   return p;
 }
 
-static void js_alloc_free(JSMallocState* s, void* p) {
+static void* js_alloc_calloc(void* opaque, size_t count, size_t size) {
+  (void)opaque;
+  if (size != 0 && count > SIZE_MAX / size) return heap_account(NULL);
+  if (heap_would_exceed(count * size)) return heap_account(NULL);
+  return heap_account(calloc(count, size));
+}
+
+static void* js_alloc_malloc(void* opaque, size_t size) {
+  (void)opaque;
+  if (heap_would_exceed(size)) return heap_account(NULL);
+  return heap_account(malloc(size));
+}
+
+static void js_alloc_free(void* opaque, void* p) {
+  (void)opaque;
   if (!p) return;
-  s->malloc_count--;
-  s->malloc_size -= malloc_usable_size(p) + kMallocOverhead;
+  g_heap_size -= malloc_usable_size(p) + kMallocOverhead;
   free(p);
 }
 
-static void* js_alloc_realloc(JSMallocState* s, void* p, size_t size) {
-  if (!p) return size ? js_alloc_malloc(s, size) : NULL;
-  size_t old_size = malloc_usable_size(p);
+static void* js_alloc_realloc(void* opaque, void* p, size_t size) {
+  if (!p) return size ? js_alloc_malloc(opaque, size) : NULL;
   if (size == 0) {
-    js_alloc_free(s, p);
+    js_alloc_free(opaque, p);
     return NULL;
   }
-  void* q = s->malloc_size + size - old_size > s->malloc_limit ? NULL : realloc(p, size);
-  if (!q) {
-    g_alloc_failed = 1;
-    return NULL;
-  }
-  s->malloc_size += malloc_usable_size(q) - old_size;
+  size_t old_size = malloc_usable_size(p);
+  if (size > old_size && heap_would_exceed(size - old_size)) return heap_account(NULL);
+  void* q = realloc(p, size);
+  if (!q) return heap_account(NULL);
+  g_heap_size = g_heap_size - old_size + malloc_usable_size(q);
   return q;
 }
 
 static size_t js_alloc_usable_size(const void* p) { return malloc_usable_size((void*)p); }
 
-static const JSMallocFunctions kAllocator = {js_alloc_malloc, js_alloc_free, js_alloc_realloc,
-                                             js_alloc_usable_size};
+static const JSMallocFunctions kAllocator = {js_alloc_calloc, js_alloc_malloc, js_alloc_free,
+                                             js_alloc_realloc, js_alloc_usable_size};
 
 /* ---- natives for the prelude ---- */
 
@@ -206,7 +227,7 @@ static void append_exception(JSContext* ctx, sbx_buf* b) {
 }
 
 static int exception_is_syntax_error(JSContext* ctx, JSValueConst exc) {
-  if (!JS_IsError(ctx, exc)) return 0;
+  if (!JS_IsError(exc)) return 0;
   JSValue name = JS_GetPropertyStr(ctx, exc, "name");
   const char* s = JS_ToCString(ctx, name);
   int is_syntax = s && strcmp(s, "SyntaxError") == 0;
@@ -472,7 +493,6 @@ SANDBOX_EXPORT("session_init") int session_init(void) {
     sbx_result_message("cannot create the QuickJS runtime");
     return SANDBOX_INTERNAL_ERROR;
   }
-  JS_SetMemoryLimit(rt, kHeapLimit);
   JS_SetMaxStackSize(rt, kMaxStackSize);
   JSContext* ctx = JS_NewContext(rt);
   if (!ctx) {

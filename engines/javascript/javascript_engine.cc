@@ -23,7 +23,7 @@ Engine make_javascript_engine() {
   return make_embedded_engine(
       module, EmbeddedLanguage{
                   .language = "javascript",
-                  .engine_name = "QuickJS 2021-03-27 / sandbox-workers",
+                  .engine_name = "QuickJS-ng 0.17.0 / sandbox-workers",
                   .limits = wasm_engine_limits(kJavaScriptFuel, kJavaScriptMemoryBytes),
                   .stdlib = stdlib,
               });

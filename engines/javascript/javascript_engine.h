@@ -1,4 +1,4 @@
-// The JavaScript engine: QuickJS 2021-03-27 compiled to a metered wasm32-wasi reactor
+// The JavaScript engine: QuickJS-ng 0.17.0 compiled to a metered wasm32-wasi reactor
 // (driver.c, prelude.js) and served by the embedded-interpreter host (<sandbox/embedded.h>),
 // with stateless runs and sessions (code contexts). TypeScript is accepted: code that does not
 // compile as JavaScript has its types stripped by sucrase, which runs inside the sandbox from
@@ -16,14 +16,14 @@
 // runs in an async function whose last expression is the result; code with neither is never
 // rewritten. Not supported: export, packages, modules from files, timers (a promise that waits
 // on nothing never settles and is reported as an error).
-// toFixed/toExponential/toPrecision round as ECMAScript requires (exact_rounding.c), and the
-// other QuickJS 2021-03-27 differences from node are in docs/languages.md. The first TypeScript
-// evaluation in an instance loads sucrase, about 12M fuel; the first import declaration or
-// top-level await, acorn.
+// QuickJS-ng is compiled unpatched; its differences from node are in docs/languages.md. The
+// first TypeScript evaluation in an instance loads sucrase, about 12M fuel; the first import
+// declaration or top-level await, acorn.
 //
 // Limits: kJavaScriptFuel per run or session execute (a run also pays for start-up),
 // kJavaScriptMemoryBytes of linear memory (the JS heap is capped at 48 MiB inside it), JS
-// recursion capped inside the guest (InternalError: stack overflow), 30 s per guest call.
+// recursion capped inside the guest (RangeError: Maximum call stack size exceeded), 30 s per
+// guest call.
 // Native stack: deep JS recursion runs about 1,000 frames deep in the calling thread's stack;
 // give threads that run guests a few MiB.
 // Thread-safety: the Engine's run() may be called from any thread; module and stdlib are shared.

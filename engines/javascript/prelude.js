@@ -28,61 +28,7 @@
 
   const bigintReplacer = (key, value) => (typeof value === 'bigint' ? `${value}n` : value);
 
-  // ---- ES2022 built-ins newer than QuickJS 2021-03-27 that node 20 has (docs/languages.md) ----
-  // Defined like built-ins: non-enumerable methods, only where missing.
-  const defineMethods = (target, methods) => {
-    for (const name of Object.keys(methods)) {
-      if (!(name in target)) defineProperty(target, name, { value: methods[name], writable: true, configurable: true });
-    }
-  };
-  const toIntegerOrInfinity = (v) => {
-    const n = Number(v);
-    return n !== n ? 0 : Math.trunc(n);
-  };
-  const requireObject = (v, what) => {
-    if (v === null || v === undefined) throw new TypeError(`${what} called on null or undefined`);
-    return Object(v);
-  };
-  const relativeIndex = (length, index) => {
-    const k = toIntegerOrInfinity(index);
-    return k < 0 ? length + k : k;
-  };
-  const arrayLength = (o) => Math.min(Math.max(toIntegerOrInfinity(o.length), 0), Number.MAX_SAFE_INTEGER);
-  const findLastOf = (o, predicate, thisArg, what) => {
-    if (typeof predicate !== 'function') throw new TypeError(`${what}: predicate is not a function`);
-    for (let i = arrayLength(o) - 1; i >= 0; i--) if (predicate.call(thisArg, o[i], i, o)) return i;
-    return -1;
-  };
-  const arrayLikeMethods = {
-    at(index) {
-      const o = requireObject(this, 'at');
-      const k = relativeIndex(arrayLength(o), index);
-      return k < 0 || k >= arrayLength(o) ? undefined : o[k];
-    },
-    findLast(predicate) { // length 1, as the built-in: thisArg is the optional second argument
-      const o = requireObject(this, 'findLast');
-      const i = findLastOf(o, predicate, arguments[1], 'findLast');
-      return i < 0 ? undefined : o[i];
-    },
-    findLastIndex(predicate) {
-      return findLastOf(requireObject(this, 'findLastIndex'), predicate, arguments[1], 'findLastIndex');
-    },
-  };
-  defineMethods(Array.prototype, arrayLikeMethods);
-  defineMethods(Object.getPrototypeOf(Int8Array.prototype), arrayLikeMethods);
-  defineMethods(String.prototype, {
-    at(index) {
-      const s = toString(requireObject(this, 'String.prototype.at'));
-      const k = relativeIndex(s.length, index);
-      return k < 0 || k >= s.length ? undefined : s[k];
-    },
-  });
   const hasOwnProperty = Object.prototype.hasOwnProperty;
-  defineMethods(Object, {
-    hasOwn(object, key) {
-      return hasOwnProperty.call(requireObject(object, 'Object.hasOwn'), key);
-    },
-  });
 
   // ---- console: log/info/debug -> stdout, warn/error -> stderr, one line per call ----
   const formatArg = (v) => {

@@ -10,7 +10,7 @@ Engine make_lua_engine() {
   static const wasm::Module module(*sandbox_wasm_module_lua_guest());
   return make_embedded_engine(module, EmbeddedLanguage{
                                           .language = "lua",
-                                          .engine_name = "Lua 5.4.4 / sandbox-workers",
+                                          .engine_name = "Lua 5.4.9 / sandbox-workers",
                                           .limits = wasm_engine_limits(kLuaFuel, kLuaMemoryBytes),
                                       });
 }

@@ -1,4 +1,4 @@
-// The Lua engine: Lua 5.4.4 (Debian lua5.4, with Debian's security patches) compiled to a
+// The Lua engine: Lua 5.4.9 (Debian lua5.4 5.4.9-1, Debian's patches applied) compiled to a
 // metered wasm32-wasi reactor (driver.c) and served by the embedded-interpreter host
 // (<sandbox/embedded.h>), with stateless runs and sessions (code contexts).
 //

@@ -26,7 +26,7 @@
 //
 //   sandbox::Engine engine = sandbox::make_embedded_engine(
 //       sandbox::wasm::Module(*sandbox_wasm_module_lua()),
-//       {.language = "lua", .engine_name = "Lua 5.4.4 / sandbox-workers",
+//       {.language = "lua", .engine_name = "Lua 5.4.9 / sandbox-workers",
 //        .limits = {.fuel = 50'000'000, .memory_bytes = 64 << 20, .code_bytes = 65'536,
 //                   .request_bytes = 98'304}});
 //

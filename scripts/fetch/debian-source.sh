@@ -23,6 +23,8 @@
 # patches are not applied and debian/ is left for the caller). The stamp file, written last,
 # records what was unpacked.
 set -euo pipefail
+# pool_archives, pool_download
+source "$(dirname "${BASH_SOURCE[0]}")/debian-archives.sh"
 
 name="" version="" dsc_sha256="" cache="" dest="" skip_patches=0 stamp=""
 while [[ $# -gt 0 ]]; do
@@ -118,22 +120,6 @@ download_with_apt() {
   return 1
 }
 
-# The archives whose pools are tried, in order: SANDBOX_DEBIAN_MIRRORS, else apt's URIs and then
-# deb.debian.org's.
-pool_archives() {
-  if [[ -n "${SANDBOX_DEBIAN_MIRRORS:-}" ]]; then
-    tr ' ' '\n' <<<"$SANDBOX_DEBIAN_MIRRORS" | sed '/^$/d'
-    return
-  fi
-  {
-    grep -hsE '^[[:space:]]*URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -E 's/^[[:space:]]*URIs:[[:space:]]*//' | tr ' ' '\n'
-    grep -hsE '^[[:space:]]*deb(-src)?[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-      sed -E 's/\[[^]]*\]//' | awk '{print $2}'
-    echo http://deb.debian.org/debian
-    echo http://deb.debian.org/debian-security
-  } | sed -E '/^$/d; s#/+$##' | awk '!seen[$0]++'
-}
-
 # A source package's directory in a pool: lib* packages sit under their first four letters.
 pool_dir() {
   local prefix="${name:0:1}"
@@ -148,7 +134,7 @@ download_from_pools() {
   while read -r base; do
     url="$base/$(pool_dir)/$(basename "$dsc")"
     echo "$url" >>"$tried"
-    curl -fsSL --retry 2 --connect-timeout 20 -o "$into/$(basename "$dsc")" "$url" 2>/dev/null || continue
+    pool_download "$url" "$into/$(basename "$dsc")" || continue
     got=$(sha256sum "$into/$(basename "$dsc")" | cut -d' ' -f1)
     [[ "$got" == "$dsc_sha256" ]] ||
       die "$url has sha256 $got, expected $dsc_sha256 (the pin in the engine's CMakeLists.txt): the archive holds a different .dsc under this version; update the pin deliberately (docs/languages.md#archive-churn)."

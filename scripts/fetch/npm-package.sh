@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fetches one pinned npm package tarball into the download cache, verifies it, and unpacks it.
 #
-#   npm-package.sh --spec qjsc@0.3.0 --integrity sha512-<base64> --cache <dir> --dest <dir> \
-#                  [--stamp <file>]
+#   npm-package.sh --spec @6over3/zeroperl-ts@1.0.10 --integrity sha512-<base64> \
+#                  --cache <dir> --dest <dir> [--stamp <file>]
 #
 # The tarball is kept as <cache>/npm/<name>-<version>.tgz (a scoped name's '/' becomes '-').
 # Every run checks it against the pinned dist.integrity (Subresource-Integrity form, sha512)

@@ -89,20 +89,20 @@ TEST(ErrorFormat, PerlShowsDiesMessageAsItIs) {
 TEST(ErrorFormat, JavaScriptShowsNameMessageAndAtFrames) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"function f() { throw new TypeError(\"bad\"); }\nf();\n","language":"javascript","engine":"QuickJS 2021-03-27 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"TypeError","message":"bad","traceback":["    at f (input)","    at <eval> (input:2)"]}})j"),
+          R"j({"code":"function f() { throw new TypeError(\"bad\"); }\nf();\n","language":"javascript","engine":"QuickJS-ng 0.17.0 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"TypeError","message":"bad","traceback":["    at f (input:1:26)","    at <eval> (input:2:1)"]}})j"),
       "TypeError: bad\n"
-      "    at f (input)\n"
-      "    at <eval> (input:2)\n");
+      "    at f (input:1:26)\n"
+      "    at <eval> (input:2:1)\n");
   EXPECT_EQ(
       shown(
-          R"j({"code":"throw 1\n","language":"javascript","engine":"QuickJS 2021-03-27 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"Error","message":"1","traceback":[]}})j"),
+          R"j({"code":"throw 1\n","language":"javascript","engine":"QuickJS-ng 0.17.0 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"Error","message":"1","traceback":[]}})j"),
       "Error: 1\n");
 }
 
 TEST(ErrorFormat, LuaShowsTheMessageAndAStackTraceback) {
   EXPECT_EQ(
       shown(
-          R"j({"code":"local function f() error(\"bad\") end\nf()\n","language":"lua","engine":"Lua 5.4.4 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"input:1: bad","traceback":["LuaError: input:1: bad","  [C]: in function 'error'","  input:1: in local 'f'","  input:2: in main chunk"]}})j"),
+          R"j({"code":"local function f() error(\"bad\") end\nf()\n","language":"lua","engine":"Lua 5.4.9 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"input:1: bad","traceback":["LuaError: input:1: bad","  [C]: in function 'error'","  input:1: in local 'f'","  input:2: in main chunk"]}})j"),
       "lua: input:1: bad\n"
       "stack traceback:\n"
       "\t[C]: in function 'error'\n"
@@ -110,7 +110,7 @@ TEST(ErrorFormat, LuaShowsTheMessageAndAStackTraceback) {
       "\tinput:2: in main chunk\n");
   EXPECT_EQ(
       shown(
-          R"j({"code":"error({code = 1})\n","language":"lua","engine":"Lua 5.4.4 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"(error object is a table value)","traceback":["LuaError: (error object is a table value)","  [C]: in function 'error'","  input:1: in main chunk"]}})j"),
+          R"j({"code":"error({code = 1})\n","language":"lua","engine":"Lua 5.4.9 / sandbox-workers","logs":{"stdout":[],"stderr":[]},"results":[],"error":{"name":"LuaError","message":"(error object is a table value)","traceback":["LuaError: (error object is a table value)","  [C]: in function 'error'","  input:1: in main chunk"]}})j"),
       "lua: (error object is a table value)\n"
       "stack traceback:\n"
       "\t[C]: in function 'error'\n"

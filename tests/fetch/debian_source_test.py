@@ -7,14 +7,12 @@ version is fetched, verified and unpacked; the cache then builds without the arc
 whose sha256 differs from the pin is refused; a version the archive no longer holds stops with
 the message that names the pin to update.
 """
-import functools
 import hashlib
-import http.server
 import os
 import subprocess
-import sys
 import tempfile
-import threading
+
+from loopback_pool import check, serve
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "fetch",
                       "debian-source.sh")
@@ -46,31 +44,12 @@ def make_package(root):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory):
-    handler = functools.partial(QuietHandler, directory=directory)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
 def fetch(root, version, sha, mirror):
     env = dict(os.environ, SANDBOX_DEBIAN_APT="0", SANDBOX_DEBIAN_MIRRORS=mirror)
     return subprocess.run(
         ["bash", SCRIPT, "--name", "fakepkg", "--version", version, "--dsc-sha256", sha,
          "--cache", os.path.join(root, "cache"), "--dest", os.path.join(root, "out", version)],
         env=env, capture_output=True, text=True, timeout=120)
-
-
-def check(condition, what, result):
-    if not condition:
-        print(f"FAIL: {what}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}")
-        sys.exit(1)
-    print(f"ok: {what}")
 
 
 def main():

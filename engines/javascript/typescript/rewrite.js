@@ -16,8 +16,9 @@
 // and for a missing export. Code with an `export`, or an import below the top level, is not
 // rewritten.
 //
-// Top-level await. QuickJS 2021-03-27 has it in modules only, and a module's declarations do
-// not persist on the global object, so code with top-level await is rewritten the way a console
+// Top-level await. QuickJS has it in modules (QuickJS-ng also in global scripts evaluated with
+// JS_EVAL_FLAG_ASYNC, which the driver does not use), and a module's declarations do not
+// persist on the global object, so code with top-level await is rewritten the way a console
 // does it (the hoisting technique of Node's REPL):
 //   - every top-level declared name (let, const, var at any depth outside functions, function
 //     and class declarations, destructuring included) is declared by one `var` before the body;

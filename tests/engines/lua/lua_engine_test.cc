@@ -22,7 +22,7 @@ const Engine& lua() {
 
 TEST(LuaEngine, Identity) {
   EXPECT_EQ(lua().language, "lua");
-  EXPECT_EQ(lua().engine_name, "Lua 5.4.4 / sandbox-workers");
+  EXPECT_EQ(lua().engine_name, "Lua 5.4.9 / sandbox-workers");
   EXPECT_EQ(lua().build.size(), 64u);  // sha256 of the instrumented module
   EXPECT_EQ(lua().limits.fuel, engines::kLuaFuel);
   EXPECT_EQ(lua().limits.memory_bytes, 64u << 20);
