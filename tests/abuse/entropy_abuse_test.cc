@@ -98,13 +98,15 @@ TEST_P(EntropyAbuse, ClockLoopsAndSleepsAreBounded) {
   EXPECT_LT(loop.ms, 60'000) << loop.describe();
   const auto sleep = kSleep.find(language());
   if (sleep == kSleep.end()) return;
-  SandboxdApi impatient(server_->url(), std::chrono::seconds(30));
+  // The bound tells an hour's sleep from the boot of a context on a loaded machine (a Ruby
+  // context's first execute took 20.8 s under four concurrent builds, over a bound of 20 s).
+  SandboxdApi impatient(server_->url(), std::chrono::seconds(120));
   for (const bool in_context : {false, true}) {
     SCOPED_TRACE(in_context ? "context" : "stateless");
     const Reply r = in_context ? impatient.execute("sleeper", binding(), sleep->second)
                                : impatient.run(language(), sleep->second);
     EXPECT_EQ(r.status, 200) << r.describe();
-    EXPECT_LT(r.ms, 20'000) << "a guest sleep holds a server thread: " << r.describe();
+    EXPECT_LT(r.ms, 60'000) << "a guest sleep holds a server thread: " << r.describe();
   }
 }
 
