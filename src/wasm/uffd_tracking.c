@@ -225,30 +225,51 @@ static int scan(uint64_t at, uint64_t end, int protect, struct page_region* regi
   }
 }
 
-int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t* blocks,
-                             uint64_t* written_4k) {
+/* Calls `each` for every run of written 4 KiB pages [from, to) of [base, base + size) (byte
+ * offsets from base, ascending), protecting them again in the same walk with `protect`.
+ * Returns 0, or -1 when a scan fails or makes no progress (writes may then have been missed),
+ * or when `each` returns nonzero. */
+static int scan_written(uint8_t* base, size_t size, int protect,
+                        int (*each)(uint64_t from, uint64_t to, void* context), void* context) {
   if (g_pagemap < 0 || !usable()) return -1;
   struct page_region regions[SCAN_REGIONS];
   const uint64_t start = (uintptr_t)base;
   const uint64_t end = start + size;
   uint64_t at = start;
-  uint64_t small = 0;
-  int64_t n = 0;
   while (at < end) {
     uint64_t walk_end = 0;
-    const int found = scan(at, end, 1, regions, &walk_end);
+    const int found = scan(at, end, protect, regions, &walk_end);
     if (found < 0) return -1;
     for (int i = 0; i < found; i++) {
-      const uint64_t from = regions[i].start - start;
-      const uint64_t to = regions[i].end - start;
-      small += (to - from) / SMALL_PAGE;
-      report(from, to, out, blocks, &n);
+      if (each(regions[i].start - start, regions[i].end - start, context) != 0) return -1;
     }
     if (walk_end <= at) return -1; /* no progress: never loop forever */
     at = walk_end;
   }
-  if (written_4k != NULL) *written_4k = small;
-  return n;
+  return 0;
+}
+
+/* What sandbox_uffd_collect gathers. */
+typedef struct Report {
+  uint32_t* out;
+  uint16_t* blocks;
+  int64_t n;
+  uint64_t small;
+} Report;
+
+static int report_run(uint64_t from, uint64_t to, void* context) {
+  Report* r = context;
+  r->small += (to - from) / SMALL_PAGE;
+  report(from, to, r->out, r->blocks, &r->n);
+  return 0;
+}
+
+int64_t sandbox_uffd_collect(uint8_t* base, size_t size, uint32_t* out, uint16_t* blocks,
+                             uint64_t* written_4k) {
+  Report r = {out, blocks, 0, 0};
+  if (scan_written(base, size, 1, report_run, &r) != 0) return -1;
+  if (written_4k != NULL) *written_4k = r.small;
+  return r.n;
 }
 
 int sandbox_uffd_hot_init(sandbox_uffd_hot* hot, uint32_t capacity) {
@@ -296,71 +317,67 @@ static void protect_page(ProtectRuns* r, uint32_t page) {
   r->to = page + 1;
 }
 
+/* What sandbox_uffd_collect_hot gathers and decides, run by run. */
+typedef struct HotCollection {
+  uint8_t* base;
+  sandbox_uffd_hot* hot;
+  const sandbox_uffd_hot_page* old; /* the hot pages of the last collection */
+  uint32_t old_count, old_at;
+  sandbox_uffd_hot_page* next; /* this collection's */
+  uint32_t next_count;
+  ProtectRuns runs;
+  Report report;
+} HotCollection;
+
+static int hot_run(uint64_t from, uint64_t to, void* context) {
+  HotCollection* c = context;
+  const uint32_t first = (uint32_t)(from / SMALL_PAGE);
+  const uint32_t last = (uint32_t)(to / SMALL_PAGE);
+  for (uint32_t q = first; q < last; q++) {
+    /* A hot page the scan does not list was protected by someone else (growth protects only
+     * new pages): a write to it faults and is listed, so it is simply dropped. */
+    while (c->old_at < c->old_count && c->old[c->old_at].page < q) c->old_at++;
+    const uint8_t* bytes = c->base + (size_t)q * SMALL_PAGE;
+    const int was_hot = c->old_at < c->old_count && c->old[c->old_at].page == q;
+    const int room = c->next_count < c->hot->capacity;
+    const uint64_t hash = was_hot || room ? XXH3_64bits_withSeed(bytes, SMALL_PAGE, g_hot_seed) : 0;
+    uint32_t quiet = 0;
+    if (was_hot) {
+      quiet = c->old[c->old_at].hash == hash ? c->old[c->old_at].quiet + 1 : 0;
+      c->old_at++;
+    }
+    if (quiet == 0)
+      report_run((uint64_t)q * SMALL_PAGE, (uint64_t)(q + 1) * SMALL_PAGE, &c->report);
+    if (quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS && room) {
+      c->next[c->next_count].hash = hash;
+      c->next[c->next_count].page = q;
+      c->next[c->next_count].quiet = quiet;
+      c->next_count++;
+    } else {
+      protect_page(&c->runs, q);
+    }
+  }
+  return c->runs.failed;
+}
+
 int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* hot, uint32_t* out,
                                  uint16_t* blocks, uint64_t* written_4k) {
   if (hot == NULL || hot->capacity == 0) {
     return sandbox_uffd_collect(base, size, out, blocks, written_4k);
   }
-  const uint32_t old_count = hot->count;
+  HotCollection c = {base,       hot, hot->pages,      hot->count,         0,
+                     hot->spare, 0,   {base, 0, 0, 0}, {out, blocks, 0, 0}};
   hot->count = 0; /* until the collection succeeds */
-  if (g_pagemap < 0 || !usable()) return -1;
-  struct page_region regions[SCAN_REGIONS];
-  const sandbox_uffd_hot_page* old = hot->pages;
-  sandbox_uffd_hot_page* next = hot->spare;
-  uint32_t old_at = 0, next_count = 0;
-  ProtectRuns runs = {base, 0, 0, 0};
-  const uint64_t start = (uintptr_t)base;
-  const uint64_t end = start + size;
-  uint64_t at = start;
-  uint64_t small = 0;
-  int64_t n = 0;
-  while (at < end) {
-    uint64_t walk_end = 0;
-    /* Without protecting: every page whose protection is off is listed, the hot ones included,
-     * and only the ones that go quiet are protected again below. */
-    const int found = scan(at, end, 0, regions, &walk_end);
-    if (found < 0) return -1;
-    for (int i = 0; i < found; i++) {
-      const uint32_t first = (uint32_t)((regions[i].start - start) / SMALL_PAGE);
-      const uint32_t last = (uint32_t)((regions[i].end - start) / SMALL_PAGE);
-      for (uint32_t q = first; q < last; q++) {
-        /* A hot page the scan does not list was protected by someone else (growth protects
-         * only new pages): a write to it faults and is listed, so it is simply dropped. */
-        while (old_at < old_count && old[old_at].page < q) old_at++;
-        const uint8_t* bytes = base + (size_t)q * SMALL_PAGE;
-        const int was_hot = old_at < old_count && old[old_at].page == q;
-        const int room = next_count < hot->capacity;
-        const uint64_t hash =
-            was_hot || room ? XXH3_64bits_withSeed(bytes, SMALL_PAGE, g_hot_seed) : 0;
-        uint32_t quiet = 0;
-        if (was_hot) {
-          quiet = old[old_at].hash == hash ? old[old_at].quiet + 1 : 0;
-          old_at++;
-        }
-        if (quiet == 0) {
-          report((uint64_t)q * SMALL_PAGE, (uint64_t)(q + 1) * SMALL_PAGE, out, blocks, &n);
-          small++;
-        }
-        if (quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS && room) {
-          next[next_count].hash = hash;
-          next[next_count].page = q;
-          next[next_count].quiet = quiet;
-          next_count++;
-        } else {
-          protect_page(&runs, q);
-        }
-      }
-    }
-    if (walk_end <= at) return -1; /* no progress: never loop forever */
-    at = walk_end;
-  }
-  flush_run(&runs);
-  if (runs.failed) return -1;
+  /* Without protecting: every page whose protection is off is listed, the hot ones included,
+   * and only the ones that go quiet are protected again (hot_run). */
+  if (scan_written(base, size, 0, hot_run, &c) != 0) return -1;
+  flush_run(&c.runs);
+  if (c.runs.failed) return -1;
   hot->spare = hot->pages;
-  hot->pages = next;
-  hot->count = next_count;
-  if (written_4k != NULL) *written_4k = small;
-  return n;
+  hot->pages = c.next;
+  hot->count = c.next_count;
+  if (written_4k != NULL) *written_4k = c.report.small;
+  return c.report.n;
 }
 
 int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
