@@ -291,9 +291,10 @@ void sandbox_uffd_hot_free(sandbox_uffd_hot* hot) {
   memset(hot, 0, sizeof *hot);
 }
 
-/* The 4 KiB pages to protect again, gathered into runs: one ioctl per run. */
+/* The 4 KiB pages to protect again (or to unprotect), gathered into runs: one ioctl per run. */
 typedef struct ProtectRuns {
   uint8_t* base;
+  int protect;       /* 1: write-protect the runs; 0: take the protection off */
   uint32_t from, to; /* the pending run [from, to) of 4 KiB pages; empty when equal */
   int failed;
 } ProtectRuns;
@@ -301,13 +302,13 @@ typedef struct ProtectRuns {
 static void flush_run(ProtectRuns* r) {
   if (r->to > r->from && !r->failed &&
       write_protect(r->base + (size_t)r->from * SMALL_PAGE, (size_t)(r->to - r->from) * SMALL_PAGE,
-                    1) != 0) {
+                    r->protect) != 0) {
     r->failed = 1;
   }
   r->from = r->to = 0;
 }
 
-static void protect_page(ProtectRuns* r, uint32_t page) {
+static void add_to_run(ProtectRuns* r, uint32_t page) {
   if (r->to == page && r->to > r->from) {
     r->to++;
     return;
@@ -354,7 +355,7 @@ static int hot_run(uint64_t from, uint64_t to, void* context) {
       c->next[c->next_count].quiet = quiet;
       c->next_count++;
     } else {
-      protect_page(&c->runs, q);
+      add_to_run(&c->runs, q);
     }
   }
   return c->runs.failed;
@@ -365,8 +366,8 @@ int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* h
   if (hot == NULL || hot->capacity == 0) {
     return sandbox_uffd_collect(base, size, out, blocks, written_4k);
   }
-  HotCollection c = {base,       hot, hot->pages,      hot->count,         0,
-                     hot->spare, 0,   {base, 0, 0, 0}, {out, blocks, 0, 0}};
+  HotCollection c = {base,       hot, hot->pages,         hot->count,         0,
+                     hot->spare, 0,   {base, 1, 0, 0, 0}, {out, blocks, 0, 0}};
   hot->count = 0; /* until the collection succeeds */
   /* Without protecting: every page whose protection is off is listed, the hot ones included,
    * and only the ones that go quiet are protected again (hot_run). */
@@ -383,7 +384,7 @@ int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* h
 int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
                               const uint32_t* pages, size_t n) {
   if (hot->count != 0 || !usable()) return -1;
-  uint32_t from = 0, to = 0; /* the pending run [from, to) to unprotect */
+  ProtectRuns runs = {base, 0, 0, 0, 0}; /* unprotecting the seeded pages */
   for (size_t i = 0; i < n && hot->count < hot->capacity; i++) {
     const uint32_t q = pages[i];
     if ((uint64_t)(q + 1) * SMALL_PAGE > size ||
@@ -396,20 +397,10 @@ int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
     hot->pages[hot->count].page = q;
     hot->pages[hot->count].quiet = 0;
     hot->count++;
-    if (to == q && to > from) {
-      to++;
-      continue;
-    }
-    if (to > from &&
-        write_protect(base + (size_t)from * SMALL_PAGE, (size_t)(to - from) * SMALL_PAGE, 0) != 0) {
-      hot->count = 0;
-      return -1;
-    }
-    from = q;
-    to = q + 1;
+    add_to_run(&runs, q);
   }
-  if (to > from &&
-      write_protect(base + (size_t)from * SMALL_PAGE, (size_t)(to - from) * SMALL_PAGE, 0) != 0) {
+  flush_run(&runs);
+  if (runs.failed) {
     hot->count = 0;
     return -1;
   }

@@ -213,9 +213,8 @@ int64_t sandbox_wasm_seed_hot_pages(wasm_rt_memory_t* memory, const uint32_t* pa
   Tracker* t = find(memory);
   if (t == NULL || t->mode != SANDBOX_WASM_TRACK_UFFD || t->hot.capacity == 0) return 0;
   const int64_t seeded = sandbox_uffd_hot_seed(memory->data, memory->size, &t->hot, pages, n);
-  if (seeded < 0 && sandbox_wasm_track_writes_with(memory, SANDBOX_WASM_TRACK_UFFD) != 0) {
-    sandbox_wasm_untrack_writes(memory);
-  }
+  /* Armed again, every page protected; a failure to arm leaves the memory untracked. */
+  if (seeded < 0) (void)sandbox_wasm_track_writes_with(memory, SANDBOX_WASM_TRACK_UFFD);
   return seeded;
 }
 
