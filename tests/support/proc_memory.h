@@ -1,7 +1,8 @@
 // What the kernel says about this process's memory, for tests that check how much memory is
-// shared or private: /proc/self/smaps_rollup and /proc/self/pagemap (proc(5)).
+// shared or private: /proc/self/smaps_rollup, /proc/self/smaps and /proc/self/pagemap (proc(5)).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -20,6 +21,34 @@ inline std::uint64_t rollup_kib(const std::string& field) {
     if (line.rfind(field + ":", 0) == 0) return std::stoull(line.substr(field.size() + 1));
   }
   return 0;
+}
+
+// Kilobytes of a field of /proc/self/smaps ("Rss", "Pss", ...) summed over the mappings that
+// overlap [begin, begin + size): what one region (a wasm memory, say) costs, unaffected by what
+// the rest of the process (its allocator, a sanitizer's shadow memory, another thread's stack)
+// does meanwhile, which a whole-process figure from smaps_rollup counts too.
+inline std::uint64_t smaps_kib_in(const std::string& field, const void* begin, std::size_t size) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(begin);
+  const std::uintptr_t hi = lo + size;
+  std::ifstream in("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  std::uint64_t kib = 0;
+  while (std::getline(in, line)) {
+    // A mapping's first line is "start-end perms offset dev inode [path]", in hexadecimal; its
+    // fields follow as "Name:   N kB", names starting with a capital letter.
+    const std::size_t dash = line.find('-');
+    const std::size_t space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space && line[0] >= '0' &&
+        (line[0] <= '9' || (line[0] >= 'a' && line[0] <= 'f'))) {
+      const std::uintptr_t start = std::stoull(line.substr(0, dash), nullptr, 16);
+      const std::uintptr_t end = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+      inside = start < hi && lo < end;
+    } else if (inside && line.rfind(field + ":", 0) == 0) {
+      kib += std::stoull(line.substr(field.size() + 1));
+    }
+  }
+  return kib;
 }
 
 // The /proc/self/pagemap entry of the 4 KiB page at `address` (bit 63: present; bit 61: a file
