@@ -1,7 +1,7 @@
 #include "c_splitter.h"
 
-#include <fstream>
-#include <iterator>
+#include <algorithm>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -59,27 +59,25 @@ u32 Z_tZ_f0(Z_t_instance_t* instance, u32 w2c_p0) {
 }
 )";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+// Every test runs the splitter in memory: the files are SplitResult::files, and out_dir only
+// names the blob in the .S (sandbox-wasmc's main() writes them; every guest build runs it).
+const fs::path kOutDir = "/splitter/out";
+
+// The contents of the output file `name`; fails the test if there is none.
+std::string file(const SplitResult& r, const std::string& name) {
+  for (const SplitFile& f : r.files) {
+    if (f.name == name) return f.contents;
+  }
+  ADD_FAILURE() << "no file " << name;
+  return {};
 }
 
-class Splitter : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("splitter_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+class Splitter : public ::testing::Test {};
 
 TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   SplitOptions options;
   options.name = "t";
-  options.out_dir = dir_;
+  options.out_dir = kOutDir;
   options.parts = 2;
   options.extra_common = "/* wrappers */\n";
   options.renames = {{"Z_envZ_cb", "wrap_cb"}};
@@ -88,7 +86,7 @@ TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   EXPECT_EQ(r.data_segments, 2u);
   EXPECT_EQ(r.data_bytes, 7u);
 
-  std::string common = slurp(dir_ / "t_common.h");
+  std::string common = file(r, "t_common.h");
   EXPECT_NE(common.find("#include \"t.h\""), std::string::npos);
   EXPECT_NE(common.find("/* wrappers */"), std::string::npos);
   EXPECT_NE(common.find("#define data_segment_data_w2c_d0 (t_data_blob + 0u)"), std::string::npos);
@@ -101,7 +99,7 @@ TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   EXPECT_NE(common.find("extern const wasm_elem_segment_expr_t elem_segment_exprs_w2c_e0[];"),
             std::string::npos);
 
-  std::string main = slurp(dir_ / "t_main.c");
+  std::string main = file(r, "t_main.c");
   EXPECT_NE(main.find("(wasm_rt_function_ptr_t)wrap_cb"), std::string::npos);
   EXPECT_NE(main.find("static void init_memories"), std::string::npos);
   // The runtime may skip the segment loads (src/wasm/data_segments.h); main.c declares the
@@ -115,32 +113,30 @@ TEST_F(Splitter, SplitsFunctionsMovesDataAndRenamesImports) {
   EXPECT_EQ(main.find("w2c_f0(Z_t_instance_t* instance, u32 w2c_p0) {"), std::string::npos);
   EXPECT_EQ(main.find("0x68"), std::string::npos);
 
-  std::string parts = slurp(dir_ / "t_part0.c") + slurp(dir_ / "t_part1.c");
+  std::string parts = file(r, "t_part0.c") + file(r, "t_part1.c");
   EXPECT_NE(parts.find("return (*wrap_cb)(instance->Z_env_instance, w2c_p0);"), std::string::npos);
   EXPECT_EQ(parts.find("Z_envZ_cb"), std::string::npos);
   EXPECT_NE(parts.find("__attribute__((visibility(\"hidden\"))) u32 w2c_f1("), std::string::npos);
-  EXPECT_EQ(slurp(dir_ / "t_data.bin"), std::string("hello\x01\xff"));
-  std::string s = slurp(dir_ / "t_data.S");
-  EXPECT_NE(s.find(".incbin \"" + fs::absolute(dir_ / "t_data.bin").string() + "\""),
+  EXPECT_EQ(file(r, "t_data.bin"), std::string("hello\x01\xff"));
+  std::string s = file(r, "t_data.S");
+  EXPECT_NE(s.find(".incbin \"" + fs::absolute(kOutDir / "t_data.bin").string() + "\""),
             std::string::npos);
   EXPECT_NE(s.find(".hidden t_data_blob"), std::string::npos);
 }
 
 TEST_F(Splitter, TheBlobHashChangesWithTheData) {
-  SplitOptions options{.name = "t", .out_dir = dir_, .parts = 1};
-  split_wasm2c_source(kSource, options);
-  std::string first = slurp(dir_ / "t_data.S");
+  SplitOptions options{.name = "t", .out_dir = kOutDir, .parts = 1};
+  std::string first = file(split_wasm2c_source(kSource, options), "t_data.S");
   std::string changed = kSource;
   changed.replace(changed.find("0x68"), 4, "0x69");
-  split_wasm2c_source(changed, options);
-  EXPECT_NE(slurp(dir_ / "t_data.S"), first);
+  EXPECT_NE(file(split_wasm2c_source(changed, options), "t_data.S"), first);
 }
 
 TEST_F(Splitter, RejectsOtherInput) {
-  SplitOptions options{.name = "t", .out_dir = dir_, .parts = 1};
+  SplitOptions options{.name = "t", .out_dir = kOutDir, .parts = 1};
   EXPECT_THROW(split_wasm2c_source("int x;\n", options), Wasm2cOutputError);
   std::string unterminated = std::string(kSource).substr(0, std::string(kSource).find("/* export"));
-  unterminated.resize(unterminated.rfind("}"));
+  unterminated.resize(unterminated.rfind('}'));
   EXPECT_THROW(split_wasm2c_source(unterminated, options), Wasm2cOutputError);
 }
 
@@ -163,10 +159,10 @@ TEST_F(Splitter, ManyDataSegmentsLoadFromATable) {
               "u, data_segment_data_w2c_d" + std::to_string(k) + ", 1);\n";
   }
   source += "}\n";
-  SplitOptions options{.name = "t", .out_dir = dir_, .parts = 1};
+  SplitOptions options{.name = "t", .out_dir = kOutDir, .parts = 1};
   SplitResult r = split_wasm2c_source(source, options);
   EXPECT_EQ(r.data_segments, 20u);
-  std::string main = slurp(dir_ / "t_main.c");
+  std::string main = file(r, "t_main.c");
   EXPECT_EQ(main.find("LOAD_DATA(instance->w2c_memory, 1024u"), std::string::npos);
   EXPECT_NE(main.find("  if (!sandbox_wasm_skip_data_segments()) {\n    static const struct"),
             std::string::npos);
@@ -175,7 +171,7 @@ TEST_F(Splitter, ManyDataSegmentsLoadFromATable) {
   EXPECT_NE(main.find("LOAD_DATA(instance->w2c_memory, segments[k].dest, t_data_blob + "
                       "segments[k].src, segments[k].size);"),
             std::string::npos);
-  std::string blob = slurp(dir_ / "t_data.bin");
+  std::string blob = file(r, "t_data.bin");
   ASSERT_EQ(blob.size(), 20u);
   EXPECT_EQ(static_cast<unsigned char>(blob[19]), 0x13);
 }
@@ -230,13 +226,13 @@ static void w2c_catcher(Z_m_instance_t* instance) {
 )";
 
 TEST_F(Splitter, MeteredFunctionsKeepFuelInALocal) {
-  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  SplitOptions options{.name = "m", .out_dir = kOutDir, .parts = 1};
   options.inline_functions = {"w2c_log_execution"};
   options.fuel_field = "w2c_fuel";
   options.fuel_tick = "w2c_log_execution";
   options.renames = {{"Z_envZ_cb", "wrap_cb"}};
-  split_wasm2c_source(kMetered, options);
-  std::string common = slurp(dir_ / "m_common.h");
+  SplitResult r = split_wasm2c_source(kMetered, options);
+  std::string common = file(r, "m_common.h");
   EXPECT_NE(common.find("#define SANDBOX_WASMC_FUEL_ENTER s64 sandbox_wasmc_fuel = "
                         "(s64)instance->w2c_fuel\n"),
             std::string::npos);
@@ -249,7 +245,7 @@ TEST_F(Splitter, MeteredFunctionsKeepFuelInALocal) {
   EXPECT_NE(common.find("static inline void w2c_log_execution("), std::string::npos);
   EXPECT_NE(common.find("  w2c_j0 = instance->w2c_fuel;\n  FUNC_EPILOGUE;\n"), std::string::npos);
 
-  std::string part = slurp(dir_ / "m_part0.c");
+  std::string part = file(r, "m_part0.c");
   std::string loop = part.substr(0, part.find("w2c_catcher("));
   EXPECT_NE(loop.find("  FUNC_PROLOGUE; SANDBOX_WASMC_FUEL_ENTER;\n"), std::string::npos);
   EXPECT_EQ(loop.find("w2c_log_execution"), std::string::npos);
@@ -276,10 +272,10 @@ TEST_F(Splitter, MeteredFunctionsKeepFuelInALocal) {
 
 // Loads and stores through the base address held in a local, without wasm2c's force read.
 TEST_F(Splitter, MemoryAccessesUseTheBaseLocal) {
-  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  SplitOptions options{.name = "m", .out_dir = kOutDir, .parts = 1};
   options.memory_field = "w2c_memory";
-  split_wasm2c_source(kMetered, options);
-  std::string common = slurp(dir_ / "m_common.h");
+  SplitResult r = split_wasm2c_source(kMetered, options);
+  std::string common = file(r, "m_common.h");
   EXPECT_NE(common.find("#define FUNC_PROLOGUE u8* const sandbox_wasmc_base = "
                         "instance->w2c_memory.data\n"),
             std::string::npos);
@@ -297,17 +293,17 @@ TEST_F(Splitter, MemoryAccessesUseTheBaseLocal) {
 }
 
 TEST_F(Splitter, UnmeteredOutputHasNoFuelLocal) {
-  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  SplitOptions options{.name = "m", .out_dir = kOutDir, .parts = 1};
   options.inline_functions = {"w2c_log_execution"};
-  split_wasm2c_source(kMetered, options);
-  EXPECT_EQ(slurp(dir_ / "m_common.h").find("SANDBOX_WASMC_FUEL"), std::string::npos);
-  std::string part = slurp(dir_ / "m_part0.c");
+  SplitResult r = split_wasm2c_source(kMetered, options);
+  EXPECT_EQ(file(r, "m_common.h").find("SANDBOX_WASMC_FUEL"), std::string::npos);
+  std::string part = file(r, "m_part0.c");
   EXPECT_EQ(part.find("SANDBOX_WASMC"), std::string::npos);
   EXPECT_NE(part.find("    w2c_log_execution(instance, w2c_i0);\n"), std::string::npos);
 }
 
 TEST_F(Splitter, AFuelCallThatIsNotAStatementIsAnError) {
-  SplitOptions options{.name = "m", .out_dir = dir_, .parts = 1};
+  SplitOptions options{.name = "m", .out_dir = kOutDir, .parts = 1};
   options.inline_functions = {"w2c_log_execution"};
   options.fuel_field = "w2c_fuel";
   options.fuel_tick = "w2c_log_execution";
@@ -319,6 +315,345 @@ TEST_F(Splitter, AFuelCallThatIsNotAStatementIsAnError) {
   // The tick must be one of the inlined functions.
   options.inline_functions.clear();
   EXPECT_THROW(split_wasm2c_source(kMetered, options), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sandbox::wasmc
+
+// The steps one by one: each pass's contract (c_splitter.h).
+namespace sandbox::wasmc {
+namespace {
+
+std::vector<ItemKind> kinds(const Wasm2cModel& model) {
+  std::vector<ItemKind> out;
+  out.reserve(model.items.size());
+  for (const Wasm2cItem& item : model.items) out.push_back(item.kind);
+  return out;
+}
+
+// The text of an item's lines, joined by '\n'.
+std::string text(const Wasm2cModel& model, const Wasm2cItem& item) {
+  std::string out;
+  for (std::size_t j = item.begin; j < item.end; ++j) {
+    if (j > item.begin) out.push_back('\n');
+    out.append(model.lines[j]);
+  }
+  return out;
+}
+
+const Wasm2cItem& item_named(const Wasm2cModel& model, std::string_view symbol) {
+  auto it = std::find_if(model.items.begin(), model.items.end(),
+                         [&](const Wasm2cItem& i) { return i.symbol == symbol; });
+  if (it == model.items.end()) throw std::logic_error("no item " + std::string(symbol));
+  return *it;
+}
+
+TEST(SplitterClassify, ReadsTheItemsInOrderAsViewsIntoTheSource) {
+  const std::string source = kSource;
+  Wasm2cModel model = classify_wasm2c_source(source);
+  ASSERT_EQ(model.lines[model.prelude_end], "static bool s_module_initialized = false;");
+  EXPECT_EQ(model.lines[model.prelude_end - 1],
+            "#define TRAP(x) (wasm_rt_trap(WASM_RT_TRAP_##x), 0)");
+  using K = ItemKind;
+  // s_module_initialized, blank, func_types, blank, init_func_types (not a w2c_ function: its
+  // 3 lines are main's), blank, two prototypes, blank, two segments, the element segment,
+  // init_memories (lines), two functions, the export (lines); blank lines between them.
+  std::vector<K> expected = {
+      K::kLine, K::kLine,        K::kSharedObject, K::kLine,         K::kLine, K::kLine,
+      K::kLine, K::kLine,        K::kPrototype,    K::kPrototype,    K::kLine, K::kDataSegment,
+      K::kLine, K::kDataSegment, K::kLine,         K::kSharedObject, K::kLine, K::kLine,
+      K::kLine, K::kLine,        K::kLine,         K::kFunction,     K::kLine, K::kFunction,
+      K::kLine, K::kLine,        K::kLine,         K::kLine,         K::kLine};
+  EXPECT_EQ(kinds(model), expected);
+  // The items cover every line after the prelude, in order.
+  std::size_t next = model.prelude_end;
+  for (const Wasm2cItem& item : model.items) {
+    EXPECT_EQ(item.begin, next);
+    EXPECT_GT(item.end, item.begin);
+    next = item.end;
+  }
+  EXPECT_EQ(next, model.lines.size());
+
+  const Wasm2cItem& f1 = item_named(model, "w2c_f1");  // the prototype comes first
+  EXPECT_EQ(f1.kind, K::kPrototype);
+  EXPECT_EQ(text(model, f1), "static u32 w2c_f1(Z_t_instance_t*, u32,\n    u32);");
+  const Wasm2cItem& def = model.items[23];
+  EXPECT_EQ(def.symbol, "w2c_f1");
+  EXPECT_EQ(model.lines[def.end - 1], "}");
+  EXPECT_EQ(def.end - def.begin, 5u);
+  const Wasm2cItem& d1 = item_named(model, "data_segment_data_w2c_d1");
+  EXPECT_EQ(text(model, d1), "static const u8 data_segment_data_w2c_d1[] = {\n  0x01, 0xff,\n};");
+  EXPECT_EQ(text(model, model.items[2]), "static u32 func_types[2];");
+  // Views, not copies: the model's text lies inside the source.
+  const char* first = source.data();
+  const char* last = source.data() + source.size();
+  EXPECT_TRUE(d1.symbol.data() >= first && d1.symbol.data() < last);
+  for (std::string_view line : model.lines) {
+    EXPECT_TRUE(line.empty() || (line.data() >= first && line.data() + line.size() <= last));
+  }
+  EXPECT_TRUE(model.blob.empty());
+  EXPECT_TRUE(model.fuel_edits.empty());
+}
+
+TEST(SplitterClassify, RejectsWhatIsNotWasm2cOutput) {
+  EXPECT_THROW(classify_wasm2c_source("int x;\n"), Wasm2cOutputError);
+  const std::string head = "static bool s_module_initialized = false;\n";
+  EXPECT_THROW(classify_wasm2c_source(head + "static u32 w2c_f(u32 a,\n  u32 b)\n"),
+               Wasm2cOutputError);
+  EXPECT_THROW(classify_wasm2c_source(head + "static u32 w2c_f(u32 a) {\n  return a;\n"),
+               Wasm2cOutputError);
+  EXPECT_THROW(
+      classify_wasm2c_source(head + "static const u8 data_segment_data_d[] = {\n  0x01,\n"),
+      Wasm2cOutputError);
+  EXPECT_NO_THROW(classify_wasm2c_source(head + "static u32 w2c_f(u32 a) {\n  return a;\n}\n"));
+}
+
+TEST(SplitterPasses, MarkInlineFunctionsChangesOnlyTheNamedOnes) {
+  Wasm2cModel model = classify_wasm2c_source(kMetered);
+  std::vector<ItemKind> before = kinds(model);
+  mark_inline_functions(model, {});
+  EXPECT_EQ(kinds(model), before);
+  mark_inline_functions(model, {"w2c_log_execution", "w2c_absent"});
+  std::size_t changed = 0;
+  for (std::size_t k = 0; k < model.items.size(); ++k) {
+    const Wasm2cItem& item = model.items[k];
+    if (item.symbol != "w2c_log_execution") {
+      EXPECT_EQ(item.kind, before[k]) << k;
+      continue;
+    }
+    ++changed;
+    EXPECT_EQ(item.kind, before[k] == ItemKind::kPrototype ? ItemKind::kInlinePrototype
+                                                           : ItemKind::kInlineFunction);
+  }
+  EXPECT_EQ(changed, 2u);  // its prototype and its definition
+}
+
+TEST(SplitterPasses, CollectDataSegmentsConcatenatesInSourceOrder) {
+  Wasm2cModel model = classify_wasm2c_source(kSource);
+  collect_data_segments(model);
+  EXPECT_EQ(model.blob, std::string("hello\x01\xff"));
+  EXPECT_EQ(item_named(model, "data_segment_data_w2c_d0").blob_offset, 0u);
+  EXPECT_EQ(item_named(model, "data_segment_data_w2c_d1").blob_offset, 5u);
+
+  std::string bad = kSource;
+  bad.replace(bad.find("0x6c, 0x6c"), 4, "0x6g");
+  Wasm2cModel broken = classify_wasm2c_source(bad);
+  EXPECT_THROW(collect_data_segments(broken), Wasm2cOutputError);
+}
+
+// `count` one-byte segments d0.., then init_memories with a load of each (of `late`, the one
+// defined after init_memories instead), `memory2_from` on: into another memory.
+std::string load_data_source(int count, int late = -1, int memory2_from = 1000) {
+  std::string source = "static bool s_module_initialized = false;\n";
+  auto segment = [](int k) {
+    return "static const u8 data_segment_data_w2c_d" + std::to_string(k) + "[] = {\n  0x" +
+           std::to_string(k % 10) + "0,\n};\n";
+  };
+  for (int k = 0; k < count; ++k) {
+    if (k != late) source += segment(k);
+  }
+  source += "static void init_memories(Z_t_instance_t* instance) {\n";
+  for (int k = 0; k < count; ++k) {
+    source += std::string("  LOAD_DATA(instance->w2c_") + (k >= memory2_from ? "other" : "memory") +
+              ", " + std::to_string(1024 + 8 * k) + "u, data_segment_data_w2c_d" +
+              std::to_string(k) + ", 1);\n";
+  }
+  source += "}\n";
+  if (late >= 0) source += segment(late);
+  return source;
+}
+
+// The model views `source`: a caller keeps it alive, and a temporary does not compile.
+Wasm2cModel guarded(const std::string& source) {
+  Wasm2cModel model = classify_wasm2c_source(source);
+  collect_data_segments(model);
+  guard_data_loads(model);
+  return model;
+}
+Wasm2cModel guarded(std::string&& source) = delete;
+
+std::size_t count_kind(const Wasm2cModel& model, ItemKind kind) {
+  return static_cast<std::size_t>(std::count_if(
+      model.items.begin(), model.items.end(), [&](const Wasm2cItem& i) { return i.kind == kind; }));
+}
+
+TEST(SplitterPasses, GuardDataLoadsMakesATableOfARunOfAtLeastTheMinimum) {
+  const std::string source = load_data_source(kMinLoadDataRun);
+  Wasm2cModel model = guarded(source);
+  ASSERT_EQ(count_kind(model, ItemKind::kLoadDataRun), 1u);
+  EXPECT_EQ(count_kind(model, ItemKind::kGuardedLoadData), 0u);
+  const Wasm2cItem& run = *std::find_if(model.items.begin(), model.items.end(),
+                                        [](auto& i) { return i.kind == ItemKind::kLoadDataRun; });
+  EXPECT_EQ(run.end - run.begin, kMinLoadDataRun);
+  ASSERT_EQ(model.load_data_rows.size(), kMinLoadDataRun);
+  EXPECT_EQ(run.first_row, 0u);
+  const LoadDataRow& last = model.load_data_rows.back();
+  EXPECT_EQ(last.memory, "instance->w2c_memory");
+  EXPECT_EQ(last.dest, std::to_string(1024 + 8 * (kMinLoadDataRun - 1)) + "u");
+  EXPECT_EQ(last.src, kMinLoadDataRun - 1);  // one byte per segment
+  EXPECT_EQ(last.size, "1");
+  // The items still cover every line.
+  std::size_t next = model.prelude_end;
+  for (const Wasm2cItem& item : model.items) {
+    EXPECT_EQ(item.begin, next);
+    next = item.end;
+  }
+  EXPECT_EQ(next, model.lines.size());
+}
+
+TEST(SplitterPasses, GuardDataLoadsGuardsShortRunsLineByLine) {
+  const std::string source = load_data_source(kMinLoadDataRun - 1);
+  Wasm2cModel model = guarded(source);
+  EXPECT_EQ(count_kind(model, ItemKind::kLoadDataRun), 0u);
+  EXPECT_EQ(count_kind(model, ItemKind::kGuardedLoadData), kMinLoadDataRun - 1);
+  EXPECT_TRUE(model.load_data_rows.empty());
+}
+
+TEST(SplitterPasses, GuardDataLoadsBreaksRunsAtAnotherMemoryOrALaterSegment) {
+  // 40 loads, the last 20 into another memory: two tables.
+  const std::string two_memories = load_data_source(40, -1, 20);
+  Wasm2cModel two = guarded(two_memories);
+  EXPECT_EQ(count_kind(two, ItemKind::kLoadDataRun), 2u);
+  EXPECT_EQ(two.load_data_rows.size(), 40u);
+  EXPECT_EQ(two.load_data_rows[20].memory, "instance->w2c_other");
+  // Segment 20 of 40 is defined after the loads: its load is guarded on its own and the
+  // loads around it are two runs of 20 and 19.
+  const std::string late_segment = load_data_source(40, 20);
+  Wasm2cModel late = guarded(late_segment);
+  EXPECT_EQ(count_kind(late, ItemKind::kLoadDataRun), 2u);
+  EXPECT_EQ(count_kind(late, ItemKind::kGuardedLoadData), 1u);
+  EXPECT_EQ(late.load_data_rows.size(), 39u);
+  // A LOAD_DATA that is not a statement of init (another indentation) stays a plain line.
+  const std::string indented =
+      "static bool s_module_initialized = false;\n    LOAD_DATA(instance->w2c_memory, 0u, x, "
+      "1);\n";
+  Wasm2cModel other = guarded(indented);
+  EXPECT_EQ(kinds(other), (std::vector<ItemKind>{ItemKind::kLine, ItemKind::kLine}));
+}
+
+TEST(SplitterPasses, PlanFuelLocalEditsEachLineOfFunctionsWithoutATry) {
+  Wasm2cModel model = classify_wasm2c_source(kMetered);
+  mark_inline_functions(model, {"w2c_log_execution"});
+  plan_fuel_local(model, "w2c_log_execution");
+  ASSERT_EQ(model.fuel_edits.size(), model.lines.size());
+  auto edit_of = [&](std::string_view line) {
+    for (std::size_t j = 0; j < model.lines.size(); ++j) {
+      if (model.lines[j] == line) return model.fuel_edits[j];
+    }
+    throw std::logic_error("no line " + std::string(line));
+  };
+  const Wasm2cItem& loop = model.items[4];
+  ASSERT_EQ(loop.symbol, "w2c_loop");
+  ASSERT_EQ(loop.kind, ItemKind::kFunction);
+  EXPECT_EQ(model.fuel_edits[loop.begin], FuelEdit::kKeep);  // the signature
+  EXPECT_EQ(edit_of("  u32 w2c_l1 = 0;"), FuelEdit::kKeep);
+  EXPECT_EQ(edit_of("  w2c_i0 = 1u;"), FuelEdit::kKeep);
+  EXPECT_EQ(edit_of("    w2c_log_execution(instance, w2c_i0);"), FuelEdit::kTick);
+  EXPECT_EQ(edit_of("    w2c_i0 = w2c_loop(instance, w2c_p0);"), FuelEdit::kCall);
+  EXPECT_EQ(edit_of("    w2c_i0 = (*Z_envZ_cb)(instance->Z_env_instance, w2c_i0);"),
+            FuelEdit::kCall);
+  EXPECT_EQ(edit_of("    if (w2c_i0) {goto w2c_L1;}"), FuelEdit::kKeep);
+  EXPECT_EQ(edit_of("  UNREACHABLE;"), FuelEdit::kTrap);
+  EXPECT_EQ(edit_of("  return w2c_i0;"), FuelEdit::kKeep);
+  std::size_t enters = 0, epilogues = 0;
+  for (std::size_t j = loop.begin; j < loop.end; ++j) {
+    enters += model.fuel_edits[j] == FuelEdit::kEnter;
+    epilogues += model.fuel_edits[j] == FuelEdit::kEpilogue;
+  }
+  EXPECT_EQ(enters, 1u);
+  EXPECT_EQ(epilogues, 1u);
+  // The inline tick function and the function with a try are left as they are.
+  for (const Wasm2cItem& item : model.items) {
+    if (item.symbol != "w2c_log_execution" && item.symbol != "w2c_catcher") continue;
+    for (std::size_t j = item.begin; j < item.end; ++j) {
+      EXPECT_EQ(model.fuel_edits[j], FuelEdit::kKeep) << model.lines[j];
+    }
+  }
+  // A call that is not a statement of its own.
+  std::string bad = kMetered;
+  bad.replace(bad.find("    w2c_i0 = w2c_loop(instance, w2c_p0);"),
+              std::string("    w2c_i0 = w2c_loop(instance, w2c_p0);").size(),
+              "    w2c_i0 = w2c_loop(instance, w2c_p0) + 1");
+  Wasm2cModel broken = classify_wasm2c_source(bad);
+  EXPECT_THROW(plan_fuel_local(broken, "w2c_log_execution"), Wasm2cOutputError);
+}
+
+// `count` functions of about `body_lines` lines each.
+std::string functions_source(int count, const std::vector<int>& body_lines) {
+  std::string source = "static bool s_module_initialized = false;\n";
+  for (int f = 0; f < count; ++f) {
+    source += "static void w2c_f" + std::to_string(f) + "(Z_t_instance_t* instance) {\n";
+    for (int l = 0; l < body_lines[static_cast<std::size_t>(f)]; ++l) source += "  w2c_i0 = 1u;\n";
+    source += "}\n";
+  }
+  return source;
+}
+
+std::vector<unsigned> parts_of(const Wasm2cModel& model) {
+  std::vector<unsigned> out;
+  for (const Wasm2cItem& item : model.items) {
+    if (item.kind == ItemKind::kFunction) out.push_back(item.part);
+  }
+  return out;
+}
+
+TEST(SplitterPasses, AssignPartsBalancesBytesInSourceOrder) {
+  const std::string equal = functions_source(4, {10, 10, 10, 10});
+  Wasm2cModel model = classify_wasm2c_source(equal);
+  EXPECT_THROW(assign_parts(model, 0), std::invalid_argument);
+  assign_parts(model, 1);
+  EXPECT_EQ(parts_of(model), (std::vector<unsigned>{0, 0, 0, 0}));
+  assign_parts(model, 2);
+  EXPECT_EQ(parts_of(model), (std::vector<unsigned>{0, 0, 1, 1}));
+  assign_parts(model, 4);
+  EXPECT_EQ(parts_of(model), (std::vector<unsigned>{0, 1, 2, 3}));
+  // More parts than functions: the last parts stay empty.
+  assign_parts(model, 8);
+  EXPECT_EQ(parts_of(model), (std::vector<unsigned>{0, 2, 4, 6}));
+  // One big function fills the first part; the small ones share the second.
+  const std::string skewed = functions_source(4, {60, 5, 5, 5});
+  Wasm2cModel big = classify_wasm2c_source(skewed);
+  assign_parts(big, 2);
+  EXPECT_EQ(parts_of(big), (std::vector<unsigned>{0, 1, 1, 1}));
+}
+
+TEST(SplitterEmit, IsAFunctionOfTheModelWithTheFilesInOrder) {
+  SplitOptions options{.name = "t", .out_dir = kOutDir, .parts = 3};
+  options.renames = {{"Z_envZ_cb", "wrap_cb"}};
+  auto model = [&] {
+    Wasm2cModel m = classify_wasm2c_source(kSource);
+    collect_data_segments(m);
+    guard_data_loads(m);
+    assign_parts(m, options.parts);
+    return m;
+  };
+  SplitResult first = emit_split(model(), options);
+  SplitResult second = emit_split(model(), options);
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < first.files.size(); ++k) {
+    names.push_back(first.files[k].name);
+    EXPECT_EQ(first.files[k].contents, second.files[k].contents) << first.files[k].name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"t_common.h", "t_main.c", "t_part0.c", "t_part1.c",
+                                             "t_part2.c", "t_data.bin", "t_data.S"}));
+  // The composition is these steps.
+  SplitResult whole = split_wasm2c_source(kSource, options);
+  ASSERT_EQ(whole.files.size(), first.files.size());
+  for (std::size_t k = 0; k < first.files.size(); ++k) {
+    EXPECT_EQ(whole.files[k].contents, first.files[k].contents) << first.files[k].name;
+  }
+  // part_bytes counts the functions' source bytes.
+  std::size_t bytes = 0;
+  for (std::size_t b : first.part_bytes) bytes += b;
+  const std::string f0 =
+      "static u32 w2c_f0(Z_t_instance_t* instance, u32 w2c_p0) {\n  return "
+      "(*Z_envZ_cb)(instance->Z_env_instance, w2c_p0);\n}\n";
+  const std::string f1 =
+      "static u32 w2c_f1(Z_t_instance_t* instance, u32 w2c_p0,\n    u32 w2c_p1) {\n  "
+      "memory_init(&instance->w2c_memory, data_segment_data_w2c_d0, 5, 0, 0, 5);\n  return "
+      "w2c_p0 + w2c_p1;\n}\n";
+  EXPECT_EQ(bytes, f0.size() + f1.size());
+  EXPECT_EQ(first.functions, 2u);
 }
 
 }  // namespace

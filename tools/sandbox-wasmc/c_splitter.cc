@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <optional>
 #include <regex>
 
@@ -52,11 +51,11 @@ bool is_function_start(std::string_view line) {
 }
 
 // The w2c_ symbol of a function start line.
-std::string function_symbol(std::string_view line) {
+std::string_view function_symbol(std::string_view line) {
   std::size_t paren = line.find('(');
   std::size_t sym = paren;
   while (sym > 0 && is_ident(line[sym - 1])) --sym;
-  return std::string(line.substr(sym, paren - sym));
+  return line.substr(sym, paren - sym);
 }
 
 // A top-level `static` object (no parameter list before any initializer).
@@ -111,7 +110,7 @@ int hex_value(char c) {
 }
 
 // Appends the bytes of `0x12, 0x34, ...` lines to `blob`.
-void parse_hex_bytes(std::string_view line, std::vector<std::uint8_t>& blob) {
+void parse_hex_bytes(std::string_view line, std::string& blob) {
   std::size_t i = 0;
   while ((i = line.find("0x", i)) != std::string_view::npos) {
     if (i + 3 >= line.size() + 1) break;
@@ -119,27 +118,18 @@ void parse_hex_bytes(std::string_view line, std::vector<std::uint8_t>& blob) {
     int lo = i + 3 < line.size() ? hex_value(line[i + 3]) : -1;
     if (hi < 0 || lo < 0)
       throw Wasm2cOutputError("unexpected data segment byte: " + std::string(line));
-    blob.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
+    blob.push_back(static_cast<char>(hi * 16 + lo));
     i += 4;
   }
 }
 
-std::uint64_t fnv1a64(const std::vector<std::uint8_t>& bytes) {
+std::uint64_t fnv1a64(std::string_view bytes) {
   std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::uint8_t b : bytes) {
-    h ^= b;
+  for (char c : bytes) {
+    h ^= static_cast<std::uint8_t>(c);
     h *= 0x100000001b3ull;
   }
   return h;
-}
-
-void write_file(const std::filesystem::path& path, std::string_view content,
-                std::vector<std::filesystem::path>& files) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-  files.push_back(path);
 }
 
 std::string asm_string(const std::string& s) {
@@ -152,64 +142,26 @@ std::string asm_string(const std::string& s) {
 }
 
 // `  LOAD_DATA(instance->w2c_memory, 4194304u, data_segment_data_w2c_d0, 197393);` with a
-// literal offset and a segment we moved into the blob.
-struct LoadData {
-  std::string memory;
-  std::string dest;
-  std::size_t src;
-  std::string size;
-};
-std::optional<LoadData> parse_load_data(std::string_view line,
-                                        const std::unordered_map<std::string, std::size_t>& segs) {
+// literal offset and a segment in the blob (`segments`: the offsets of those defined so far).
+std::optional<LoadDataRow> parse_load_data(
+    std::string_view line, const std::unordered_map<std::string_view, std::size_t>& segments) {
   static const std::regex kLoad(
       R"(^  LOAD_DATA\((instance->w2c_\w+), (\d+u), (data_segment_data_\w+), (\d+)\);$)");
   std::match_results<std::string_view::const_iterator> m;
   if (!std::regex_match(line.begin(), line.end(), m, kLoad)) return std::nullopt;
-  auto it = segs.find(m[3].str());
-  if (it == segs.end()) return std::nullopt;
-  return LoadData{m[1].str(), m[2].str(), it->second, m[4].str()};
+  auto group = [&](int k) {
+    return line.substr(static_cast<std::size_t>(m.position(k)),
+                       static_cast<std::size_t>(m.length(k)));
+  };
+  auto it = segments.find(group(3));
+  if (it == segments.end()) return std::nullopt;
+  return LoadDataRow{group(1), group(2), it->second, group(4)};
 }
 
 // The runtime's answer to "is this instance's memory replaced before it runs?"
 // (src/wasm/data_segments.h). main.c declares it itself, so the common header, and with it the
 // cached compilation of every part, does not change with it.
 constexpr std::string_view kSkipDataSegments = "sandbox_wasm_skip_data_segments";
-
-// A single active segment's load in init_memories, guarded like a run (below).
-bool guarded_load_data(std::string_view line, std::string& out) {
-  if (!starts_with(line, "  LOAD_DATA(")) return false;
-  out.append("  if (!").append(kSkipDataSegments).append("()) ").append(line.substr(2));
-  out.push_back('\n');
-  return true;
-}
-
-// A module with thousands of data segments gets thousands of LOAD_DATA lines in one function,
-// which takes gcc minutes; a run of at least kMinRun of them (same memory) becomes a table and
-// a loop with the same checks. Returns the number of lines consumed (0: not such a run).
-std::size_t load_data_run(const std::vector<std::string_view>& lines, std::size_t i,
-                          const std::unordered_map<std::string, std::size_t>& segs,
-                          const std::string& blob_symbol, std::string& out) {
-  constexpr std::size_t kMinRun = 16;
-  if (lines[i].find("LOAD_DATA(") == std::string_view::npos) return 0;
-  std::vector<LoadData> run;
-  std::size_t j = i;
-  while (j < lines.size()) {
-    auto load = parse_load_data(lines[j], segs);
-    if (!load || (!run.empty() && load->memory != run.front().memory)) break;
-    run.push_back(std::move(*load));
-    ++j;
-  }
-  if (run.size() < kMinRun) return 0;
-  out += "  if (!" + std::string(kSkipDataSegments) +
-         "()) {\n    static const struct { u32 dest, src, size; } segments[] = {\n";
-  for (const LoadData& l : run) {
-    out += "      {" + l.dest + ", " + std::to_string(l.src) + "u, " + l.size + "u},\n";
-  }
-  out += "    };\n    for (size_t k = 0; k < sizeof segments / sizeof segments[0]; k++) {\n";
-  out += "      LOAD_DATA(" + run.front().memory + ", segments[k].dest, " + blob_symbol +
-         " + segments[k].src, segments[k].size);\n    }\n  }\n";
-  return run.size();
-}
 
 // Loads and stores through a base pointer held in a local (see SplitOptions::memory_field),
 // generated from the prelude's DEFINE_LOAD/DEFINE_STORE lines. Unlike wasm2c's own loads, these
@@ -219,8 +171,8 @@ std::size_t load_data_run(const std::vector<std::string_view>& lines, std::size_
 // load whose result is never used may be removed by the compiler, so such a dead load out of
 // bounds no longer traps (Wasm says it should). Memory safety does not depend on it: every
 // access that is made still goes through the guard region of the 8 GiB reservation.
-std::string base_pointer_accessors(const std::vector<std::string_view>& prelude,
-                                   const std::string& memory_field) {
+std::string base_pointer_accessors(const std::vector<std::string_view>& lines,
+                                   std::size_t prelude_end, const std::string& memory_field) {
   static const std::regex kLoad(R"(^DEFINE_LOAD\((\w+), (\w+), (\w+), (\w+)\)$)");
   static const std::regex kStore(R"(^DEFINE_STORE\((\w+), (\w+), (\w+)\)$)");
   std::string out =
@@ -229,7 +181,8 @@ std::string base_pointer_accessors(const std::vector<std::string_view>& prelude,
       "instance->" +
       memory_field + ".data\n";
   std::match_results<std::string_view::const_iterator> m;
-  for (std::string_view line : prelude) {
+  for (std::size_t i = 0; i < prelude_end; ++i) {
+    std::string_view line = lines[i];
     if (std::regex_match(line.begin(), line.end(), m, kLoad)) {
       std::string name = m[1].str(), t1 = m[2].str(), t2 = m[3].str(), t3 = m[4].str();
       out += "static inline " + t3 + " sandbox_wasmc_" + name + "(u8* base, u64 addr) { " + t1 +
@@ -270,29 +223,19 @@ std::string fuel_local_macros(const std::string& fuel_field, const std::string& 
   return out;
 }
 
-// Rewrites one line of a function body for the fuel local (see SplitOptions::fuel_field). The
-// shapes are wasm2c 1.0.32's: `  FUNC_PROLOGUE;` once after the locals, `FUNC_EPILOGUE;` before
-// every return (explicit returns are gotos to the end), the tick as a statement of its own, and
-// every call on one line ending in `;`: `w2c_f(instance, ...)`, `(*import)(instance->ctx, ...)`,
-// `CALL_INDIRECT(...)` (the callee gets its table entry's `module_instance`), `wasm_rt_throw()`.
-// Returns false if the line is left as it is.
-bool rewrite_for_fuel_local(std::string_view line, const std::string& tick_call, std::string& out) {
+// How one line of a function body is rewritten for the fuel local (see
+// SplitOptions::fuel_field and plan_fuel_local). The shapes are wasm2c 1.0.32's: `  FUNC_PROLOGUE;`
+// once after the locals, `FUNC_EPILOGUE;` before every return (explicit returns are gotos to the
+// end), the tick as a statement of its own, and every call on one line ending in `;`:
+// `w2c_f(instance, ...)`, `(*import)(instance->ctx, ...)`, `CALL_INDIRECT(...)` (the callee gets
+// its table entry's `module_instance`), `wasm_rt_throw()`.
+FuelEdit fuel_edit_of(std::string_view line, std::string_view tick_call) {
   std::size_t indent = 0;
   while (indent < line.size() && line[indent] == ' ') ++indent;
   std::string_view code = line.substr(indent);
-  std::string_view pad = line.substr(0, indent);
-  if (code == "FUNC_PROLOGUE;") {
-    out.append(line).append(" SANDBOX_WASMC_FUEL_ENTER;");
-    return true;
-  }
-  if (code == "FUNC_EPILOGUE;") {
-    out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; FUNC_EPILOGUE;");
-    return true;
-  }
-  if (starts_with(code, tick_call)) {
-    out.append(pad).append("SANDBOX_WASMC_TICK;");
-    return true;
-  }
+  if (code == "FUNC_PROLOGUE;") return FuelEdit::kEnter;
+  if (code == "FUNC_EPILOGUE;") return FuelEdit::kEpilogue;
+  if (starts_with(code, tick_call)) return FuelEdit::kTick;
   bool call = code.find("(instance,") != std::string_view::npos ||
               code.find("(instance)") != std::string_view::npos ||
               code.find(")(instance->") != std::string_view::npos ||
@@ -300,24 +243,182 @@ bool rewrite_for_fuel_local(std::string_view line, const std::string& tick_call,
               code.find("wasm_rt_throw(") != std::string_view::npos;
   // An explicit trap: write the fuel back so fuel_consumed() after it is exact.
   bool trap = code == "UNREACHABLE;";
-  if (!call && !trap) return false;
+  if (!call && !trap) return FuelEdit::kKeep;
   if (!ends_with(code, ";") || code.find('{') != std::string_view::npos) {
     throw Wasm2cOutputError("a call that is not a statement of its own: " + std::string(line));
   }
-  out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; ").append(code);
-  if (call) out.append(" SANDBOX_WASMC_FUEL_LOAD;");
-  return true;
+  return call ? FuelEdit::kCall : FuelEdit::kTrap;
+}
+
+// Appends `line` rewritten as `edit` says (not kKeep) to `out`.
+void append_fuel_edit(std::string& out, std::string_view line, FuelEdit edit) {
+  std::size_t indent = 0;
+  while (indent < line.size() && line[indent] == ' ') ++indent;
+  std::string_view code = line.substr(indent);
+  std::string_view pad = line.substr(0, indent);
+  switch (edit) {
+    case FuelEdit::kKeep:
+      out.append(line);
+      break;
+    case FuelEdit::kEnter:
+      out.append(line).append(" SANDBOX_WASMC_FUEL_ENTER;");
+      break;
+    case FuelEdit::kEpilogue:
+      out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; FUNC_EPILOGUE;");
+      break;
+    case FuelEdit::kTick:
+      out.append(pad).append("SANDBOX_WASMC_TICK;");
+      break;
+    case FuelEdit::kCall:
+      out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; ").append(code);
+      out.append(" SANDBOX_WASMC_FUEL_LOAD;");
+      break;
+    case FuelEdit::kTrap:
+      out.append(pad).append("SANDBOX_WASMC_FUEL_SAVE; ").append(code);
+      break;
+  }
+}
+
+// Bytes of C of an item's lines, newlines included.
+std::size_t item_bytes(const Wasm2cModel& model, const Wasm2cItem& item) {
+  std::size_t bytes = 0;
+  for (std::size_t j = item.begin; j < item.end; ++j) bytes += model.lines[j].size() + 1;
+  return bytes;
+}
+
+// Appends lines [begin, end) of the model, renamed, each with its '\n'; the first without its
+// leading "static " (a top-level item's), after `first_prefix`.
+void append_item_lines(std::string& out, const Wasm2cModel& model, const Renamer& renamer,
+                       std::size_t begin, std::size_t end, std::string_view first_prefix) {
+  out.append(first_prefix);
+  for (std::size_t j = begin; j < end; ++j) {
+    renamer.append(out, j == begin ? model.lines[j].substr(7) : model.lines[j]);
+    out.push_back('\n');
+  }
+}
+
+// The common header: the prelude, the blob's declaration, the accessor and fuel macros, the
+// caller's extra text, the declarations of functions, shared objects and data segments, and
+// the inline functions.
+std::string emit_common(const Wasm2cModel& model, const SplitOptions& options,
+                        const Renamer& renamer, const std::string& blob_symbol) {
+  const std::string& mod = options.name;
+  std::string common = "/* Generated by sandbox-wasmc from wasm2c output: do not edit. */\n";
+  common +=
+      "#ifndef SANDBOX_WASMC_" + mod + "_COMMON_H_\n#define SANDBOX_WASMC_" + mod + "_COMMON_H_\n";
+  for (std::size_t j = 0; j < model.prelude_end; ++j) {
+    renamer.append(common, model.lines[j]);
+    common.push_back('\n');
+  }
+  common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
+  if (!options.memory_field.empty()) {
+    common += base_pointer_accessors(model.lines, model.prelude_end, options.memory_field);
+  }
+  if (!options.fuel_field.empty()) {
+    common += fuel_local_macros(options.fuel_field, options.fuel_tick);
+  }
+  common += options.extra_common;
+  for (const Wasm2cItem& item : model.items) {
+    switch (item.kind) {
+      case ItemKind::kPrototype:
+        append_item_lines(common, model, renamer, item.begin, item.end, kHidden);
+        break;
+      case ItemKind::kDataSegment:
+        common.append("#define ").append(item.symbol);
+        common += " (" + blob_symbol + " + " + std::to_string(item.blob_offset) + "u)\n";
+        break;
+      case ItemKind::kSharedObject: {
+        // Declared here, defined hidden in main.
+        std::string_view rest = model.lines[item.begin].substr(7);
+        std::size_t eq = rest.find(" = ");
+        std::string_view declarator = eq == std::string_view::npos ? rest : rest.substr(0, eq);
+        if (ends_with(declarator, ";")) declarator.remove_suffix(1);
+        common.append(kHidden);
+        common.append("extern ");
+        renamer.append(common, declarator);
+        common.append(";\n");
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const Wasm2cItem& item : model.items) {
+    if (item.kind == ItemKind::kInlineFunction) {
+      append_item_lines(common, model, renamer, item.begin, item.end, "static inline ");
+    }
+  }
+  common += "#endif\n";
+  return common;
+}
+
+// main.c: every item that is not a function, with the shared objects defined hidden and the
+// data loads guarded.
+std::string emit_main(const Wasm2cModel& model, const SplitOptions& options, const Renamer& renamer,
+                      const std::string& blob_symbol) {
+  std::string main = "#include \"" + options.name + "_common.h\"\nint " +
+                     std::string(kSkipDataSegments) + "(void);\n";
+  for (const Wasm2cItem& item : model.items) {
+    switch (item.kind) {
+      case ItemKind::kLine:
+        renamer.append(main, model.lines[item.begin]);
+        main.push_back('\n');
+        break;
+      case ItemKind::kSharedObject:
+        append_item_lines(main, model, renamer, item.begin, item.end, kHidden);
+        break;
+      case ItemKind::kGuardedLoadData:
+        main.append("  if (!").append(kSkipDataSegments).append("()) ");
+        main.append(model.lines[item.begin].substr(2));
+        main.push_back('\n');
+        break;
+      case ItemKind::kLoadDataRun: {
+        const LoadDataRow* rows = &model.load_data_rows[item.first_row];
+        const std::size_t count = item.end - item.begin;
+        main += "  if (!" + std::string(kSkipDataSegments) +
+                "()) {\n    static const struct { u32 dest, src, size; } segments[] = {\n";
+        for (std::size_t r = 0; r < count; ++r) {
+          main.append("      {").append(rows[r].dest).append(", ");
+          main.append(std::to_string(rows[r].src)).append("u, ").append(rows[r].size);
+          main.append("u},\n");
+        }
+        main += "    };\n    for (size_t k = 0; k < sizeof segments / sizeof segments[0]; k++) {\n";
+        main.append("      LOAD_DATA(").append(rows[0].memory);
+        main += ", segments[k].dest, " + blob_symbol +
+                " + segments[k].src, segments[k].size);\n    }\n  }\n";
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return main;
+}
+
+// <name>_data.S: the blob's symbol, with the blob's hash in a symbol name.
+std::string emit_data_asm(const Wasm2cModel& model, const SplitOptions& options,
+                          const std::string& blob_symbol) {
+  const std::string& mod = options.name;
+  std::filesystem::path bin = std::filesystem::absolute(options.out_dir / (mod + "_data.bin"));
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a64(model.blob)));
+  const std::string size = std::to_string(model.blob.size());
+  std::string s = "/* Generated by sandbox-wasmc: the data segments of " + mod + ". */\n";
+  s += "  .section .rodata\n  .balign 16\n  .globl " + blob_symbol + "\n  .hidden " + blob_symbol +
+       "\n  .type " + blob_symbol + ", @object\n";
+  s += "  .set " + mod + "_data_fnv_" + hash + ", " + size + "\n";
+  s += blob_symbol + ":\n  .incbin " + asm_string(bin.string()) + "\n  .byte 0\n";
+  s += "  .size " + blob_symbol + ", " + std::to_string(model.blob.size() + 1) + "\n";
+  s += "  .section .note.GNU-stack,\"\",@progbits\n";
+  return s;
 }
 
 }  // namespace
 
-SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options) {
-  if (options.parts == 0) throw std::invalid_argument("parts must be at least 1");
-  const std::string& mod = options.name;
-  const std::string blob_symbol = mod + "_data_blob";
-  Renamer renamer(options.renames);
-  std::vector<std::string_view> lines = lines_of(source);
-
+Wasm2cModel classify_wasm2c_source(std::string_view source) {
+  Wasm2cModel model;
+  model.lines = lines_of(source);
+  const std::vector<std::string_view>& lines = model.lines;
   auto init = std::find_if(lines.begin(), lines.end(), [](std::string_view l) {
     return starts_with(l, "static bool s_module_initialized");
   });
@@ -325,203 +426,210 @@ SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& opt
     throw Wasm2cOutputError(
         "no 's_module_initialized' in the wasm2c output (wabt 1.0.32 expected)");
   }
-  std::size_t prelude_end = static_cast<std::size_t>(init - lines.begin());
+  model.prelude_end = static_cast<std::size_t>(init - lines.begin());
 
-  std::string decls;        // hidden declarations for the common header
-  std::string main_body;    // <mod>_main.c after its #include
-  std::string inline_defs;  // static inline functions for the common header
-  std::vector<std::pair<std::size_t, std::size_t>> functions;  // [begin, end) line ranges
-  std::vector<std::uint8_t> blob;
-  std::unordered_map<std::string, std::size_t> segment_offsets;  // in the blob
-  SplitResult result;
-
-  std::size_t i = prelude_end;
   const std::size_t n = lines.size();
+  std::size_t i = model.prelude_end;
   while (i < n) {
     std::string_view line = lines[i];
+    Wasm2cItem item;
+    item.begin = i;
     if (is_function_start(line)) {
       // The signature may wrap over several lines; it ends in ");" (prototype) or ") {".
       std::size_t k = i;
       while (k < n && !ends_with(lines[k], ");") && !ends_with(lines[k], ") {")) ++k;
       if (k == n) throw Wasm2cOutputError("unterminated function signature: " + std::string(line));
-      bool inlined = options.inline_functions.count(function_symbol(line)) != 0;
+      item.symbol = function_symbol(line);
       if (ends_with(lines[k], ");")) {
-        if (inlined) {  // defined static inline below instead
-          i = k + 1;
-          continue;
-        }
-        decls.append(kHidden);
-        for (std::size_t j = i; j <= k; ++j) {
-          renamer.append(decls, j == i ? lines[j].substr(7) : lines[j]);
-          decls.push_back('\n');
-        }
-        i = k + 1;
-        continue;
+        item.kind = ItemKind::kPrototype;
+        item.end = k + 1;
+      } else {
+        std::size_t end = k + 1;
+        while (end < n && lines[end] != "}") ++end;
+        if (end == n) throw Wasm2cOutputError("unterminated function: " + std::string(line));
+        item.kind = ItemKind::kFunction;
+        item.end = end + 1;
       }
-      std::size_t end = k + 1;
-      while (end < n && lines[end] != "}") ++end;
-      if (end == n) throw Wasm2cOutputError("unterminated function: " + std::string(line));
-      if (inlined) {
-        inline_defs.append("static inline ");
-        for (std::size_t j = i; j <= end; ++j) {
-          renamer.append(inline_defs, j == i ? lines[j].substr(7) : lines[j]);
-          inline_defs.push_back('\n');
-        }
-        i = end + 1;
-        continue;
-      }
-      functions.emplace_back(i, end + 1);
-      i = end + 1;
-      continue;
-    }
-    if (is_static_object(line)) {
+    } else if (is_static_object(line)) {
       std::size_t end = i;
       if (ends_with(line, "{")) {
         while (end < n && lines[end] != "};") ++end;
         if (end == n) throw Wasm2cOutputError("unterminated initializer: " + std::string(line));
       }
+      item.end = end + 1;
       std::string_view rest = line.substr(7);  // after "static "
       static const std::regex kSegment(R"(^const u8 (data_segment_data_\w+)\[\] = \{$)");
       std::match_results<std::string_view::const_iterator> match;
       if (std::regex_match(rest.begin(), rest.end(), match, kSegment)) {
-        std::size_t offset = blob.size();
-        for (std::size_t j = i + 1; j < end; ++j) parse_hex_bytes(lines[j], blob);
-        segment_offsets[match[1].str()] = offset;
-        decls += "#define " + match[1].str() + " (" + blob_symbol + " + " + std::to_string(offset) +
-                 "u)\n";
-        ++result.data_segments;
+        item.kind = ItemKind::kDataSegment;
+        item.symbol = rest.substr(static_cast<std::size_t>(match.position(1)),
+                                  static_cast<std::size_t>(match.length(1)));
       } else {
-        // A shared object (func_types, element segments): defined hidden in main, declared in
-        // the common header.
-        std::size_t eq = rest.find(" = ");
-        std::string_view declarator = eq == std::string_view::npos ? rest : rest.substr(0, eq);
-        if (ends_with(declarator, ";")) declarator.remove_suffix(1);
-        decls.append(kHidden);
-        decls.append("extern ");
-        renamer.append(decls, declarator);
-        decls.append(";\n");
-        main_body.append(kHidden);
-        for (std::size_t j = i; j <= end; ++j) {
-          renamer.append(main_body, j == i ? rest : lines[j]);
-          main_body.push_back('\n');
-        }
+        item.kind = ItemKind::kSharedObject;
       }
-      i = end + 1;
-      continue;
+    } else {
+      item.kind = ItemKind::kLine;
+      item.end = i + 1;
     }
-    if (std::size_t run = load_data_run(lines, i, segment_offsets, blob_symbol, main_body);
-        run > 0) {
-      i += run;
-      continue;
+    i = item.end;
+    model.items.push_back(item);
+  }
+  return model;
+}
+
+void mark_inline_functions(Wasm2cModel& model, const std::set<std::string>& names) {
+  if (names.empty()) return;
+  for (Wasm2cItem& item : model.items) {
+    if (item.kind != ItemKind::kPrototype && item.kind != ItemKind::kFunction) continue;
+    if (names.count(std::string(item.symbol)) == 0) continue;
+    item.kind =
+        item.kind == ItemKind::kPrototype ? ItemKind::kInlinePrototype : ItemKind::kInlineFunction;
+  }
+}
+
+void collect_data_segments(Wasm2cModel& model) {
+  for (Wasm2cItem& item : model.items) {
+    if (item.kind != ItemKind::kDataSegment) continue;
+    item.blob_offset = model.blob.size();
+    for (std::size_t j = item.begin + 1; j + 1 < item.end; ++j) {
+      parse_hex_bytes(model.lines[j], model.blob);
     }
-    if (guarded_load_data(line, main_body)) {
+  }
+}
+
+void guard_data_loads(Wasm2cModel& model) {
+  std::unordered_map<std::string_view, std::size_t> segments;  // defined so far
+  std::vector<Wasm2cItem> items;
+  items.reserve(model.items.size());
+  const std::size_t n = model.items.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const Wasm2cItem& item = model.items[i];
+    if (item.kind == ItemKind::kDataSegment) segments[item.symbol] = item.blob_offset;
+    std::string_view line = model.lines[item.begin];
+    if (item.kind != ItemKind::kLine || line.find("LOAD_DATA(") == std::string_view::npos) {
+      items.push_back(item);
       ++i;
       continue;
     }
-    renamer.append(main_body, line);
-    main_body.push_back('\n');
+    // The longest run from here: consecutive lines, one memory.
+    std::vector<LoadDataRow> run;
+    for (std::size_t j = i; j < n && model.items[j].kind == ItemKind::kLine; ++j) {
+      auto row = parse_load_data(model.lines[model.items[j].begin], segments);
+      if (!row || (!run.empty() && row->memory != run.front().memory)) break;
+      run.push_back(*row);
+    }
+    if (run.size() >= kMinLoadDataRun) {
+      Wasm2cItem table = item;
+      table.kind = ItemKind::kLoadDataRun;
+      table.end = item.begin + run.size();
+      table.first_row = model.load_data_rows.size();
+      model.load_data_rows.insert(model.load_data_rows.end(), run.begin(), run.end());
+      items.push_back(table);
+      i += run.size();
+      continue;
+    }
+    items.push_back(item);
+    if (starts_with(line, "  LOAD_DATA(")) items.back().kind = ItemKind::kGuardedLoadData;
     ++i;
   }
-  result.functions = functions.size();
-  result.data_bytes = blob.size();
+  model.items = std::move(items);
+}
 
-  std::string common = "/* Generated by sandbox-wasmc from wasm2c output: do not edit. */\n";
-  common +=
-      "#ifndef SANDBOX_WASMC_" + mod + "_COMMON_H_\n#define SANDBOX_WASMC_" + mod + "_COMMON_H_\n";
-  for (std::size_t j = 0; j < prelude_end; ++j) {
-    renamer.append(common, lines[j]);
-    common.push_back('\n');
-  }
-  common += "extern const u8 " + blob_symbol + "[] __attribute__((visibility(\"hidden\")));\n";
-  if (!options.memory_field.empty()) {
-    std::vector<std::string_view> prelude(lines.begin(),
-                                          lines.begin() + static_cast<std::ptrdiff_t>(prelude_end));
-    common += base_pointer_accessors(prelude, options.memory_field);
-  }
-  const bool fuel_local = !options.fuel_field.empty();
-  if (fuel_local) {
-    if (options.inline_functions.count(options.fuel_tick) == 0) {
-      throw std::invalid_argument("fuel_tick must be one of inline_functions");
+void plan_fuel_local(Wasm2cModel& model, const std::string& fuel_tick) {
+  const std::string tick_call = fuel_tick + "(instance, ";
+  model.fuel_edits.assign(model.lines.size(), FuelEdit::kKeep);
+  for (const Wasm2cItem& item : model.items) {
+    if (item.kind != ItemKind::kFunction) continue;
+    bool has_try = false;
+    for (std::size_t j = item.begin + 1; !has_try && j < item.end; ++j) {
+      has_try = model.lines[j].find("wasm_rt_try(") != std::string_view::npos;
     }
-    common += fuel_local_macros(options.fuel_field, options.fuel_tick);
+    if (has_try) continue;
+    for (std::size_t j = item.begin + 1; j < item.end; ++j) {
+      model.fuel_edits[j] = fuel_edit_of(model.lines[j], tick_call);
+    }
   }
-  const std::string tick_call = options.fuel_tick + "(instance, ";
-  common += options.extra_common;
-  common += decls;
-  common += inline_defs;
-  common += "#endif\n";
+}
 
-  const std::filesystem::path& dir = options.out_dir;
-  write_file(dir / (mod + "_common.h"), common, result.files);
-  write_file(dir / (mod + "_main.c"),
-             "#include \"" + mod + "_common.h\"\nint " + std::string(kSkipDataSegments) +
-                 "(void);\n" + main_body,
-             result.files);
-
-  // Parts, balanced by bytes of C.
-  std::vector<std::size_t> sizes;
+void assign_parts(Wasm2cModel& model, unsigned parts) {
+  if (parts == 0) throw std::invalid_argument("parts must be at least 1");
   std::size_t total = 0;
-  for (auto [b, e] : functions) {
-    std::size_t s = 0;
-    for (std::size_t j = b; j < e; ++j) s += lines[j].size() + 1;
-    sizes.push_back(s);
-    total += s;
+  for (const Wasm2cItem& item : model.items) {
+    if (item.kind == ItemKind::kFunction) total += item_bytes(model, item);
   }
-  std::vector<std::string> parts(options.parts, "#include \"" + mod + "_common.h\"\n");
-  result.part_bytes.assign(options.parts, 0);
-  std::size_t part = 0;
+  unsigned part = 0;
   std::size_t done = 0;
-  for (std::size_t f = 0; f < functions.size(); ++f) {
-    while (part + 1 < options.parts &&
-           done >= static_cast<std::size_t>(
-                       (static_cast<double>(total) * static_cast<double>(part + 1)) /
-                       static_cast<double>(options.parts))) {
+  for (Wasm2cItem& item : model.items) {
+    if (item.kind != ItemKind::kFunction) continue;
+    while (part + 1 < parts && done >= static_cast<std::size_t>((static_cast<double>(total) *
+                                                                 static_cast<double>(part + 1)) /
+                                                                static_cast<double>(parts))) {
       ++part;
     }
-    auto [b, e] = functions[f];
-    std::string& out = parts[part];
+    item.part = part;
+    done += item_bytes(model, item);
+  }
+}
+
+SplitResult emit_split(Wasm2cModel model, const SplitOptions& options) {
+  const std::string& mod = options.name;
+  const std::string blob_symbol = mod + "_data_blob";
+  const Renamer renamer(options.renames);
+  SplitResult result;
+  result.files.reserve(options.parts + 4);
+  result.files.push_back({mod + "_common.h", emit_common(model, options, renamer, blob_symbol)});
+  result.files.push_back({mod + "_main.c", emit_main(model, options, renamer, blob_symbol)});
+
+  const std::size_t first_part = result.files.size();
+  for (unsigned p = 0; p < options.parts; ++p) {
+    result.files.push_back(
+        {mod + "_part" + std::to_string(p) + ".c", "#include \"" + mod + "_common.h\"\n"});
+  }
+  result.part_bytes.assign(options.parts, 0);
+  const bool fuel = !model.fuel_edits.empty();
+  std::string rewritten;
+  for (const Wasm2cItem& item : model.items) {
+    if (item.kind == ItemKind::kDataSegment) ++result.data_segments;
+    if (item.kind != ItemKind::kFunction) continue;
+    ++result.functions;
+    std::string& out = result.files[first_part + item.part].contents;
     out.append(kHidden);
-    renamer.append(out, lines[b].substr(7));
+    renamer.append(out, model.lines[item.begin].substr(7));
     out.push_back('\n');
-    // A function with a try block keeps its fuel in the instance: a local changed after the
-    // try's setjmp would be indeterminate after the longjmp of a throw.
-    bool fuel_here = fuel_local;
-    for (std::size_t j = b + 1; fuel_here && j < e; ++j) {
-      if (lines[j].find("wasm_rt_try(") != std::string_view::npos) fuel_here = false;
-    }
-    std::string rewritten;
-    for (std::size_t j = b + 1; j < e; ++j) {
-      rewritten.clear();
-      if (fuel_here && rewrite_for_fuel_local(lines[j], tick_call, rewritten)) {
+    for (std::size_t j = item.begin + 1; j < item.end; ++j) {
+      if (fuel && model.fuel_edits[j] != FuelEdit::kKeep) {
+        rewritten.clear();
+        append_fuel_edit(rewritten, model.lines[j], model.fuel_edits[j]);
         renamer.append(out, rewritten);
       } else {
-        renamer.append(out, lines[j]);
+        renamer.append(out, model.lines[j]);
       }
       out.push_back('\n');
     }
     out.push_back('\n');
-    result.part_bytes[part] += sizes[f];
-    done += sizes[f];
+    result.part_bytes[item.part] += item_bytes(model, item);
   }
-  for (unsigned p = 0; p < options.parts; ++p) {
-    write_file(dir / (mod + "_part" + std::to_string(p) + ".c"), parts[p], result.files);
-  }
-
-  // The data blob and its assembly wrapper.
-  std::filesystem::path bin = std::filesystem::absolute(dir / (mod + "_data.bin"));
-  write_file(bin, std::string_view(reinterpret_cast<const char*>(blob.data()), blob.size()),
-             result.files);
-  char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a64(blob)));
-  std::string s = "/* Generated by sandbox-wasmc: the data segments of " + mod + ". */\n";
-  s += "  .section .rodata\n  .balign 16\n  .globl " + blob_symbol + "\n  .hidden " + blob_symbol +
-       "\n  .type " + blob_symbol + ", @object\n";
-  s += "  .set " + mod + "_data_fnv_" + hash + ", " + std::to_string(blob.size()) + "\n";
-  s += blob_symbol + ":\n  .incbin " + asm_string(bin.string()) + "\n  .byte 0\n";
-  s += "  .size " + blob_symbol + ", " + std::to_string(blob.size() + 1) + "\n";
-  s += "  .section .note.GNU-stack,\"\",@progbits\n";
-  write_file(dir / (mod + "_data.S"), s, result.files);
+  result.data_bytes = model.blob.size();
+  std::string data_asm = emit_data_asm(model, options, blob_symbol);
+  result.files.push_back({mod + "_data.bin", std::move(model.blob)});
+  result.files.push_back({mod + "_data.S", std::move(data_asm)});
   return result;
+}
+
+SplitResult split_wasm2c_source(std::string_view source, const SplitOptions& options) {
+  if (options.parts == 0) throw std::invalid_argument("parts must be at least 1");
+  const bool fuel_local = !options.fuel_field.empty();
+  if (fuel_local && options.inline_functions.count(options.fuel_tick) == 0) {
+    throw std::invalid_argument("fuel_tick must be one of inline_functions");
+  }
+  Wasm2cModel model = classify_wasm2c_source(source);
+  mark_inline_functions(model, options.inline_functions);
+  collect_data_segments(model);
+  guard_data_loads(model);
+  if (fuel_local) plan_fuel_local(model, options.fuel_tick);
+  assign_parts(model, options.parts);
+  return emit_split(std::move(model), options);
 }
 
 }  // namespace sandbox::wasmc

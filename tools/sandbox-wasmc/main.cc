@@ -200,6 +200,10 @@ int main_impl(int argc, char** argv) {
     result = split_wasm2c_source(source, options);
   }
   fs::remove(c_file);  // the parts hold all of it; it can be hundreds of MB
+  for (SplitFile& file : result.files) {
+    write_file(dir / file.name, file.contents.data(), file.contents.size());
+    std::string().swap(file.contents);  // written: free it before the next
+  }
 
   write_file(dir / (name + "_descriptor.c"), glue.descriptor_c.data(), glue.descriptor_c.size());
   write_file(dir / (name + "_stubs.c"), glue.stubs_c.data(), glue.stubs_c.size());
