@@ -37,6 +37,8 @@
 
 namespace sandbox {
 
+class MetricsRegistry;  // <sandbox/metrics.h>
+
 // A response sent in pieces while the handler runs (chunked transfer encoding): how a handler
 // streams (docs/protocol.md#streaming-output). The server offers one to handle() through
 // HttpRequest::stream when the route's HeadDecision asked for it; the handler may use it or
@@ -162,6 +164,10 @@ struct ServeOptions {
   // Workers never taken by long-running requests (clamped so that at least one worker may run
   // them): short requests (health, info, files) stay fast while guests loop.
   int reserved_workers = kDefaultReservedWorkers;
+  // Where the server counts its admission refusals and reports its queues and connections
+  // (docs/sandbox-api.md#metrics: sandbox_http_*); null: nowhere. Borrowed: must outlive the
+  // server. The server does not answer GET /metrics itself: its handler does.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // An HTTP/1.1 server (keep-alive, several I/O threads, handlers on worker threads) for one

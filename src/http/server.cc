@@ -1,4 +1,8 @@
-// HttpServer: Boost.Beast over Asio with C++20 coroutines.
+// HttpServer: Boost.Beast over Asio with C++20 coroutines; this file is the connection loop
+// (accept, refuse, session). The rest of the server is in its own files: the listen address
+// (listen_address.h), the admission of requests to the worker pool (admission.h), the chunked
+// response stream (chunked_stream.h), the responses a worker writes itself (worker_write.h) and
+// the conversions to and from Beast's messages (beast_messages.h).
 //
 // One coroutine per connection, each on its own strand of a multi-threaded io_context. A request
 // is read in two steps: the head, which the handler inspects (early refusals, the body cap of
@@ -7,9 +11,9 @@
 // without holding an I/O thread.
 //
 // Admission (include/sandbox/http.h): a connection past max_connections gets a 503 from a small
-// coroutine and is closed; a request is handed to the pool with try_submit (503 when the queue
-// is full), or, with a serial key that is busy, parked in that key's queue (no worker held) and
-// submitted when the key's running request finishes.
+// coroutine and is closed; a request is handed to the Admission (admission.h): to the pool with
+// try_submit (503 when the queue is full), or, with a serial key that is busy, parked in that
+// key's queue (no worker held) and submitted when the key's running request finishes.
 //
 // Streaming (HeadDecision::may_stream): the handler gets a ResponseStream (include/sandbox/http.h)
 // whose pieces it queues from its worker thread without blocking; a pump coroutine on the
@@ -22,10 +26,8 @@
 // coroutine has ended.
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -33,20 +35,24 @@
 #include <stdexcept>
 #include <thread>
 #include <tuple>
-#include <unordered_map>
 
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/json/serialize.hpp>
-#include <sys/socket.h>
 
-#include <sandbox/clock.h>
 #include <sandbox/http.h>
-#include <sandbox/protocol.h>
+#include <sandbox/metrics.h>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+#include "http/admission.h"
+#include "http/beast_messages.h"
+#include "http/chunked_stream.h"
+#include "http/listen_address.h"
+#include "http/metrics_http.h"
 #include "http/worker_pool.h"
+#include "http/worker_write.h"
 
 namespace sandbox {
 namespace {
@@ -62,179 +68,8 @@ constexpr std::size_t kHeaderLimit = std::size_t{16} * 1024;
 constexpr auto kRefusalWriteTimeout = std::chrono::seconds(5);
 constexpr auto kRefusalDrainTimeout = std::chrono::seconds(1);
 
-std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
-  const auto colon = listen.rfind(':');
-  if (colon == std::string::npos)
-    throw std::runtime_error("listen address must be HOST:PORT: " + listen);
-  std::string host = listen.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
-  const std::string port_text = listen.substr(colon + 1);
-  int port = -1;
-  try {
-    std::size_t used = 0;
-    port = std::stoi(port_text, &used);
-    if (used != port_text.size()) port = -1;
-  } catch (const std::exception&) {
-    port = -1;
-  }
-  if (port < 0 || port > 65535)
-    throw std::runtime_error("invalid port in listen address: " + listen);
-  if (host.empty()) host = "0.0.0.0";
-  return {host, static_cast<std::uint16_t>(port)};
-}
-
-HttpRequest to_request(const http::request<http::string_body>& r, bool with_body) {
-  HttpRequest out;
-  out.method = std::string(r.method_string());
-  out.target = std::string(r.target());
-  for (const auto& f : r)
-    out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
-  if (with_body) out.body = r.body();
-  return out;
-}
-
-http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version,
-                                           bool keep_alive) {
-  http::response<http::string_body> res{static_cast<http::status>(r.status), version};
-  for (const auto& [k, v] : r.headers) res.set(k, v);
-  res.body() = r.body;
-  res.keep_alive(keep_alive);
-  res.prepare_payload();
-  return res;
-}
-
 // How long one write of a response (or of one piece of a streamed one) may take.
 constexpr auto kWriteTimeout = std::chrono::seconds(30);
-
-// Responses up to this size are written by the worker that made them (see sent_by_worker).
-constexpr std::size_t kWorkerWriteBytes = std::size_t{64} * 1024;
-
-// `res` as it goes on the wire.
-std::string serialize(http::response<http::string_body>& res) {
-  std::string out;
-  http::response_serializer<http::string_body> serializer{res};
-  beast::error_code ec;
-  while (!serializer.is_done() && !ec) {
-    serializer.next(ec, [&](beast::error_code&, const auto& buffers) {
-      std::size_t n = 0;
-      for (const auto b : beast::buffers_range_ref(buffers)) {
-        out.append(static_cast<const char*>(b.data()), b.size());
-        n += b.size();
-      }
-      serializer.consume(n);
-    });
-  }
-  if (ec) throw std::runtime_error("serializing a response: " + ec.message());
-  return out;
-}
-
-// What a worker did with a response it wrote itself.
-struct WorkerWrite {
-  bool attempted = false;   // false: the connection's coroutine writes the response
-  bool failed = false;      // the connection is broken: close it
-  bool keep_alive = false;  // what the response told the client
-  std::string rest;         // what the socket did not take at once: the coroutine writes it
-};
-
-// The ResponseStream of one request: the handler's worker thread queues, the connection's pump
-// coroutine (on the strand of `signal`) takes and writes. `signal` is a timer that never expires
-// by itself: cancelling it (on the strand) wakes the pump.
-class ChunkedStream final : public ResponseStream,
-                            public std::enable_shared_from_this<ChunkedStream> {
- public:
-  explicit ChunkedStream(const asio::any_io_executor& strand) : signal_(strand) {
-    signal_.expires_at(asio::steady_timer::time_point::max());
-  }
-
-  void open(int status, std::vector<std::pair<std::string, std::string>> headers) override {
-    {
-      std::lock_guard lock(mu_);
-      if (opened_) return;
-      opened_ = true;
-      status_ = status;
-      headers_ = std::move(headers);
-    }
-    wake();
-  }
-
-  bool is_open() const override {
-    std::lock_guard lock(mu_);
-    return opened_;
-  }
-
-  bool write(std::string data) override {
-    {
-      std::lock_guard lock(mu_);
-      if (dead_) return false;
-      if (!opened_ || data.empty()) return true;
-      pending_ += data;
-    }
-    wake();
-    return true;
-  }
-
-  // The handler returned: the pump ends once everything queued is written.
-  void finish() {
-    {
-      std::lock_guard lock(mu_);
-      finished_ = true;
-    }
-    wake();
-  }
-
-  void mark_dead() {
-    std::lock_guard lock(mu_);
-    dead_ = true;
-    pending_.clear();
-  }
-
-  bool dead() const {
-    std::lock_guard lock(mu_);
-    return dead_;
-  }
-
-  struct Step {
-    bool head = false;  // the head is due
-    int status = 200;
-    std::vector<std::pair<std::string, std::string>> headers;
-    std::string data;
-    bool finished = false;
-  };
-
-  // What the pump has to do now (on the strand).
-  Step take() {
-    std::lock_guard lock(mu_);
-    Step step;
-    if (opened_ && !head_taken_) {
-      head_taken_ = true;
-      step.head = true;
-      step.status = status_;
-      step.headers = headers_;
-    }
-    step.data.swap(pending_);
-    step.finished = finished_;
-    return step;
-  }
-
-  asio::steady_timer& signal() { return signal_; }
-
- private:
-  // The posted wake holds the stream: it may run after the session let go of it.
-  void wake() {
-    asio::post(signal_.get_executor(), [self = shared_from_this()] { self->signal_.cancel(); });
-  }
-
-  mutable std::mutex mu_;
-  asio::steady_timer signal_;
-  bool opened_ = false;
-  bool head_taken_ = false;
-  bool finished_ = false;
-  bool dead_ = false;
-  int status_ = 200;
-  std::vector<std::pair<std::string, std::string>> headers_;
-  std::string pending_;
-};
 
 }  // namespace
 
@@ -251,8 +86,10 @@ struct HttpServer::Impl {
         ioc(options.io_threads),
         acceptor(ioc),
         signals(ioc),
-        pool(options.worker_threads, options.worker_stack_bytes, options.max_queued_requests,
-             options.worker_threads - options.reserved_workers) {
+        admission(std::make_unique<WorkerPool>(options.worker_threads, options.worker_stack_bytes,
+                                               options.max_queued_requests,
+                                               options.worker_threads - options.reserved_workers),
+                  options.max_waiting_per_key) {
     const auto [host, port] = split_listen(options.listen);
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(host, ec);
@@ -271,6 +108,24 @@ struct HttpServer::Impl {
     if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) throw std::runtime_error("cannot listen on " + options.listen + ": " + ec.message());
     bound_port = acceptor.local_endpoint().port();
+    if (options.metrics != nullptr) register_metrics(*options.metrics);
+  }
+
+  // The sandbox_http_* families of the connection loop (docs/sandbox-api.md#metrics); the
+  // admission registers its own.
+  void register_metrics(MetricsRegistry& registry) {
+    refused_connections = &refusal_counter(registry, "max_connections");
+    admission.register_metrics(registry);
+    metric_callbacks.push_back(
+        registry.gauge_callback("sandbox_http_open_connections",
+                                "Open HTTP connections (refused ones not included)", {}, [this] {
+                                  MutexLock lock(mu);
+                                  return static_cast<double>(connections.size());
+                                }));
+  }
+
+  static void count(Counter* counter) {
+    if (counter != nullptr) counter->add();
   }
 
   asio::awaitable<void> accept_loop() {
@@ -292,11 +147,12 @@ struct HttpServer::Impl {
       socket.set_option(tcp::no_delay(true), ec);
       bool over = false;
       {
-        std::lock_guard lock(mu);
+        MutexLock lock(mu);
         if (stopping.load()) continue;
         over = connections.size() >= options.max_connections;
       }
       if (over) {
+        count(refused_connections);
         // Refusals are bounded too: past as many again, the connection is just closed.
         if (refusing.load() >= options.max_connections) continue;  // the socket closes here
         ++refusing;
@@ -306,12 +162,12 @@ struct HttpServer::Impl {
       }
       auto conn = std::make_shared<Connection>(std::move(socket));
       {
-        std::lock_guard lock(mu);
+        MutexLock lock(mu);
         connections.insert(conn);
         ++live_sessions;
       }
       asio::co_spawn(strand, session(conn), [this, conn](const std::exception_ptr&) {
-        std::lock_guard lock(mu);
+        MutexLock lock(mu);
         connections.erase(conn);
         if (--live_sessions == 0) cv.notify_all();
       });
@@ -343,91 +199,8 @@ struct HttpServer::Impl {
     stream.socket().close(ignored);
   }
 
-  // Hands `job` to the pool, or parks it behind its serial key; a refusal when a bound is hit.
-  std::optional<HttpResponse> admit(std::unique_ptr<WorkerPool::Job> job, const std::string& key,
-                                    bool long_running) {
-    const auto pool_full = [] {
-      return busy_response(ErrorKind::kOverloaded,
-                           "The server is busy: too many requests wait for a worker; retry later",
-                           "max_queued_requests");
-    };
-    if (key.empty()) {
-      if (pool.try_submit(std::move(job), long_running)) return std::nullopt;
-      return pool_full();
-    }
-    std::lock_guard lock(keys_mu);
-    const auto [it, fresh] = keys.try_emplace(key);
-    KeyQueue& queue = it->second;
-    if (!queue.active) {
-      if (!pool.try_submit(std::move(job), long_running)) {
-        keys.erase(it);
-        return pool_full();
-      }
-      queue.active = true;
-      return std::nullopt;
-    }
-    if (queue.waiting.size() >= options.max_waiting_per_key) {
-      return busy_response(ErrorKind::kTooManyRequests,
-                           "Too many requests are waiting for " + key + "; retry later",
-                           "max_waiting_per_key");
-    }
-    queue.waiting.push_back(Parked{std::move(job), long_running});
-    return std::nullopt;
-  }
-
-  // The running request of `key` finished: the next one parked behind it goes to the pool.
-  void key_done(const std::string& key) {
-    std::lock_guard lock(keys_mu);
-    const auto it = keys.find(key);
-    if (it == keys.end()) return;
-    if (it->second.waiting.empty()) {
-      keys.erase(it);
-      return;
-    }
-    Parked next = std::move(it->second.waiting.front());
-    it->second.waiting.pop_front();
-    pool.submit(std::move(next.job), next.long_running);  // admitted when it was parked
-  }
-
-  // The response of a request the coroutine of `c` waits for, written by the worker that made
-  // it, without waking the I/O thread first: the client has its answer one thread hand-off
-  // sooner (a stateless Lua `1+1` took 0.19 ms p50, of which the hand-back was 0.03-0.05). The
-  // coroutine has no operation on the socket while it waits, so the worker may use it; it sends
-  // without blocking, and what the socket does not take at once (or a response over
-  // kWorkerWriteBytes, or an error the coroutine turns into a 500) is left to the coroutine.
-  WorkerWrite sent_by_worker(Connection& c, const HttpResponse& r, unsigned version,
-                             bool keep_alive) {
-    if (r.body.size() > kWorkerWriteBytes) return {};
-    auto res = to_beast(r, version, keep_alive && !stopping.load());
-    WorkerWrite out{.attempted = true, .keep_alive = res.keep_alive()};
-    std::string bytes;
-    try {
-      bytes = serialize(res);
-    } catch (const std::exception&) {
-      return {};
-    }
-    const int fd = c.stream.socket().native_handle();
-    std::size_t sent = 0;
-    while (sent < bytes.size()) {
-      const ssize_t n =
-          ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
-      if (n > 0) {
-        sent += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        break;
-      } else {
-        out.failed = true;
-        return out;
-      }
-    }
-    out.rest = bytes.substr(sent);
-    return out;
-  }
-
   // The connection a worker writes its response to, with the request's HTTP version and
-  // keep-alive (see sent_by_worker).
+  // keep-alive (send_by_worker, worker_write.h).
   struct Direct {
     Connection* connection = nullptr;
     unsigned version = 11;
@@ -436,7 +209,7 @@ struct HttpServer::Impl {
 
   // Runs handler.handle(request) on the worker pool (admission permitting); the awaiting
   // coroutine resumes on `ex` with the response or the refusal. With a connection in `direct`,
-  // the worker writes the response itself (sent_by_worker).
+  // the worker writes the response itself (send_by_worker).
   // (Not a coroutine itself: the request travels in a shared_ptr, which sidesteps gcc 12's
   // trouble with non-trivial coroutine parameters captured into nested lambdas.)
   template <class Executor>
@@ -457,14 +230,15 @@ struct HttpServer::Impl {
             auto written = std::make_shared<WorkerWrite>();
             if (!error && direct.connection != nullptr) {
               *written =
-                  sent_by_worker(*direct.connection, *response, direct.version, direct.keep_alive);
+                  send_by_worker(direct.connection->stream.socket().native_handle(), *response,
+                                 direct.version, direct.keep_alive && !stopping.load());
             }
             asio::post(ex, [shared_completion, error, response, written] {
               (*shared_completion)(error, std::move(*response), std::move(*written));
             });
-            if (!key.empty()) key_done(key);
+            if (!key.empty()) admission.key_done(key);
           });
-          if (auto refused = admit(std::move(job), key, long_running)) {
+          if (auto refused = admission.admit(std::move(job), key, long_running)) {
             auto response = std::make_shared<HttpResponse>(std::move(*refused));
             asio::post(ex, [shared_completion, response] {
               (*shared_completion)(nullptr, std::move(*response), WorkerWrite{});
@@ -674,7 +448,7 @@ struct HttpServer::Impl {
       acceptor.close(ignored);
       signals.cancel(ignored);
     });
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     for (const auto& conn : connections) {
       asio::post(conn->stream.get_executor(), [conn] {
         boost::system::error_code ignored;
@@ -687,8 +461,8 @@ struct HttpServer::Impl {
   // Blocks until stop was requested and every connection has ended, then joins the threads.
   void wait() {
     {
-      std::unique_lock lock(mu);
-      cv.wait(lock, [&] { return stopping.load() && live_sessions == 0; });
+      MutexLock lock(mu);
+      while (!(stopping.load() && live_sessions == 0)) lock.wait(cv);
     }
     std::lock_guard join_lock(join_mu);
     work_guard.reset();
@@ -707,30 +481,22 @@ struct HttpServer::Impl {
   // Serializes the accept loop and the acceptor's close (request_stop).
   asio::strand<asio::io_context::executor_type> accept_strand{asio::make_strand(ioc)};
   asio::signal_set signals;
-  // Serial keys with a request on the pool, and the requests parked behind it.
-  struct Parked {
-    std::unique_ptr<WorkerPool::Job> job;
-    bool long_running = false;
-  };
-  struct KeyQueue {
-    bool active = false;
-    std::deque<Parked> waiting;
-  };
-  std::mutex keys_mu;
-  std::unordered_map<std::string, KeyQueue> keys;  // guarded by keys_mu
-  // Declared after `keys`, so destroyed (its threads joined) first: a job finishing during the
-  // destruction still reaches key_done() on a live map (found by ThreadSanitizer).
-  WorkerPool pool;
+  // The worker pool, and the serial keys' queues in front of it.
+  Admission admission;
   std::vector<std::thread> threads;
   std::uint16_t bound_port = 0;
   std::atomic<bool> stopping{false};
-  std::mutex mu;
+  Mutex mu;
   std::mutex join_mu;
-  std::condition_variable cv;
-  std::set<std::shared_ptr<Connection>> connections;
-  int live_sessions = 0;
+  std::condition_variable cv;  // with mu: live_sessions reached 0, or stopping was set
+  std::set<std::shared_ptr<Connection>> connections SANDBOX_GUARDED_BY(mu);
+  int live_sessions SANDBOX_GUARDED_BY(mu) = 0;
   std::atomic<std::size_t> refusing{0};  // refuse() coroutines running
   bool started = false;
+  // With options.metrics: the refusal counter, and the callbacks that read the members above.
+  // Declared last, so unregistered first when the server is destroyed.
+  Counter* refused_connections = nullptr;
+  std::vector<MetricsRegistry::Callback> metric_callbacks;
 };
 
 HttpServer::HttpServer(HttpHandler& handler, ServeOptions options)

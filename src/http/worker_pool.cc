@@ -20,7 +20,7 @@ WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_que
     if (rc != 0) {
       pthread_attr_destroy(&attr);
       {
-        std::lock_guard lock(mu_);
+        MutexLock lock(mu_);
         stopping_ = true;
       }
       cv_.notify_all();
@@ -34,7 +34,7 @@ WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_que
 
 WorkerPool::~WorkerPool() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
@@ -43,7 +43,7 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     queue_.push_back(Queued{std::move(job), long_running});
   }
   // One job, one worker: waking every idle worker for it costs each of them a futex wake and
@@ -55,7 +55,7 @@ void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
 
 bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
     queue_.push_back(Queued{std::move(job), long_running});
   }
@@ -64,7 +64,7 @@ bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
 }
 
 std::size_t WorkerPool::queued() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return queue_.size();
 }
 
@@ -83,10 +83,9 @@ void WorkerPool::loop() {
   for (;;) {
     Queued next;
     {
-      std::unique_lock lock(mu_);
+      MutexLock lock(mu_);
       // Stopping: run what is queued (a long job waits for a running one to finish).
-      cv_.wait(lock,
-               [&] { return (stopping_ && queue_.empty()) || next_runnable() != queue_.end(); });
+      while (!(stopping_ && queue_.empty()) && next_runnable() == queue_.end()) lock.wait(cv_);
       const auto it = next_runnable();
       if (it == queue_.end()) return;  // stopping, and nothing left to run
       next = std::move(*it);
@@ -98,7 +97,7 @@ void WorkerPool::loop() {
     if (next.long_running) {
       bool long_waiting = false;
       {
-        std::lock_guard lock(mu_);
+        MutexLock lock(mu_);
         --long_running_;
         long_waiting = std::any_of(queue_.begin(), queue_.end(),
                                    [](const Queued& q) { return q.long_running; });

@@ -16,10 +16,12 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include <pthread.h>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace sandbox {
 
@@ -60,7 +62,7 @@ class WorkerPool {
   }
 
   // Jobs waiting for a thread now.
-  std::size_t queued() const;
+  std::size_t queued() const SANDBOX_EXCLUDES(mu_);
 
  private:
   struct Queued {
@@ -70,16 +72,16 @@ class WorkerPool {
 
   static void* thread_main(void* self);
   void loop();
-  // The first queued job that may start now, or queue_.end(). Requires mu_.
-  std::deque<Queued>::iterator next_runnable();
+  // The first queued job that may start now, or queue_.end().
+  std::deque<Queued>::iterator next_runnable() SANDBOX_REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Queued> queue_;
+  mutable Mutex mu_;
+  std::condition_variable cv_;  // with mu_: a job was queued or may start, or stopping_ was set
+  std::deque<Queued> queue_ SANDBOX_GUARDED_BY(mu_);
   std::size_t max_queued_ = 0;
   int max_long_running_ = 1;
-  int long_running_ = 0;  // long-running jobs running now (guarded by mu_)
-  bool stopping_ = false;
+  int long_running_ SANDBOX_GUARDED_BY(mu_) = 0;  // long-running jobs running now
+  bool stopping_ SANDBOX_GUARDED_BY(mu_) = false;
   std::vector<pthread_t> threads_;
 };
 

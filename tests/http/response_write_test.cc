@@ -1,7 +1,7 @@
-// How HttpServer writes a handler's response (src/http/server.cc): the worker that made it sends
-// it without blocking, and the connection's coroutine writes what the socket did not take (and
-// every response over kWorkerWriteBytes). Over real loopback sockets, with a raw client so the
-// test controls the receive buffer and when it reads.
+// How HttpServer writes a handler's response (src/http/server.cc, worker_write.h): the worker
+// that made it sends it without blocking, and the connection's coroutine writes what the socket
+// did not take (and every response over kWorkerWriteBytes). Over real loopback sockets, with a
+// raw client so the test controls the receive buffer and when it reads.
 #include <chrono>
 #include <optional>
 #include <string>
