@@ -1,0 +1,51 @@
+#include "http/metrics_http.h"
+
+#include <string>
+
+#include <boost/json/serialize.hpp>
+
+#include <sandbox/clock.h>
+#include <sandbox/protocol.h>
+
+namespace sandbox {
+
+HttpResponse metrics_response(const MetricsRegistry& registry, const HttpRequest& head) {
+  if (head.method != "GET") {
+    const ErrorResponse e =
+        ApiError(ErrorKind::kMethodNotAllowed, "Use GET").to_response(SystemClock().now_ms());
+    HttpResponse r = HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
+    r.headers.emplace_back("allow", "GET");
+    return r;
+  }
+  HttpResponse r;
+  r.status = 200;
+  r.headers = {{"content-type", std::string(kMetricsContentType)}, {"cache-control", "no-store"}};
+  r.body = registry.render();
+  return r;
+}
+
+HeadDecision MetricsHandler::on_head(const HttpRequest& head) {
+  if (head.path() == kMetricsPath) {
+    HeadDecision d;
+    d.early_response = metrics_response(registry_, head);
+    return d;
+  }
+  if (inner_ != nullptr) return inner_->on_head(head);
+  HeadDecision d;
+  d.early_response = HttpResponse::text(404, "Not found");
+  return d;
+}
+
+HttpResponse MetricsHandler::handle(HttpRequest request) {
+  if (inner_ != nullptr && request.path() != kMetricsPath)
+    return inner_->handle(std::move(request));
+  return HttpResponse::text(404, "Not found");  // on_head answered it
+}
+
+Counter& refusal_counter(MetricsRegistry& registry, std::string_view limit) {
+  return registry.counter("sandbox_http_refusals_total",
+                          "Requests and connections refused by an admission limit, by the limit",
+                          {{"limit", std::string(limit)}});
+}
+
+}  // namespace sandbox
