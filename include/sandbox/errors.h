@@ -50,7 +50,7 @@ std::string_view error_code_name(ErrorCode code);
 // The HTTP status the code maps to by default (404 for kFileNotFound, ...).
 int error_code_status(ErrorCode code);
 // The code named `name`, or nullopt for an unknown name (whose status is 500).
-std::optional<ErrorCode> parse_error_code(std::string_view name);
+[[nodiscard]] std::optional<ErrorCode> parse_error_code(std::string_view name);
 
 // The kinds: X(kind, wire code, HTTP status, retryable, meaning). The first kind of a
 // (code, status) pair is what error_kind_for() answers for it, so the order matters where two
@@ -141,10 +141,13 @@ inline bool error_kind_retryable(ErrorKind kind) { return error_kind_info(kind).
 
 // The kind a received (code, status) pair stands for: the first kind with both; else the first
 // kind with the code and its default status (error_code_status()); else kInternal.
-ErrorKind error_kind_for(ErrorCode code, int http_status);
+[[nodiscard]] ErrorKind error_kind_for(ErrorCode code, int http_status);
 
-// An exception from below the protocol layer (storage) that names its kind, so every boundary
-// answers it the same way (error_response_for() in include/sandbox/protocol.h).
+// An exception from below the protocol layer that names its kind, so every boundary answers it
+// the same way (error_response_for() in include/sandbox/protocol.h): StorageError and its
+// lease errors, SnapshotError, WasmError, WorkerLostError, BindingError
+// (docs/errors.md#exceptions-at-the-boundaries). An exception that reaches a boundary and is
+// neither this, an ApiError nor a WorkspaceError is kUnexpected: a bug.
 class ClassifiedError {
  public:
   virtual ErrorKind kind() const noexcept = 0;

@@ -18,14 +18,22 @@
 // that could not snapshot) -> [fresh]; a build mismatch resets it to [null]; limit rounds and
 // dropped instances leave it untouched.
 //
-// The guarantees callers rely on (numbered as in docs/contexts.md#invariants):
-//  CL5  Any guest error rolls the workspace mirror back and reports no file changes.
-//  CL6  invalid(), an exception from execute and a failed snapshot write drop the resident
-//       instance; the next call restores the last good snapshot.
-//  CL7  A round whose outcome is an ExecutionLimitError is never snapshotted (rule 4 of
-//       engine.h).
-//  CL9  A snapshot write (changed chunks, deleted chunks, the context row) is one transaction.
-//  CL14 Chunks are written compressed (zstd) and the codec is recorded in the snapshot record.
+// The rules of a context's state, written out once in docs/contexts.md#invariants (the ids are
+// stable; code and tests cite them). Index:
+//  CL1  One call at a time per key                  docs/contexts.md#cl1
+//  CL2  At most one resident per key                docs/contexts.md#cl2
+//  CL3  Reuse only what is whole                    docs/contexts.md#cl3
+//  CL4  A record is restored only by its own build  docs/contexts.md#cl4
+//  CL5  Errors roll the workspace back              docs/contexts.md#cl5
+//  CL6  Failures drop the instance                  docs/contexts.md#cl6
+//  CL7  Limit rounds are never stored               docs/contexts.md#cl7
+//  CL8  Snapshot or stale                           docs/contexts.md#cl8
+//  CL9  Atomic writes, a row every answered round   docs/contexts.md#cl9
+//  CL10 A cap on live instances                     docs/contexts.md#cl10
+//  CL11 A take-over forgets                         docs/contexts.md#cl11
+//  CL12 A wipe removes everything                   docs/contexts.md#cl12
+//  CL13 Touch only after an answer                  docs/contexts.md#cl13
+//  CL14 Chunks are compressed, the codec recorded   docs/contexts.md#cl14
 //
 // Several nodes over one shared store (PostgreSQL; src/storage/lease.h): before acting on a key
 // the server takes or renews this node's lease on it; a key another node holds answers 503, and
@@ -50,7 +58,7 @@
 
 namespace sandbox {
 
-class InterpreterStore;
+class MetricsRegistry;  // <sandbox/metrics.h>
 
 // The shape of the caller's /workspace: no contents, only the directory list and file hashes.
 struct WorkspaceManifestArgs {
@@ -128,6 +136,11 @@ struct InterpreterServerOptions {
   // Keys holding code contexts in the store (kMaxInterpreterKeys); a key's first context past
   // it answers 503 NO_SPACE.
   std::size_t max_keys = kMaxInterpreterKeys;
+  // Where the server reports its contexts (docs/sandbox-api.md#metrics: context executions,
+  // step and restore times, snapshot bytes written, resident contexts, interpreter-key lease
+  // take-overs, labelled with the engine's language); null: nowhere. Borrowed: must outlive the
+  // server.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // Parses INTERPRETER_IDLE_TTL_MS (docs/protocol.md#idle-expiry T0): unset/empty/invalid/negative
@@ -136,9 +149,13 @@ std::int64_t parse_idle_ttl(const char* value);
 
 class InterpreterServer {
  public:
-  // `engine` must have sessions. `store` and `clock` must outlive the server.
-  InterpreterServer(const Engine& engine, InterpreterStore& store, const Clock& clock,
-                    InterpreterServerOptions options = {});
+  // The server's state (its engine, store, clock, keys), defined in src/interpreter/ and
+  // incomplete here. A kit user gets a server from its runtime (InterpreterRuntime::interpreter(),
+  // runtime.h); this tree builds one over a store with make_interpreter_server
+  // (src/interpreter/over_store.h), since the store types are not part of the kit.
+  struct Impl;
+  // Takes the non-null `impl` that make_interpreter_server builds.
+  explicit InterpreterServer(std::unique_ptr<Impl> impl);
   ~InterpreterServer();
   InterpreterServer(const InterpreterServer&) = delete;
   InterpreterServer& operator=(const InterpreterServer&) = delete;
@@ -152,9 +169,9 @@ class InterpreterServer {
                       const std::string& body, const OutputObserver& on_output = {});
 
   // Execute in a context with the pull callback (docs/protocol.md#execute-in-context).
-  InterpreterExecuteResult execute_in_context(const std::string& key,
-                                              const InterpreterExecuteArgs& args,
-                                              const GetWorkspaceFiles& get_files);
+  [[nodiscard]] InterpreterExecuteResult execute_in_context(const std::string& key,
+                                                            const InterpreterExecuteArgs& args,
+                                                            const GetWorkspaceFiles& get_files);
 
   // Runs the idle-expiry handler (docs/protocol.md#idle-expiry T6) of every key whose deadline
   // has passed by the clock. Returns how many keys were wiped. The runtime calls this from a timer;
@@ -172,7 +189,6 @@ class InterpreterServer {
   const Engine& engine() const;
 
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

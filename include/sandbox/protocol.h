@@ -58,12 +58,12 @@ inline constexpr std::string_view kSandboxIdHeader = "x-sandbox-id";
 
 // docs/protocol.md#errno-mapping: ENOENT -> FILE_NOT_FOUND, ..., anything unmapped ->
 // FILESYSTEM_ERROR.
-ErrorCode error_code_for_errno(Errno e);
+[[nodiscard]] ErrorCode error_code_for_errno(Errno e);
 // The same mapping as kinds: ENOENT -> kFileNotFound, ..., ENAMETOOLONG -> kBadRequest.
-ErrorKind error_kind_for_errno(Errno e);
+[[nodiscard]] ErrorKind error_kind_for_errno(Errno e);
 
 // The ErrorResponse body (docs/protocol.md#error-envelope) and the HTTP status it is sent with.
-struct ErrorResponse {
+struct [[nodiscard]] ErrorResponse {
   ErrorCode code = ErrorCode::kInternalError;
   std::string message;
   boost::json::object context;
@@ -75,11 +75,12 @@ struct ErrorResponse {
 boost::json::object to_json(const ErrorResponse& e);
 // Parses an ErrorResponse body; unknown codes become kInternalError with the original code kept
 // in `raw_code`. Returns nullopt when the body is not an ErrorResponse-shaped object.
-std::optional<ErrorResponse> error_response_from_json(const boost::json::value& v,
-                                                      std::string* raw_code = nullptr);
+[[nodiscard]] std::optional<ErrorResponse> error_response_from_json(
+    const boost::json::value& v, std::string* raw_code = nullptr);
 
 // A request-level failure a server answers with an ErrorResponse. Built from an ErrorKind
-// (include/sandbox/errors.h), which fixes the code and the status.
+// (include/sandbox/errors.h), which fixes the code and the status; the one other way to make one
+// is relay(), for an answer a remote runtime sent.
 class ApiError : public std::runtime_error {
  public:
   ApiError(ErrorKind kind, const std::string& message, boost::json::object context = {},
@@ -90,31 +91,37 @@ class ApiError : public std::runtime_error {
         code_(error_kind_code(kind)),
         context_(std::move(context)),
         operation_(std::move(operation)) {}
-  // From a status and code received on the wire (a relayed answer, tests): `code`
-  // VALIDATION_FAILED by default whatever the status, as the protocol's ApiError does. The kind is
-  // error_kind_for(code, status). Servers throw kinds, never this form.
-  ApiError(int status, const std::string& message, ErrorCode code = ErrorCode::kValidationFailed,
-           boost::json::object context = {}, std::optional<std::string> operation = std::nullopt)
-      : std::runtime_error(message),
-        kind_(error_kind_for(code, status)),
-        status_(status),
-        code_(code),
-        context_(std::move(context)),
-        operation_(std::move(operation)) {}
+  // An error answer a remote runtime (a binding) sent, to be answered on as it came: its status,
+  // code, message, context, operation and timestamp are kept, whatever pair they make (a runtime
+  // may answer 418 VALIDATION_FAILED). The kind is error_kind_for(code, status). Only a relay of
+  // a runtime's answer uses this; every error a server raises itself is built from its kind.
+  [[nodiscard]] static ApiError relay(const ErrorResponse& upstream) { return ApiError(upstream); }
   ErrorKind kind() const { return kind_; }
   int status() const { return status_; }
   ErrorCode code() const { return code_; }
   bool retryable() const { return error_kind_retryable(kind_); }
   const boost::json::object& context() const { return context_; }
   const std::optional<std::string>& operation() const { return operation_; }
-  ErrorResponse to_response(std::int64_t now_ms) const;
+  // The answer, stamped `now_ms` (a relayed answer keeps the timestamp it came with, if any).
+  [[nodiscard]] ErrorResponse to_response(std::int64_t now_ms) const;
 
  private:
+  explicit ApiError(const ErrorResponse& upstream)
+      : std::runtime_error(upstream.message),
+        kind_(error_kind_for(upstream.code, upstream.http_status)),
+        status_(upstream.http_status),
+        code_(upstream.code),
+        context_(upstream.context),
+        operation_(upstream.operation),
+        timestamp_(upstream.timestamp.empty() ? std::nullopt
+                                              : std::optional<std::string>(upstream.timestamp)) {}
+
   ErrorKind kind_;
   int status_;
   ErrorCode code_;
   boost::json::object context_;
   std::optional<std::string> operation_;
+  std::optional<std::string> timestamp_;  // relayed answers only
 };
 
 // The kind a received ErrorResponse stands for: error_kind_for(code, http_status).
@@ -126,17 +133,20 @@ inline ErrorKind error_kind_of(const ErrorResponse& e) {
 // error_kind_for_errno(); the context gains `errno` and the error's details; `operation` is
 // lifted to the top level when context carries one. `code_override` replaces the errno mapping's
 // code (its status then comes from error_code_status()).
-ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
-                                   std::int64_t now_ms,
-                                   std::optional<ErrorCode> code_override = std::nullopt);
+[[nodiscard]] ErrorResponse errno_error_response(
+    const WorkspaceError& e, boost::json::object context, std::int64_t now_ms,
+    std::optional<ErrorCode> code_override = std::nullopt);
 // The same with the errno mapping replaced by `kind`.
-ErrorResponse errno_error_response(const WorkspaceError& e, boost::json::object context,
-                                   std::int64_t now_ms, ErrorKind kind);
+[[nodiscard]] ErrorResponse errno_error_response(const WorkspaceError& e,
+                                                 boost::json::object context, std::int64_t now_ms,
+                                                 ErrorKind kind);
 
-// The generic mapping of any exception to an ErrorResponse: ApiError as itself, WorkspaceError by
-// errno, a ClassifiedError (StorageError: kStorageFailure, 500 "Storage failure: ...") by its
-// kind, anything else kUnexpected (INTERNAL_ERROR 502 "Engine execution failed").
-ErrorResponse error_response_for(const std::exception& e, std::int64_t now_ms);
+// The one mapping of an exception to an ErrorResponse, used by every server boundary
+// (docs/errors.md#exceptions-at-the-boundaries): ApiError as itself, WorkspaceError by errno, a
+// ClassifiedError (StorageError, LeaseHeldError, SnapshotError, WasmError, WorkerLostError,
+// BindingError) by its kind and wire message, anything else kUnexpected (INTERNAL_ERROR 502
+// "Engine execution failed": a bug to report).
+[[nodiscard]] ErrorResponse error_response_for(const std::exception& e, std::int64_t now_ms);
 
 // Language names (docs/protocol.md#stateless-execute, E7): lowercased, with aliases python3 ->
 // python, js/node -> javascript, ts -> typescript.
@@ -151,7 +161,7 @@ bool valid_env_key(std::string_view key);
 bool valid_interpreter_key(std::string_view key);
 
 // The ExecutionResult (docs/protocol.md#execution-result), as sent for stateless executions.
-struct ExecutionResult {
+struct [[nodiscard]] ExecutionResult {
   std::string code;
   std::string language;
   std::string engine;
@@ -168,7 +178,8 @@ boost::json::object to_json(const ExecutionResult& result);
 
 // What a client sees of a code context's stored snapshot (docs/protocol.md#snapshot-info): pages =
 // non-zero pages, bytes = pages x 64 KiB, storedBytes = chunk rows x 1 MiB, takenAt epoch ms, stale
-// when a later execution could not be snapshotted.
+// when a later execution could not be snapshotted; encodedBytes (ours, absent from other runtimes
+// and older records) = the bytes the chunk rows take in the store.
 struct SnapshotInfo {
   std::string build;
   std::uint32_t pages = 0;
@@ -176,6 +187,7 @@ struct SnapshotInfo {
   std::uint64_t stored_bytes = 0;
   std::int64_t taken_at = 0;
   bool stale = false;
+  std::optional<std::uint64_t> encoded_bytes;
 
   bool operator==(const SnapshotInfo&) const = default;
 };
@@ -183,13 +195,13 @@ struct SnapshotInfo {
 boost::json::object to_json(const SnapshotInfo& info);
 // nullopt for null or anything that is not a SnapshotInfo-shaped object (a number field that is
 // not an integer in its type's range included).
-std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v);
+[[nodiscard]] std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v);
 
 // Parses an ExecutionResult-shaped object (as a client receives it). Throws ApiError 500
 // INTERNAL_ERROR "Invalid sandbox response" when `results` is not an array or `logs` not an
 // object, and "Invalid sandbox response: <field> ..." when durationMs is not finite or
 // error.lineNumber / a usage counter is a number no integer of its type holds (1e300, 1.5).
-ExecutionResult execution_result_from_json(const boost::json::object& o);
+[[nodiscard]] ExecutionResult execution_result_from_json(const boost::json::object& o);
 
 // Splits captured text into lines on '\n', dropping one trailing empty element.
 std::vector<std::string> split_lines(std::string_view text);

@@ -236,6 +236,12 @@ std::vector<std::string> ContextLifecycle::reconcile(KeyState& state,
 InterpreterExecuteResponse ContextLifecycle::run(const std::string& key, KeyState& state,
                                                  ContextRow& row,
                                                  const InterpreterExecuteArgs& args) {
+  // Counted when the round ends: "failed" unless it got as far as an outcome.
+  struct CountRound {
+    const EngineMetrics& metrics;
+    EngineMetrics::Outcome outcome = EngineMetrics::Outcome::kFailed;
+    ~CountRound() { metrics.count(EngineMetrics::Kind::kContext, outcome); }
+  } count_round{options_.metrics};
   Workspace& mirror = *state.mirror;
   const FileHashes baseline = mirror.file_hashes();  // S1
   // The instance's cwd-change callback writes into the row of the round in progress.
@@ -290,6 +296,10 @@ InterpreterExecuteResponse ContextLifecycle::run(const std::string& key, KeyStat
   drop_if_invalid(state, row);  // S7
   const std::optional<double> snapshot_ms =
       settle_snapshot(key, state, row, is_limit(outcome));  // S8, S9
+  options_.metrics.step_ms(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+          .count());
+  count_round.outcome = EngineMetrics::outcome_of(outcome);
 
   response.result.code = args.code;
   response.result.language = engine_.language;
@@ -311,12 +321,14 @@ Resident& ContextLifecycle::make_live(const std::string& key, KeyState& state, C
       !state.resident->instance->invalid()) {
     return *state.resident;  // R1, CL3
   }
-  drop_resident(state);  // R2, CL2
-  if (!engine_.sessions) {
-    throw ApiError(ErrorKind::kInternal, "This engine has no session support");  // R3
-  }
+  drop_resident(state);                               // R2, CL2
+  if (!engine_.sessions) throw no_session_support();  // R3
   if (row.snapshot && row.snapshot->build == engine_.build) {
+    const auto started = std::chrono::steady_clock::now();
     state.resident = restore_instance(key, state, row);  // R4
+    options_.metrics.restore_ms(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count());
   } else {
     if (row.snapshot) discard_foreign_snapshot(key, row);  // R5
     state.resident = boot_instance(state, row);            // R6
@@ -344,8 +356,7 @@ Resident ContextLifecycle::restore_instance(const std::string& key, KeyState& st
 }
 
 Resident ContextLifecycle::boot_instance(KeyState& state, const ContextRow& row) {
-  // Contexts exist only on an engine with sessions; without, this is our own bug.
-  if (!engine_.sessions) throw std::logic_error("boot_instance: the engine has no sessions");
+  if (!engine_.sessions) throw no_session_support();  // as R3
   Resident fresh;
   fresh.context_id = row.id;
   fresh.instance = engine_.sessions->boot(session_options(state, row));
@@ -384,9 +395,10 @@ std::optional<double> ContextLifecycle::settle_snapshot(const std::string& key, 
     try {
       // CL9: chunks and row in one transaction.
       const auto base = snapshot_base();
-      snapshot_ms =
-          write_snapshot(store_, key, engine_.build, base.get(), *live, row, clock_.now_ms())
-              .elapsed_ms;
+      const SnapshotWriteResult written =
+          write_snapshot(store_, key, engine_.build, base.get(), *live, row, clock_.now_ms());
+      snapshot_ms = written.elapsed_ms;
+      options_.metrics.snapshot_bytes_written(written.bytes_written);
       row_written = true;
     } catch (const WorkerLostError& e) {
       // The round's memory died with its worker before it was stored: the round is not

@@ -27,30 +27,30 @@
 //     [stale] --write_snapshot--> [fresh]; discard_foreign_snapshot: any --> [null];
 //     limit rounds and rounds that dropped the instance leave it as it was (CL7, CL6).
 //
-// Invariants (docs/contexts.md#invariants):
-//  CL1  One call at a time per key: every function here requires the key's KeyState lock.
-//  CL2  A key has at most one resident instance, owned by one of its contexts.
-//  CL3  A resident is reused only while it belongs to the context asked for and is not
-//       invalid(); otherwise the context continues from its snapshot or from a fresh boot.
-//  CL4  A snapshot record is restored only by the engine build that wrote it.
-//  CL5  A round whose outcome has an error rolls the mirror back and reports no file change.
-//  CL6  invalid(), a throwing execute() and a failed snapshot write drop the resident.
-//  CL7  A limit round is never snapshotted and leaves the stored record untouched.
-//  CL8  A round that leaves the instance live either stores a snapshot or marks the record
-//       stale, so a fresh record always describes live memory except after a limit round.
-//  CL9  A snapshot write is one transaction; the row is written at the end of every round.
-//  CL10 At most max_resident_instances residents across keys (ResidentCache).
-//  CL11 A new lease token drops everything cached for the key (take_over).
-//  CL12 A wipe removes everything stored and cached for the key.
-//  CL13 The idle alarm is touched only after create, delete and a successful execute.
-//  CL14 Snapshot chunks are stored compressed, with the codec in the record.
+// Invariants, written out once in docs/contexts.md#invariants (ids stable; the comments below
+// cite them). Index:
+//  CL1  One call at a time per key                  docs/contexts.md#cl1
+//  CL2  At most one resident per key                docs/contexts.md#cl2
+//  CL3  Reuse only what is whole                    docs/contexts.md#cl3
+//  CL4  A record is restored only by its own build  docs/contexts.md#cl4
+//  CL5  Errors roll the workspace back              docs/contexts.md#cl5
+//  CL6  Failures drop the instance                  docs/contexts.md#cl6
+//  CL7  Limit rounds are never stored               docs/contexts.md#cl7
+//  CL8  Snapshot or stale                           docs/contexts.md#cl8
+//  CL9  Atomic writes, a row every answered round   docs/contexts.md#cl9
+//  CL10 A cap on live instances                     docs/contexts.md#cl10
+//  CL11 A take-over forgets                         docs/contexts.md#cl11
+//  CL12 A wipe removes everything                   docs/contexts.md#cl12
+//  CL13 Touch only after an answer                  docs/contexts.md#cl13
+//  CL14 Chunks are compressed, the codec recorded   docs/contexts.md#cl14
 //
 // Errors: the functions throw ApiError (the status the routes answer with), WorkspaceError
 // (reconcile) and StorageError (the store); the server turns them into an ErrorResponse. A
 // guest's failure is not an error: it comes back in the response's outcome.
 //
 // Thread-safety: a ContextLifecycle is shared by all keys; its own members are immutable after
-// construction, so calls on different keys run in parallel (CL1 serializes one key).
+// construction, so calls on different keys run in parallel. Every function taking a KeyState
+// requires that key's lock (`KeyState::lock`) to be held by the caller (CL1).
 #pragma once
 
 #include <cstdint>
@@ -65,13 +65,14 @@
 #include <sandbox/errors.h>
 #include <sandbox/interpreter.h>
 
+#include "interpreter/engine_metrics.h"
 #include "interpreter/session_state.h"
 #include "protocol/context_row.h"
 
 namespace sandbox {
 
 // 404 CONTEXT_NOT_FOUND "Code context '<id>' not found", context {contextId}.
-ApiError context_not_found(const std::string& id);
+[[nodiscard]] ApiError context_not_found(const std::string& id);
 
 class InterpreterStore;
 class ResidentCache;
@@ -81,6 +82,9 @@ struct ContextLifecycleOptions {
   std::int64_t idle_ttl_ms = kDefaultIdleTtlMs;  // 0: no idle expiry
   std::size_t max_keys = kMaxInterpreterKeys;    // keys holding contexts in the store
   std::function<void(std::int64_t deadline_ms)> on_alarm_armed;  // may be empty
+  // Context executions, step and restore times, snapshot bytes (no-ops when made without a
+  // registry).
+  EngineMetrics metrics;
 };
 
 // A create request whose fields the route already checked (id, cwd normalized).

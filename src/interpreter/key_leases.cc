@@ -8,10 +8,12 @@
 
 namespace sandbox {
 
-KeyLeases::KeyLeases(InterpreterStore& store) : store_(store) {}
+KeyLeases::KeyLeases(InterpreterStore& store, Counter* takeovers)
+    : store_(store), takeovers_(takeovers) {}
 
 LeaseGrant KeyLeases::claim(const std::string& key) {
   const LeaseGrant grant = store_.acquire_lease(key);
+  if (grant.taken_over() && takeovers_ != nullptr) takeovers_->add();
   std::lock_guard lock(mu_);
   deferred_.erase(key);
   return grant;

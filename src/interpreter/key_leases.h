@@ -32,8 +32,9 @@ class InterpreterStore;
 
 class KeyLeases {
  public:
-  // `store` must outlive this object.
-  explicit KeyLeases(InterpreterStore& store);
+  // `store` must outlive this object; so must `takeovers` (may be null), which counts the
+  // take-overs (LeaseGrant::taken_over) claim() makes.
+  explicit KeyLeases(InterpreterStore& store, Counter* takeovers = nullptr);
   KeyLeases(const KeyLeases&) = delete;
   KeyLeases& operator=(const KeyLeases&) = delete;
 
@@ -53,6 +54,7 @@ class KeyLeases {
 
  private:
   InterpreterStore& store_;
+  Counter* takeovers_;
   mutable std::mutex mu_;
   // Keys whose idle alarm is due but whose lease another node holds: not before (clock ms).
   std::map<std::string, std::int64_t, std::less<>> deferred_;

@@ -76,7 +76,11 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   thread_local std::vector<std::uint8_t> buffer;
   if (to_delta) buffer.resize(std::size_t{chunk_pages} * kSnapshotPageBytes);
   SnapshotWrite write;
-  std::set<std::uint32_t> chunk_ids = resident.chunk_ids;
+  std::map<std::uint32_t, std::uint32_t> chunks = resident.chunks;  // row -> encoded bytes
+  const auto upsert = [&](std::uint32_t chunk, std::vector<std::uint8_t> data) {
+    chunks[chunk] = static_cast<std::uint32_t>(data.size());
+    write.upserts.push_back(ChunkWrite{chunk, std::move(data)});
+  };
   PageHashes hashes;  // the new hashes, except on the usual step, which lists its changes
   std::vector<std::pair<std::uint32_t, std::optional<std::uint64_t>>> hash_changes;
   std::size_t page_count = 0;
@@ -125,10 +129,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
       const bool differs =
           in_image == delta_base->page_hashes.end() ? hash.has_value() : hash != in_image->second;
       if (differs) {
-        write.upserts.push_back(
-            ChunkWrite{p, resident.frames.encode(p, blocks, bytes, image, codec)});
-        chunk_ids.insert(p);
-      } else if (chunk_ids.erase(p) > 0) {
+        upsert(p, resident.frames.encode(p, blocks, bytes, image, codec));
+      } else if (chunks.erase(p) > 0) {
         write.removed.push_back(p);  // the page equals the image again
       }
     }
@@ -140,7 +142,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     if (rewrite_all) {
       // Old ids of another chunk size that are not rewritten below are removed.
       for (std::uint32_t c = 0; c < chunks_spanning(memory, chunk_pages); ++c) touched.insert(c);
-      touched.insert(resident.chunk_ids.begin(), resident.chunk_ids.end());
+      for (const auto& [c, size] : resident.chunks) touched.insert(c);
     } else {
       const PageDiff diff = diff_pages(resident.prev_hashes, hashes);
       for (const auto p : diff.changed) touched.insert(p / chunk_pages);
@@ -149,9 +151,8 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     const std::span<std::uint8_t> chunk(buffer);
     for (const std::uint32_t c : touched) {
       if (delta_chunk(memory, *delta_base, c, chunk, chunk_pages)) {
-        write.upserts.push_back(ChunkWrite{c, codec.encode(chunk)});
-        chunk_ids.insert(c);
-      } else if (chunk_ids.erase(c) > 0) {
+        upsert(c, codec.encode(chunk));
+      } else if (chunks.erase(c) > 0) {
         write.removed.push_back(c);  // the chunk equals the image again
       }
     }
@@ -165,7 +166,7 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
         const std::uint32_t c = chunk_of_page(p);
         if (plan.upsert.empty() || plan.upsert.back() != c) plan.upsert.push_back(c);
       }
-      for (const std::uint32_t c : resident.chunk_ids) {
+      for (const auto& [c, size] : resident.chunks) {
         if (!std::binary_search(plan.upsert.begin(), plan.upsert.end(), c)) {
           plan.remove.push_back(c);
         }
@@ -173,16 +174,15 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     } else {
       plan = plan_chunks(diff_pages(resident.prev_hashes, hashes), hashes);
     }
-    apply_chunk_plan(chunk_ids, plan);
+    for (const std::uint32_t c : plan.remove) chunks.erase(c);
     write.removed = plan.remove;
     write.upserts.reserve(plan.upsert.size());
     for (const std::uint32_t c : plan.upsert) {
       const std::size_t at = std::size_t{c} * kChunkBytes;
       // A whole chunk is compressed straight from memory; only a trailing partial one is copied
       // and zero-filled first.
-      write.upserts.push_back(ChunkWrite{c, at + kChunkBytes <= memory.size()
-                                                ? codec.encode(memory.subspan(at, kChunkBytes))
-                                                : codec.encode(extract_chunk(memory, c))});
+      upsert(c, at + kChunkBytes <= memory.size() ? codec.encode(memory.subspan(at, kChunkBytes))
+                                                  : codec.encode(extract_chunk(memory, c)));
     }
   }
 
@@ -191,7 +191,10 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
   record.memory_pages = static_cast<std::uint32_t>(memory.size() / kSnapshotPageBytes);
   record.page_count = static_cast<std::uint32_t>(page_count);
   record.bytes = static_cast<std::uint64_t>(page_count) * kSnapshotPageBytes;
-  record.chunk_count = static_cast<std::uint32_t>(chunk_ids.size());
+  record.chunk_count = static_cast<std::uint32_t>(chunks.size());
+  std::uint64_t encoded_bytes = 0;
+  for (const auto& [c, size] : chunks) encoded_bytes += size;
+  record.encoded_bytes = encoded_bytes;
   record.handle = snap.handle;
   record.extra = snap.extra;
   record.taken_at = now_ms;
@@ -219,12 +222,19 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
     }
   }
   resident.hashes_valid = true;
-  resident.chunk_ids = std::move(chunk_ids);
+  resident.chunks = std::move(chunks);
   resident.delta = to_delta;
   resident.chunk_pages = chunk_pages;
   resident.base_fingerprint = to_delta ? delta_base->fingerprint : std::string();
+  std::uint64_t bytes_written = 0;
+  for (const auto& upsert : write.upserts) bytes_written += upsert.data.size();
   return {
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+      bytes_written};
+}
+
+ApiError no_session_support() {
+  return ApiError(ErrorKind::kInternal, "This engine has no session support");
 }
 
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
@@ -234,8 +244,8 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
   if (!row.snapshot) throw std::logic_error("restore_resident: context row has no snapshot");
   const SnapshotRecord& record = *row.snapshot;
   const StoredChunks stored = store.read_chunks(key, row.id);
-  std::set<std::uint32_t> chunk_ids;
-  for (const auto& entry : stored) chunk_ids.insert(entry.first);
+  std::map<std::uint32_t, std::uint32_t> chunks;
+  for (const auto& [chunk, data] : stored) chunks[chunk] = static_cast<std::uint32_t>(data.size());
 
   // Checks the record against the engine's image and serves pages of either encoding; chunks
   // are decoded lazily into one reused buffer, as engines read pages in order.
@@ -260,7 +270,7 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
 
   Resident resident;
   resident.context_id = row.id;
-  if (!engine.sessions) throw std::logic_error("restore_resident: the engine has no sessions");
+  if (!engine.sessions) throw no_session_support();
   resident.instance = engine.sessions->restore(options, source);
   // The baseline of the next diff (I6). This snapshot() call is also the baseline of the
   // instance's write tracking; what it reports dirty is what the engine wrote after the copy.
@@ -292,7 +302,7 @@ Resident restore_resident(InterpreterStore& store, const std::string& key, const
     resident.prev_hashes = hash_memory(after.memory);
   }
   resident.hashes_valid = true;
-  resident.chunk_ids = std::move(chunk_ids);
+  resident.chunks = std::move(chunks);
   resident.delta = record.base.has_value();
   resident.chunk_pages = record.chunk_pages;
   resident.base_fingerprint = record.base.value_or(std::string());
@@ -305,7 +315,7 @@ void start_from_base(Resident& resident, const SnapshotBase* base) {
   // tracking reports at the first snapshot), and nothing is stored yet.
   resident.prev_hashes = base->page_hashes;
   resident.hashes_valid = true;
-  resident.chunk_ids.clear();
+  resident.chunks.clear();
   resident.delta = true;
   resident.chunk_pages = kDeltaChunkPages;
   resident.base_fingerprint = base->fingerprint;

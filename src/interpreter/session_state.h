@@ -6,13 +6,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 
 #include <sandbox/engine.h>
+#include <sandbox/protocol.h>
 #include <sandbox/workspace.h>
 
 #include "interpreter/fifo_lock.h"
@@ -34,7 +35,9 @@ struct Resident {
   // restore or a written snapshot; false after a boot (nothing stored yet), so the first
   // snapshot hashes everything even when the engine reports dirty pages.
   bool hashes_valid = false;
-  std::set<std::uint32_t> chunk_ids;  // chunk rows stored for the context
+  // The chunk rows stored for the context, each with its size as stored (encoded): their sum is
+  // the record's encodedBytes.
+  std::map<std::uint32_t, std::uint32_t> chunks;
   // The stored chunks are deltas from the engine image with this fingerprint
   // (docs/snapshot-format.md#delta-encoding); false: they hold the memory itself, or none yet.
   bool delta = false;
@@ -68,6 +71,7 @@ struct KeyState {
 // The outcome of writing one snapshot.
 struct SnapshotWriteResult {
   double elapsed_ms = 0;
+  std::uint64_t bytes_written = 0;  // of the chunks upserted (compressed, as stored)
 };
 
 // Takes a snapshot of `resident` (which must belong to `row`) and writes changed chunks, deleted
@@ -79,10 +83,16 @@ SnapshotWriteResult write_snapshot(InterpreterStore& store, const std::string& k
                                    const std::string& build, const SnapshotBase* base,
                                    Resident& resident, ContextRow& row, std::int64_t now_ms);
 
+// The one answer for a stored code context that reaches an engine without sessions (contexts
+// exist only on one with them, so the row was left by another engine on the same store): 500
+// INTERNAL_ERROR (ErrorKind::kInternal) "This engine has no session support".
+[[nodiscard]] ApiError no_session_support();
+
 // Restores `row`'s instance from its stored snapshot (docs/protocol.md#resident-instance R4),
 // of either encoding; `base` is the engine's image (may be null). Requires row.snapshot with the
 // engine's build (docs/contexts.md#cl4). Throws SnapshotError when the record or its chunks are
-// unreadable (a delta from another image included), and what the engine's restore throws.
+// unreadable (a delta from another image included), no_session_support() for an engine without
+// sessions, and what the engine's restore throws.
 Resident restore_resident(InterpreterStore& store, const std::string& key, const Engine& engine,
                           const SnapshotBase* base, const ContextRow& row,
                           const SessionOptions& options);

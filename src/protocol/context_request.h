@@ -17,6 +17,6 @@ struct ContextRequest {
   EnvVars env_vars;
 };
 
-ContextRequest decode_context_request(std::string_view body);
+[[nodiscard]] ContextRequest decode_context_request(std::string_view body);
 
 }  // namespace sandbox

@@ -39,6 +39,6 @@ struct ContextRow {
 
 boost::json::object to_json(const ContextRow& row);
 // By the rules above; throws std::invalid_argument when `id` is missing.
-ContextRow parse_context_row(const boost::json::object& o);
+[[nodiscard]] ContextRow parse_context_row(const boost::json::object& o);
 
 }  // namespace sandbox

@@ -24,11 +24,12 @@ using EnvPatch = std::map<std::string, std::optional<std::string>>;
 // than kMaxEnvVars entries or kMaxEnvBytes of names and values. A key given twice counts once,
 // its last value kept. An execute body is parsed uncapped: a stateless run takes what its body
 // holds, and a context's run checks the merged set.
-EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null, bool capped = true);
+[[nodiscard]] EnvPatch parse_env_patch(const boost::json::value& value, bool allow_null,
+                                       bool capped = true);
 
 // The body of POST /sandboxes/{id}/env: {envVars} with nulls unsetting. Throws ApiError 400
 // "Invalid JSON" / "Expected an object", "envVars is required" when absent or null, and
 // parse_env_patch's errors.
-EnvPatch decode_env_request(std::string_view body);
+[[nodiscard]] EnvPatch decode_env_request(std::string_view body);
 
 }  // namespace sandbox

@@ -68,7 +68,7 @@ ErrorResponse ApiError::to_response(std::int64_t now_ms) const {
   e.message = what();
   e.context = context_;
   e.http_status = status_;
-  e.timestamp = iso8601_ms(now_ms);
+  e.timestamp = timestamp_ ? *timestamp_ : iso8601_ms(now_ms);
   e.operation = operation_;
   return e;
 }

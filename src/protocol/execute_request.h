@@ -11,7 +11,8 @@ namespace sandbox {
 // Parses and validates `body` for a runtime serving `runtime_language`. Throws ApiError with the
 // status and message of docs/protocol.md#stateless-execute for the first rule broken; returns the
 // request the engine receives (env vars with null values skipped and invalid names dropped).
-ExecutionRequest parse_execute_request(std::string_view body, std::string_view runtime_language);
+[[nodiscard]] ExecutionRequest parse_execute_request(std::string_view body,
+                                                     std::string_view runtime_language);
 
 // The JSON body as an object, or ApiError 400 "Invalid JSON" / "Expected an object".
 boost::json::object parse_json_object(std::string_view body);

@@ -92,9 +92,11 @@ boost::json::object to_json(const ExecutionResult& result) {
 }
 
 boost::json::object to_json(const SnapshotInfo& info) {
-  return {{"build", info.build},      {"pages", info.pages},
-          {"bytes", info.bytes},      {"storedBytes", info.stored_bytes},
-          {"takenAt", info.taken_at}, {"stale", info.stale}};
+  boost::json::object o{{"build", info.build},      {"pages", info.pages},
+                        {"bytes", info.bytes},      {"storedBytes", info.stored_bytes},
+                        {"takenAt", info.taken_at}, {"stale", info.stale}};
+  if (info.encoded_bytes) o["encodedBytes"] = *info.encoded_bytes;
+  return o;
 }
 
 std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v) {
@@ -118,6 +120,8 @@ std::optional<SnapshotInfo> snapshot_info_from_json(const boost::json::value& v)
   info.taken_at = static_cast<std::int64_t>(*taken_at);
   const auto* stale = o->if_contains("stale");
   info.stale = stale && stale->is_bool() && stale->get_bool();
+  // Ours, optional: a runtime that does not count it leaves it out; a malformed one is dropped.
+  if (o->if_contains("encodedBytes")) info.encoded_bytes = number_from(*o, "encodedBytes");
   return info;
 }
 

@@ -39,9 +39,9 @@ struct FilesRequest {
   bool include_hidden = false;
 };
 
-FilesRequest decode_files_request(const boost::json::object& body);
+[[nodiscard]] FilesRequest decode_files_request(const boost::json::object& body);
 // The raw body: parse_json_object's refusals (protocol/execute_request.h), then the rules above.
-FilesRequest decode_files_request(std::string_view body);
+[[nodiscard]] FilesRequest decode_files_request(std::string_view body);
 
 // JavaScript truthiness of an optional JSON value, the rule of the boolean flags above.
 bool json_truthy(const boost::json::value* v);

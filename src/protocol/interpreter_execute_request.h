@@ -25,6 +25,6 @@ struct HttpExecuteArgs {
 
 // Throws ApiError with the message of the first rule broken, in the order of
 // docs/protocol.md#execute-arguments.
-HttpExecuteArgs parse_http_execute_args(std::string_view body);
+[[nodiscard]] HttpExecuteArgs parse_http_execute_args(std::string_view body);
 
 }  // namespace sandbox

@@ -19,6 +19,6 @@ struct SandboxExecuteRequest {
   std::optional<std::string> binding;
 };
 
-SandboxExecuteRequest decode_sandbox_execute_request(std::string_view body);
+[[nodiscard]] SandboxExecuteRequest decode_sandbox_execute_request(std::string_view body);
 
 }  // namespace sandbox

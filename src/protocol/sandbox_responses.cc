@@ -122,6 +122,9 @@ SandboxInfo decode_sandbox_info(const boost::json::object& o) {
                                            response_count(so, "storedBytes"),
                                            response_epoch_ms(so, "takenAt").value_or(0),
                                            bool_field(so, "stale")};
+        if (so.contains("encodedBytes")) {
+          ctx.snapshot->encoded_bytes = response_count(so, "encodedBytes");
+        }
       }
       info.contexts.push_back(std::move(ctx));
     }

@@ -38,24 +38,25 @@ std::optional<std::int64_t> response_epoch_ms(const boost::json::object& o, std:
 // {id, binding, language, cwd, createdAt, lastUsed}: POST /contexts, GET /contexts entries.
 // The server's encoder (ContextRecord::to_public_json) is to_json.
 boost::json::object to_json(const CodeContext& context);
-CodeContext decode_code_context(const boost::json::object& o);
+[[nodiscard]] CodeContext decode_code_context(const boost::json::object& o);
 // GET /contexts: {contexts: [CodeContext]}.
 std::vector<CodeContext> decode_code_context_list(const boost::json::object& o);
 // mkdir, delete, rename, move: {success, path, newPath?, timestamp}.
-FileOpResult decode_file_op_result(const boost::json::object& o);
+[[nodiscard]] FileOpResult decode_file_op_result(const boost::json::object& o);
 // read: {path, content, encoding, isBinary, mimeType, size, timestamp}.
-ReadFileResult decode_read_file_result(const boost::json::object& o);
+[[nodiscard]] ReadFileResult decode_read_file_result(const boost::json::object& o);
 // list: {path, files: [FileInfo], timestamp}; FileInfo's permissions are not read.
-ListFilesResult decode_list_files_result(const boost::json::object& o);
+[[nodiscard]] ListFilesResult decode_list_files_result(const boost::json::object& o);
 // exists: {exists}.
-bool decode_exists_result(const boost::json::object& o);
+[[nodiscard]] bool decode_exists_result(const boost::json::object& o);
 // GET /sandboxes/{id}: {id, createdAt, lastUsed, envVars, contexts, workspace: {files, bytes},
 // fileApi, expiresAt}; a context's snapshot that is not an object reads as none.
-SandboxInfo decode_sandbox_info(const boost::json::object& o);
+[[nodiscard]] SandboxInfo decode_sandbox_info(const boost::json::object& o);
 // POST /sandboxes/{id}/execute, besides its ExecutionResult (execution_result_from_json): the
 // `context` object {id, cwd, executions, snapshotMs, expiresAt}, none when absent or not an
 // object; snapshotMs is read only when a finite number.
-std::optional<ExecutionContextInfo> decode_execution_context_info(const boost::json::object& o);
+[[nodiscard]] std::optional<ExecutionContextInfo> decode_execution_context_info(
+    const boost::json::object& o);
 // GET /languages: {languages: [{id, binding, language, engine, contexts, remote, available,
 // limits?: {fuel, memoryBytes, codeBytes, requestBytes}}]}; contexts and remote default to false,
 // available to true (each only read when a boolean); limits only when an object.
@@ -63,6 +64,6 @@ std::vector<LanguageInfo> decode_language_list(const boost::json::object& o);
 // GET /interpreter of a runtime (docs/sandbox-api.md#binding-probe): {language, engine,
 // contexts, protocol?}. None when language or engine is not a string, contexts not a boolean, or
 // protocol (1 when absent) not an integer an int holds; the protocol version is not checked here.
-std::optional<InterpreterInfo> decode_interpreter_info(const boost::json::object& o);
+[[nodiscard]] std::optional<InterpreterInfo> decode_interpreter_info(const boost::json::object& o);
 
 }  // namespace sandbox

@@ -39,7 +39,7 @@ int zstd_window_log_max(std::size_t expected_size);
 // "raw" / "zstd".
 std::string_view codec_name(Codec codec);
 // The codec named `name`, or nullopt for an unknown name.
-std::optional<Codec> parse_codec(std::string_view name);
+[[nodiscard]] std::optional<Codec> parse_codec(std::string_view name);
 
 class ChunkCodec {
  public:

@@ -73,6 +73,7 @@ boost::json::object to_json(const SnapshotRecord& record) {
   o["codec"] = codec_name(record.codec);
   if (record.base) o["base"] = *record.base;
   if (record.chunk_pages != kChunkPages) o["chunkPages"] = record.chunk_pages;
+  if (record.encoded_bytes) o["encodedBytes"] = *record.encoded_bytes;
   return o;
 }
 
@@ -118,6 +119,9 @@ SnapshotRecord parse_snapshot_record(const boost::json::value& value) {
   if (!valid_chunk_pages(r.chunk_pages)) {
     throw SnapshotError("snapshot record chunkPages is not a power of two from 1 to 16");
   }
+  if (const auto* encoded = o->if_contains("encodedBytes"); encoded && !encoded->is_null()) {
+    r.encoded_bytes = number_field<std::uint64_t>(*o, "encodedBytes", 0);
+  }
   return r;
 }
 
@@ -129,6 +133,7 @@ SnapshotInfo snapshot_info(const SnapshotRecord& record) {
   info.stored_bytes = std::uint64_t{record.chunk_count} * record.chunk_pages * kSnapshotPageBytes;
   info.taken_at = record.taken_at;
   info.stale = record.stale;
+  info.encoded_bytes = record.encoded_bytes;
   return info;
 }
 

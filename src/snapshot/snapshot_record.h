@@ -5,9 +5,10 @@
 // JSON form (field names as upstream):
 //   {"build": "...", "memoryPages": 600, "pageCount": 412, "bytes": 27000832, "chunkCount": 38,
 //    "handle": "1234567", "extra": {...}, "takenAt": 1700000000000, "stale": false,
-//    "codec": "zstd", "base": "<image fingerprint>", "chunkPages": 1}
+//    "codec": "zstd", "base": "<image fingerprint>", "chunkPages": 1, "encodedBytes": 812345}
 // (`base` only for a delta from the engine's image, docs/snapshot-format.md#delta-encoding;
-// `chunkPages` only when a chunk is not 16 pages.)
+// `chunkPages` only when a chunk is not 16 pages; `encodedBytes`, the chunk rows' size as
+// stored, only from writers that count it.)
 // `handle` is a decimal string because it is a 64-bit integer (JSON numbers lose precision).
 //
 // Thread-safety: value types and pure functions.
@@ -47,6 +48,9 @@ struct SnapshotRecord {
   // Pages per chunk row (valid_chunk_pages): kChunkPages unless the record says otherwise;
   // deltas are written with kDeltaChunkPages.
   std::uint32_t chunk_pages = kChunkPages;
+  // The sum of the chunk rows' sizes as stored (encoded); nullopt in a record of a writer that
+  // did not count it.
+  std::optional<std::uint64_t> encoded_bytes;
 
   bool operator==(const SnapshotRecord&) const = default;
 };
@@ -59,11 +63,11 @@ boost::json::object to_json(const SnapshotRecord& record);
 // Throws SnapshotError when `value` is not an object, `build` or `handle` is missing or
 // malformed, a number does not fit its field, the codec is unknown, `base` is not a string of
 // 1 to kMaxBaseFingerprintChars characters, or `chunkPages` is not a power of two from 1 to 16.
-SnapshotRecord parse_snapshot_record(const boost::json::value& value);
+[[nodiscard]] SnapshotRecord parse_snapshot_record(const boost::json::value& value);
 
 // The SnapshotInfo (include/sandbox/protocol.h) a client sees of a stored record.
 SnapshotInfo snapshot_info(const SnapshotRecord& record);
 
-// {"build", "pages", "bytes", "storedBytes", "takenAt", "stale"}.
+// {"build", "pages", "bytes", "storedBytes", "takenAt", "stale"[, "encodedBytes"]}.
 
 }  // namespace sandbox

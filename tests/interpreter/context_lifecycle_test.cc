@@ -122,6 +122,30 @@ TEST_F(ContextLifecycleTest, TheFirstRoundBootsAndStoresAFreshSnapshot) {
   EXPECT_FALSE(store().read_chunks(kKey, "ctx-1").empty());
 }
 
+// A record's encodedBytes is what its chunk rows take in the store, after a boot, a step and
+// a restore alike (the restored resident counts the rows it read).
+TEST_F(ContextLifecycleTest, TheRecordsEncodedBytesIsWhatItsRowsTake) {
+  const auto stored_size = [this](const std::string& context) {
+    std::uint64_t n = 0;
+    for (const auto& [chunk, data] : store().read_chunks(kKey, context)) n += data.size();
+    return n;
+  };
+  create("ctx-1");
+  create("ctx-2");
+  run("set v one");
+  ASSERT_TRUE(row("ctx-1").snapshot->encoded_bytes);
+  EXPECT_GT(*row("ctx-1").snapshot->encoded_bytes, 0u);
+  EXPECT_EQ(row("ctx-1").snapshot->encoded_bytes, stored_size("ctx-1"));
+  run("set w two");
+  EXPECT_EQ(row("ctx-1").snapshot->encoded_bytes, stored_size("ctx-1"));
+  run("set x three", "ctx-2");  // ctx-1's instance goes
+  run("set y four", "ctx-1");   // restored
+  EXPECT_EQ(row("ctx-1").snapshot->encoded_bytes, stored_size("ctx-1"));
+  EXPECT_EQ(row("ctx-2").snapshot->encoded_bytes, stored_size("ctx-2"));
+  // What a caller sees of it.
+  EXPECT_EQ(snapshot_info(*row("ctx-1").snapshot).encoded_bytes, stored_size("ctx-1"));
+}
+
 TEST_F(ContextLifecycleTest, MakeLiveReusesRestoresOrBoots) {
   create("ctx-1");
   create("ctx-2");
@@ -363,6 +387,34 @@ TEST_F(ContextLifecycleTest, ADueAlarmWithRecentActivityIsMovedNotWiped) {
   EXPECT_EQ(store().get_alarm(kKey), last + 10'000);
   EXPECT_EQ(state().alarm_cache, last + 10'000);
   EXPECT_TRUE(lifecycle_->load_row(kKey, "ctx-1"));
+}
+
+// CL13: an execution answered with a result touches the idle alarm whatever the result holds (a
+// guest error, a limit: both are 200 answers the caller acted on); a request that fails does not.
+TEST_F(ContextLifecycleTest, AnAnsweredExecuteTouchesEvenWithAGuestErrorOrALimit) {
+  create("ctx-1");  // armed at now + TTL
+  const auto execute = [&](const std::string& id, const std::string& code) {
+    return lifecycle_->execute(kKey, state(), InterpreterExecuteArgs{id, code, {}, {}}, nullptr,
+                               nullptr);
+  };
+  const auto error_of = [](const ContextExecuteOutcome& outcome) {
+    const auto* response = std::get_if<InterpreterExecuteResponse>(&outcome);
+    return response && response->result.outcome.error ? response->result.outcome.error->name
+                                                      : std::string("(no error)");
+  };
+
+  clock_.advance(2'000);  // past a tenth of the TTL, so a touch moves the alarm
+  EXPECT_NE(error_of(execute("ctx-1", "fail on purpose")), "(no error)");
+  EXPECT_EQ(store().get_alarm(kKey), clock_.now_ms() + 10'000);
+
+  clock_.advance(2'000);
+  EXPECT_EQ(error_of(execute("ctx-1", "spin")), "ExecutionLimitError");
+  EXPECT_EQ(store().get_alarm(kKey), clock_.now_ms() + 10'000);
+
+  clock_.advance(2'000);
+  const auto armed = store().get_alarm(kKey);
+  EXPECT_THROW(execute("nope", "get v"), ApiError);
+  EXPECT_EQ(store().get_alarm(kKey), armed);
 }
 
 TEST_F(ContextLifecycleTest, AZeroTtlClearsTheAlarm) {

@@ -9,6 +9,7 @@
 #include <sandbox/interpreter.h>
 
 #include "base/base64.h"
+#include "interpreter/over_store.h"
 #include "storage/fault_injector.h"
 #include "storage/sqlite/sqlite_stores.h"
 #include "support/fake_session_engine.h"
@@ -67,8 +68,7 @@ class InterpreterServerTest : public ::testing::TestWithParam<bool> {
     storage_.reset();
     storage_ = std::make_unique<SqliteStorage>((dir_ / "db.sqlite").string(), sqlite_options_);
     engine_ = test::make_fake_session_engine(stats_, std::move(build));
-    server_ =
-        std::make_unique<InterpreterServer>(engine_, storage_->interpreters(), clock_, options);
+    server_ = make_interpreter_server(engine_, storage_->interpreters(), clock_, options);
   }
 
   HttpResponse create(const std::string& id, const std::string& extra = "",

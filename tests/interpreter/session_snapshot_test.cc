@@ -171,6 +171,9 @@ TEST_F(SessionSnapshotTest, StepsReportingWrittenBlocksStoreTheMemory) {
     step(dirty, blocks);
     ASSERT_EQ(row_.snapshot->page_count, nonzero_pages(instance_->memory)) << "round " << round;
     const StoredChunks rows = storage_->interpreters().read_chunks("k", "c");
+    std::uint64_t stored = 0;
+    for (const auto& [chunk, data] : rows) stored += data.size();
+    ASSERT_EQ(row_.snapshot->encoded_bytes, stored) << "round " << round;
     SnapshotPageReader reader(*row_.snapshot, rows, &base_);
     testing_support::expect_reads_back(reader, instance_->memory);
     if (::testing::Test::HasFailure()) FAIL() << "round " << round;

@@ -7,6 +7,7 @@
 
 #include <sandbox/interpreter.h>
 
+#include "interpreter/over_store.h"
 #include "storage/fault_injector.h"
 #include "storage/sqlite/sqlite_stores.h"
 #include "storage/storage_error.h"
@@ -36,7 +37,7 @@ class RuntimeStorageFailure : public ::testing::Test {
     options.fault_injector = &fault_;
     storage_ = std::make_unique<SqliteStorage>((dir_ / "db.sqlite").string(), options);
     engine_ = test::make_fake_session_engine(stats_);
-    server_ = std::make_unique<InterpreterServer>(engine_, storage_->interpreters(), clock_);
+    server_ = make_interpreter_server(engine_, storage_->interpreters(), clock_);
   }
   ~RuntimeStorageFailure() override {
     server_.reset();

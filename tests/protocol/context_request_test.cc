@@ -20,7 +20,8 @@ TEST(ContextRequest, DecodesBindingCwdAndEnv) {
 
 TEST(ContextRequest, RefusesEachFieldWithItsMessage) {
   const auto refused = [](const std::string& body, const std::string& message) {
-    expect_refused([&] { decode_context_request(body); }, ErrorKind::kBadRequest, message);
+    expect_refused([&] { static_cast<void>(decode_context_request(body)); }, ErrorKind::kBadRequest,
+                   message);
   };
   refused("1", "Expected an object");
   refused("{}", "binding is required");
@@ -33,7 +34,8 @@ TEST(ContextRequest, RefusesEachFieldWithItsMessage) {
 
 TEST(ContextRequest, ACwdPastThePathLimitsIsABadRequest) {
   try {
-    decode_context_request(R"({"binding":"LUA","cwd":")" + std::string(5000, 'a') + R"("})");
+    static_cast<void>(
+        decode_context_request(R"({"binding":"LUA","cwd":")" + std::string(5000, 'a') + R"("})"));
     FAIL() << "a 5000-byte cwd was accepted";
   } catch (const ApiError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kBadRequest);

@@ -19,7 +19,8 @@ TEST(EnvRequest, DecodesSetsAndUnsets) {
 
 TEST(EnvRequest, RefusesEachFieldWithItsMessage) {
   const auto refused = [](const std::string& body, const std::string& message) {
-    expect_refused([&] { decode_env_request(body); }, ErrorKind::kBadRequest, message);
+    expect_refused([&] { static_cast<void>(decode_env_request(body)); }, ErrorKind::kBadRequest,
+                   message);
   };
   refused("", "Invalid JSON");
   refused("{}", "envVars is required");
@@ -35,7 +36,7 @@ TEST(EnvRequest, MoreThanKMaxEnvVarsIsRefusedNamingTheLimit) {
   boost::json::object env;
   for (std::size_t i = 0; i <= kMaxEnvVars; ++i) env["V" + std::to_string(i)] = "x";
   try {
-    parse_env_patch(env, true);
+    static_cast<void>(parse_env_patch(env, true));
     FAIL() << "accepted " << env.size() << " env vars";
   } catch (const ApiError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kBadRequest);

@@ -53,8 +53,8 @@ TEST(ErrorCode, ErrnoMapping) {
   EXPECT_EQ(error_code_for_errno(Errno::kENAMETOOLONG), ErrorCode::kValidationFailed);
 }
 
-TEST(ErrorResponse, ApiErrorDefaultsToValidationFailedWhateverTheStatus) {
-  const auto e = ApiError(413, "Request too large").to_response(0);
+TEST(ErrorResponse, ATooLargeRequestIsValidationFailed413) {
+  const auto e = ApiError(ErrorKind::kRequestTooLarge, "Request too large").to_response(0);
   EXPECT_EQ(e.code, ErrorCode::kValidationFailed);
   EXPECT_EQ(e.http_status, 413);
   const auto json = to_json(e);
@@ -88,7 +88,8 @@ TEST(ErrorResponse, UnexpectedExceptionsAreInternal502) {
 }
 
 TEST(ErrorResponse, ParsesWhatItWritesAndDerivesMissingStatus) {
-  const auto back = error_response_from_json(to_json(ApiError(404, "gone").to_response(5)));
+  const auto back =
+      error_response_from_json(to_json(ApiError(ErrorKind::kRouteNotFound, "gone").to_response(5)));
   ASSERT_TRUE(back);
   EXPECT_EQ(back->http_status, 404);
   EXPECT_EQ(back->message, "gone");
@@ -108,7 +109,7 @@ TEST(ErrorResponse, ParsesWhatItWritesAndDerivesMissingStatus) {
 // Found by fuzz_runtime_requests: DELETE /interpreters/k/contexts/%80 echoed the raw byte into
 // the message and context, so the body was not valid JSON for a strict client.
 TEST(ErrorResponse, ClientBytesThatAreNotUtf8AreReplacedSoTheBodyIsValidJson) {
-  ApiError error(404, "Context not found: \x80", ErrorCode::kContextNotFound,
+  ApiError error(ErrorKind::kContextNotFound, "Context not found: \x80",
                  boost::json::object{{"contextId", "\x80"}, {"nested", {{"path", "a\xff"}}}});
   const std::string body = boost::json::serialize(to_json(error.to_response(0)));
   EXPECT_EQ(body.find('\x80'), std::string::npos);

@@ -66,10 +66,37 @@ TEST(ErrorKind, AnUnknownPairFallsBackToTheCodeThenToInternal) {
   EXPECT_EQ(error_kind_for(ErrorCode::kValidationFailed, -1), ErrorKind::kBadRequest);
 }
 
-TEST(ErrorKind, TheLegacyStatusConstructorNamesItsKind) {
-  EXPECT_EQ(ApiError(404, "Not found").kind(), ErrorKind::kRouteNotFound);
-  EXPECT_EQ(ApiError(503, "x", ErrorCode::kInternalError).kind(), ErrorKind::kOverloaded);
-  EXPECT_EQ(ApiError(503, "x", ErrorCode::kInternalError).status(), 503);
+ErrorResponse upstream(int status, ErrorCode code) {
+  ErrorResponse e;
+  e.code = code;
+  e.message = "x";
+  e.http_status = status;
+  return e;
+}
+
+TEST(ErrorKind, ARelayedAnswerNamesItsKind) {
+  EXPECT_EQ(ApiError::relay(upstream(404, ErrorCode::kValidationFailed)).kind(),
+            ErrorKind::kRouteNotFound);
+  EXPECT_EQ(ApiError::relay(upstream(503, ErrorCode::kInternalError)).kind(),
+            ErrorKind::kOverloaded);
+  EXPECT_EQ(ApiError::relay(upstream(503, ErrorCode::kInternalError)).status(), 503);
+}
+
+// A relayed answer keeps what the runtime sent, a pair no kind has and the timestamp included.
+TEST(ErrorKind, ARelayKeepsTheUpstreamAnswer) {
+  ErrorResponse sent = upstream(418, ErrorCode::kValidationFailed);
+  sent.context = {{"contextId", "c1"}};
+  sent.operation = "file.read";
+  sent.timestamp = "2026-01-02T03:04:05.006Z";
+  const ErrorResponse back = ApiError::relay(sent).to_response(0);
+  EXPECT_EQ(back.http_status, 418);
+  EXPECT_EQ(back.code, ErrorCode::kValidationFailed);
+  EXPECT_EQ(back.message, "x");
+  EXPECT_EQ(back.context, sent.context);
+  EXPECT_EQ(back.operation, "file.read");
+  EXPECT_EQ(back.timestamp, "2026-01-02T03:04:05.006Z");
+  EXPECT_EQ(ApiError::relay(upstream(418, ErrorCode::kValidationFailed)).to_response(0).timestamp,
+            "1970-01-01T00:00:00.000Z");
 }
 
 TEST(ErrorKind, ErrnoKindsMatchTheErrnoCodes) {

@@ -20,7 +20,7 @@ class ExecuteValidation : public ::testing::TestWithParam<Case> {};
 TEST_P(ExecuteValidation, AnswersTheSpecifiedStatusAndMessage) {
   const Case& c = GetParam();
   try {
-    parse_execute_request(c.body, "python");
+    static_cast<void>(parse_execute_request(c.body, "python"));
     FAIL() << "expected ApiError for " << c.name;
   } catch (const ApiError& e) {
     EXPECT_EQ(e.status(), c.status) << c.name;
@@ -67,9 +67,12 @@ TEST(ExecuteRequest, AcceptsAliasesAndFiltersEnvVars) {
 }
 
 TEST(ExecuteRequest, TypescriptRunsOnJavascript) {
-  EXPECT_NO_THROW(parse_execute_request(R"({"code":"1","language":"ts"})", "javascript"));
-  EXPECT_NO_THROW(parse_execute_request(R"({"code":"1","language":"NODE"})", "javascript"));
-  EXPECT_NO_THROW(parse_execute_request(R"({"code":"1","language":"typescript"})", "javascript"));
+  EXPECT_NO_THROW(
+      static_cast<void>(parse_execute_request(R"({"code":"1","language":"ts"})", "javascript")));
+  EXPECT_NO_THROW(
+      static_cast<void>(parse_execute_request(R"({"code":"1","language":"NODE"})", "javascript")));
+  EXPECT_NO_THROW(static_cast<void>(
+      parse_execute_request(R"({"code":"1","language":"typescript"})", "javascript")));
 }
 
 TEST(ExecuteRequest, CodeAtExactlyTheLimitIsAccepted) {
@@ -82,7 +85,7 @@ TEST(ExecuteRequest, CodeLimitCountsUtf8Bytes) {
   std::string code;
   for (int i = 0; i < 21846; ++i) code += "\xE2\x82\xAC";
   try {
-    parse_execute_request("{\"code\":\"" + code + "\"}", "calc");
+    static_cast<void>(parse_execute_request("{\"code\":\"" + code + "\"}", "calc"));
     FAIL();
   } catch (const ApiError& e) {
     EXPECT_EQ(e.status(), 413);

@@ -39,9 +39,11 @@ TEST(ExecutionResultJson, RoundTripsErrorsUsageAndJsonResults) {
 }
 
 TEST(ExecutionResultJson, RejectsResponsesWithoutResultsOrLogs) {
-  EXPECT_THROW(execution_result_from_json(boost::json::object{{"logs", boost::json::object{}}}),
+  EXPECT_THROW(static_cast<void>(execution_result_from_json(
+                   boost::json::object{{"logs", boost::json::object{}}})),
                ApiError);
-  EXPECT_THROW(execution_result_from_json(boost::json::object{{"results", boost::json::array{}}}),
+  EXPECT_THROW(static_cast<void>(execution_result_from_json(
+                   boost::json::object{{"results", boost::json::array{}}})),
                ApiError);
 }
 

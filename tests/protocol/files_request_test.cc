@@ -40,7 +40,8 @@ TEST(FilesRequest, AbsentOptionalFieldsTakeDefaults) {
 
 TEST(FilesRequest, RefusesEachFieldWithItsMessage) {
   const auto refused = [](const std::string& body, const std::string& message) {
-    expect_refused([&] { decode_files_request(body); }, ErrorKind::kBadRequest, message);
+    expect_refused([&] { static_cast<void>(decode_files_request(body)); }, ErrorKind::kBadRequest,
+                   message);
   };
   refused("[]", "Expected an object");
   refused("{", "Invalid JSON");
@@ -62,7 +63,8 @@ TEST(FilesRequest, RefusesEachFieldWithItsMessage) {
 
 TEST(FilesRequest, RulesAreCheckedInOrder) {
   const auto refused = [](const std::string& body, const std::string& message) {
-    expect_refused([&] { decode_files_request(body); }, ErrorKind::kBadRequest, message);
+    expect_refused([&] { static_cast<void>(decode_files_request(body)); }, ErrorKind::kBadRequest,
+                   message);
   };
   refused(R"({"op":"x","encoding":"bad"})", "Unknown op");
   refused(R"({"op":"move","encoding":"bad"})", "path is required");

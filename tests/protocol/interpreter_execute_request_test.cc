@@ -27,7 +27,8 @@ TEST(InterpreterExecuteRequest, DecodesArgsAndFiles) {
 
 TEST(InterpreterExecuteRequest, RefusesEachFieldWithItsMessage) {
   const auto refused = [](const std::string& body, const std::string& message) {
-    expect_refused([&] { parse_http_execute_args(body); }, ErrorKind::kBadRequest, message);
+    expect_refused([&] { static_cast<void>(parse_http_execute_args(body)); },
+                   ErrorKind::kBadRequest, message);
   };
   refused("[]", "Expected an object");
   refused(R"({"code":7})", "Non-empty code is required");

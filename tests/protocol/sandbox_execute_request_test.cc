@@ -21,7 +21,7 @@ TEST(SandboxExecuteRequest, DecodesEveryField) {
 
 TEST(SandboxExecuteRequest, RefusesEachFieldWithItsMessageInOrder) {
   const auto refused = [](const std::string& body, ErrorKind kind, const std::string& message) {
-    expect_refused([&] { decode_sandbox_execute_request(body); }, kind, message);
+    expect_refused([&] { static_cast<void>(decode_sandbox_execute_request(body)); }, kind, message);
   };
   refused("[]", ErrorKind::kBadRequest, "Expected an object");
   refused("{", ErrorKind::kBadRequest, "Invalid JSON");

@@ -64,10 +64,16 @@ TEST(SandboxResponses, ACountNoUint64HoldsIsRefused) {
                    ErrorKind::kInternal, "Invalid sandbox response: size is not an integer");
   }
   expect_refused(
-      [&] { decode_read_file_result(parsed(R"({"path":"/workspace/a","size":1e300})")); },
+      [&] {
+        static_cast<void>(
+            decode_read_file_result(parsed(R"({"path":"/workspace/a","size":1e300})")));
+      },
       ErrorKind::kInternal, "Invalid sandbox response: size is not an integer");
   expect_refused(
-      [&] { decode_list_files_result(parsed(R"({"files":[{"name":"a","size":-1.5}]})")); },
+      [&] {
+        static_cast<void>(
+            decode_list_files_result(parsed(R"({"files":[{"name":"a","size":-1.5}]})")));
+      },
       ErrorKind::kInternal, "Invalid sandbox response: size is not an integer");
 }
 
@@ -122,10 +128,14 @@ TEST(SandboxResponses, DecodesSandboxInfoTolerantly) {
   EXPECT_FALSE(info.expires_at);
   EXPECT_FALSE(decode_sandbox_info(parsed(R"({"fileApi":false})")).file_api);
   expect_refused(
-      [&] { decode_sandbox_info(parsed(R"({"contexts":[{"snapshot":{"takenAt":1e300}}]})")); },
+      [&] {
+        static_cast<void>(
+            decode_sandbox_info(parsed(R"({"contexts":[{"snapshot":{"takenAt":1e300}}]})")));
+      },
       ErrorKind::kInternal, "Invalid sandbox response: takenAt is not an integer");
-  expect_refused([&] { decode_sandbox_info(parsed(R"({"workspace":{"files":1e300}})")); },
-                 ErrorKind::kInternal, "Invalid sandbox response: files is not an integer");
+  expect_refused(
+      [&] { static_cast<void>(decode_sandbox_info(parsed(R"({"workspace":{"files":1e300}})"))); },
+      ErrorKind::kInternal, "Invalid sandbox response: files is not an integer");
 }
 
 TEST(SandboxResponses, DecodesTheExecutionContext) {
@@ -146,10 +156,16 @@ TEST(SandboxResponses, DecodesTheExecutionContext) {
     EXPECT_FALSE(c->snapshot_ms) << v;
   }
   expect_refused(
-      [&] { decode_execution_context_info(parsed(R"({"context":{"executions":1e300}})")); },
+      [&] {
+        static_cast<void>(
+            decode_execution_context_info(parsed(R"({"context":{"executions":1e300}})")));
+      },
       ErrorKind::kInternal, "Invalid sandbox response: executions is not an integer");
   expect_refused(
-      [&] { decode_execution_context_info(parsed(R"({"context":{"expiresAt":1e300}})")); },
+      [&] {
+        static_cast<void>(
+            decode_execution_context_info(parsed(R"({"context":{"expiresAt":1e300}})")));
+      },
       ErrorKind::kInternal, "Invalid sandbox response: expiresAt is not an integer");
 }
 

@@ -85,6 +85,29 @@ TEST(SnapshotRecord, RejectsMalformedRecords) {
       R"({"build":"b","handle":"1","chunkPages":-16})",
   };
   for (const char* text : bad) {
+    EXPECT_THROW(static_cast<void>(parse_snapshot_record(boost::json::parse(text))), SnapshotError)
+        << text;
+  }
+}
+
+// Ours: the bytes the chunk rows take as stored. Written when counted, read back, passed to the
+// SnapshotInfo; a record without it (older writers, upstream) has none.
+TEST(SnapshotRecord, EncodedBytesIsKeptWhenCountedAndUnknownOtherwise) {
+  SnapshotRecord r = sample();
+  EXPECT_FALSE(to_json(r).contains("encodedBytes"));
+  EXPECT_FALSE(snapshot_info(r).encoded_bytes);
+  EXPECT_FALSE(to_json(snapshot_info(r)).contains("encodedBytes"));
+  r.encoded_bytes = 812'345;
+  const boost::json::object o = to_json(r);
+  EXPECT_EQ(o.at("encodedBytes").to_number<std::uint64_t>(), 812'345u);
+  EXPECT_EQ(parse_snapshot_record(boost::json::parse(boost::json::serialize(o))), r);
+  const SnapshotInfo info = snapshot_info(r);
+  EXPECT_EQ(info.encoded_bytes, 812'345u);
+  EXPECT_EQ(to_json(info).at("encodedBytes").to_number<std::uint64_t>(), 812'345u);
+  EXPECT_EQ(snapshot_info_from_json(to_json(info)), info);
+  for (const char* text : {R"({"build":"b","handle":"1","encodedBytes":-1})",
+                           R"({"build":"b","handle":"1","encodedBytes":"12"})",
+                           R"({"build":"b","handle":"1","encodedBytes":1.5})"}) {
     EXPECT_THROW(parse_snapshot_record(boost::json::parse(text)), SnapshotError) << text;
   }
 }
