@@ -17,6 +17,7 @@
 #include <sandbox/interpreter.h>
 #include <sandbox/wasm.h>
 
+#include "interpreter/over_store.h"
 #include "kv/kv_engine.h"
 #ifdef CONTEXTS_BENCH_LUA
 #include "lua/lua_engine.h"
@@ -82,17 +83,17 @@ Figures run(const EngineCase& c, const std::filesystem::path& dir) {
   {
     SqliteStorage storage(db);
     CountingStore counting(storage.interpreters());
-    InterpreterServer server(engine, counting, clock, options);
-    server.handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
-    exec(server, c.setup);
-    exec(server, c.step);
+    const auto server = make_interpreter_server(engine, counting, clock, options);
+    server->handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
+    exec(*server, c.setup);
+    exec(*server, c.step);
     counting.reset();
     snapshot_ms.clear();
     const int n = 200;
     snapshot_ms.clear();
     for (int i = 0; i < n; ++i) {
       const auto t = Clock::now();
-      exec(server, c.step);
+      exec(*server, c.step);
       steps.push_back(ms_since(t));
     }
     bytes_per_step = static_cast<double>(counting.bytes) / n;
@@ -101,9 +102,9 @@ Figures run(const EngineCase& c, const std::filesystem::path& dir) {
   std::vector<double> restores;
   for (int i = 0; i < 10; ++i) {
     SqliteStorage storage(db);  // a restart: new database handle, new server, nothing resident
-    InterpreterServer server(engine, storage.interpreters(), clock, options);
+    const auto server = make_interpreter_server(engine, storage.interpreters(), clock, options);
     const auto t = Clock::now();
-    exec(server, c.probe);
+    exec(*server, c.probe);
     restores.push_back(ms_since(t));
   }
   std::printf(
@@ -114,8 +115,9 @@ Figures run(const EngineCase& c, const std::filesystem::path& dir) {
   return {percentile(steps, 0.5), percentile(snapshot_ms, 0.5)};
 }
 
-// The same engine with each write-tracking mode of the runtime (include/sandbox/wasm.h),
-// with ratios against the mprotect tracker measured in the same run.
+// The same engine with each write-tracking mode of the runtime
+// (include/sandbox/wasm/write_tracking.h), with ratios against the mprotect tracker measured in the
+// same run.
 void compare_tracking(const char* name, const EngineCase& c, const std::filesystem::path& dir) {
   using wasm::WriteTracking;
   struct Mode {

@@ -11,6 +11,7 @@
 
 #include <sandbox/interpreter.h>
 
+#include "interpreter/over_store.h"
 #include "kv/kv_engine.h"
 #include "storage/sqlite/sqlite_stores.h"
 #include "support/counting_store.h"
@@ -66,25 +67,25 @@ void run(const Case& c, bool delta, const std::filesystem::path& dir) {
   {
     SqliteStorage storage(db);
     CountingStore counting(storage.interpreters());
-    InterpreterServer server(engine, counting, clock, options);
-    server.handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
+    const auto server = make_interpreter_server(engine, counting, clock, options);
+    server->handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
     counting.reset();
-    exec(server, c.first);
+    exec(*server, c.first);
     first_bytes = counting.bytes;
     counting.reset();
     const int n = 50;
     for (int i = 0; i < n; ++i) {
       const auto t = Clock::now();
-      exec(server, c.step);
+      exec(*server, c.step);
       steps.push_back(ms_since(t));
     }
     per_step = static_cast<double>(counting.bytes) / n;
   }
   for (int i = 0; i < 5; ++i) {
     SqliteStorage storage(db);
-    InterpreterServer server(engine, storage.interpreters(), clock, options);
+    const auto server = make_interpreter_server(engine, storage.interpreters(), clock, options);
     const auto t = Clock::now();
-    exec(server, c.probe);
+    exec(*server, c.probe);
     restores.push_back(ms_since(t));
   }
   std::printf("| %-5s | %-6s | %9.1f KiB | %9.1f KiB | %7.2f ms | %7.2f ms |\n", c.language,

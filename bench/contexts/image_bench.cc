@@ -136,7 +136,7 @@ Engine make_engine(const Case& c, embedded::ImageMapping mapping) {
     unsetenv(embedded::kImageMappingEnv);
   }
   Engine engine = c.make();
-  engine.run(ExecutionRequest{c.first, {}});  // captures the image
+  static_cast<void>(engine.run(ExecutionRequest{c.first, {}}));  // captures the image
   if (!engine.sessions || !engine.sessions->base || !engine.sessions->base()) {
     std::fprintf(stderr, "%s: no sessions or no reproducible image\n", c.language);
     std::exit(1);
@@ -159,7 +159,7 @@ Figures measure(const Case& c, const Engine& engine, int iterations) {
   }
   for (int i = 0; i < iterations; ++i) {
     const auto t = Clock::now();
-    engine.run(ExecutionRequest{"1+1", {}});
+    static_cast<void>(engine.run(ExecutionRequest{"1+1", {}}));
     runs.push_back(ms_since(t));
   }
   auto session = engine.sessions->boot(options);

@@ -125,6 +125,13 @@ struct InterpreterInfo {
 ExecutionResult run_code(const std::string& runtime_url, const std::string& code,
                          const RunOptions& options = {});
 
+// Stateless execution on a sandboxd: POST {server_url}/execute/{language_id} {code, envVars?}
+// (docs/sandbox-api.md#routes), run by the binding whose GET /languages `id` is `language_id`;
+// options and result as run_code's. Throws ValidationFailedError before any request when
+// `language_id` is not 1-64 characters of A-Z a-z 0-9 . _ - (it becomes a path segment).
+ExecutionResult run_code_on_server(const std::string& server_url, const std::string& language_id,
+                                   const std::string& code, const RunOptions& options = {});
+
 // GET {runtime_url}/interpreter, checked as a caller does (docs/sandbox-api.md#binding-probe):
 // throws ValidationFailedError when the answer is not a sandbox-workers runtime or speaks another
 // protocol version.
@@ -243,6 +250,8 @@ struct ContextSnapshotInfo {
   std::uint64_t stored_bytes = 0;
   std::int64_t taken_at = 0;  // epoch ms
   bool stale = false;
+  // The bytes its chunk rows take in the store; nullopt when the runtime did not say.
+  std::optional<std::uint64_t> encoded_bytes = std::nullopt;
 };
 
 struct SandboxContextInfo : CodeContext {

@@ -42,6 +42,6 @@ std::string iso8601_ms(std::int64_t epoch_ms);
 
 // Parses the format iso8601_ms() produces (and the same without milliseconds). Returns false
 // and leaves `out` untouched when the text is not such a timestamp.
-bool parse_iso8601_ms(const std::string& text, std::int64_t& out);
+[[nodiscard]] bool parse_iso8601_ms(const std::string& text, std::int64_t& out);
 
 }  // namespace sandbox

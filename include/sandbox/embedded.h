@@ -140,7 +140,7 @@ inline constexpr std::uint32_t kMaxGuestReplyBytes = 1 << 20;
 // each {"text": ...} or {"json": ...}; error {name, message, traceback?, lineNumber?}). Invalid
 // UTF-8 is replaced first. A status 1 reply without an error gets {name "Error", message
 // "Unknown error"}. Throws std::runtime_error("Malformed interpreter response: ...") otherwise.
-GuestReply parse_guest_reply(std::uint32_t status, std::string_view bytes);
+[[nodiscard]] GuestReply parse_guest_reply(std::uint32_t status, std::string_view bytes);
 
 // A guest call ended in a trap that is not a resource limit (an unsupported import, proc_exit,
 // a memory fault, ...). The instance is invalid, or (proc_exit) must not be used again.

@@ -115,7 +115,7 @@ struct Usage {
 
 // The outcome of one execution. `error` holds a guest error or a limit
 // (name "ExecutionLimitError"); `usage` is absent when the engine failed before metering.
-struct EngineOutcome {
+struct [[nodiscard]] EngineOutcome {
   Logs logs;
   std::vector<ResultEntry> results;  // at most one entry
   std::optional<ExecutionError> error;

@@ -87,6 +87,6 @@ struct Response {
 // the first fault throws CodecError and nothing is returned. An empty input is an empty
 // response. The caller bounds the input's size (the host reads at most
 // kWasmifyMaxResponseBytes, <sandbox/wasmify.h>).
-Response decode_response(std::span<const std::uint8_t> bytes);
+[[nodiscard]] Response decode_response(std::span<const std::uint8_t> bytes);
 
 }  // namespace sandbox::wasmify

@@ -21,7 +21,7 @@ std::vector<std::uint8_t> encode_request(std::string_view code, std::string_view
                                          const std::map<std::string, std::string>& env);
 
 // parse_guest_reply() (<sandbox/embedded.h>).
-GuestReply parse_reply(std::uint32_t status, std::string_view bytes);
+[[nodiscard]] GuestReply parse_reply(std::uint32_t status, std::string_view bytes);
 
 // The UTF-8 size of `results` serialized as the wire's results array.
 std::size_t results_json_bytes(const std::vector<ResultEntry>& results);

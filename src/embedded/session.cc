@@ -10,6 +10,7 @@
 #include "base/base64.h"
 #include "embedded/guest_abi.h"
 #include "embedded/image.h"
+#include "snapshot/snapshot_error.h"
 #include "wasm/write_tracking.h"
 
 namespace sandbox::embedded {
@@ -105,8 +106,8 @@ void write_page(std::span<std::uint8_t> memory, std::uint32_t page,
     return;
   }
   if (bytes->size() != kWasmPageBytes) {
-    throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
-                             std::to_string(bytes->size()) + " bytes");
+    throw SnapshotError("Snapshot page " + std::to_string(page) + " has " +
+                        std::to_string(bytes->size()) + " bytes");
   }
   std::memcpy(p, bytes->data(), kWasmPageBytes);
 }
@@ -157,8 +158,8 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
         continue;
       }
       if (bytes->size() != kWasmPageBytes) {
-        throw std::runtime_error("Snapshot page " + std::to_string(page) + " has " +
-                                 std::to_string(bytes->size()) + " bytes");
+        throw SnapshotError("Snapshot page " + std::to_string(page) + " has " +
+                            std::to_string(bytes->size()) + " bytes");
       }
       write_page_over_image(memory, page, *bytes, in_image, written);
     }
@@ -171,10 +172,10 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   }
   const auto* globals = source.extra.if_contains(kGlobalsKey);
   if (globals == nullptr || !globals->is_string()) {
-    throw std::runtime_error("Snapshot has no saved globals");
+    throw SnapshotError("Snapshot has no saved globals");
   }
   const auto bytes = base64_decode(globals->get_string());
-  if (!bytes) throw std::runtime_error("Snapshot globals are not base64");
+  if (!bytes) throw SnapshotError("Snapshot globals are not base64");
   instance.load_globals(*bytes);  // throws WasmError on a size mismatch
   guest->set_handle(source.handle);
   // Best effort, as after apply_image(): without tracking, snapshots hash every page. The pages

@@ -5,7 +5,7 @@
 // The generated code brackets every provided import with sandbox_wasm_host_enter/leave, so a
 // deadline interrupt never unwinds through these functions. Each shim catches every exception
 // (none may cross the generated C code) and raises a requested trap only after the call
-// returned, when no C++ object of the call is alive (style guide rule 8).
+// returned, when no C++ object of the call is alive (CONTRIBUTING.md, code style rule 8).
 #include "wasi/imports.h"
 
 #include <cstdint>

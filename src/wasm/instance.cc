@@ -6,7 +6,7 @@
 #include <new>
 #include <string>
 
-#include <sandbox/wasm.h>
+#include <sandbox/wasm/instance.h>
 
 #include "wasm/data_segments.h"
 #include "wasm/module_descriptor.h"
@@ -27,16 +27,14 @@ struct Instance::State {
   std::vector<std::uint8_t> initial_refs;  // reference-typed mutable globals after instantiation
 };
 
-struct InstanceAccess {
-  static std::uint64_t refill(void* host) noexcept {
-    auto* self = static_cast<Instance*>(host);
-    try {
-      return self->fuel_handler_ ? self->fuel_handler_() : 0;
-    } catch (...) {
-      return 0;
-    }
+std::uint64_t Instance::refill_fuel(void* host) noexcept {
+  auto* self = static_cast<Instance*>(host);
+  try {
+    return self->fuel_handler_ ? self->fuel_handler_() : 0;
+  } catch (...) {
+    return 0;
   }
-};
+}
 
 namespace {
 
@@ -184,7 +182,7 @@ Instance::Instance(const Module& module, const InstanceOptions& options)
   }
   if (d.fuel_global >= 0) {
     c_->fuel.fuel = reinterpret_cast<std::int64_t*>(base + d.globals[d.fuel_global].offset);
-    c_->fuel.refill = &InstanceAccess::refill;
+    c_->fuel.refill = &Instance::refill_fuel;
     c_->fuel.host = this;
   }
   initial_globals_ = mutable_globals(d, raw_, Which::kAll);

@@ -1,6 +1,6 @@
 #include <new>
 
-#include <sandbox/wasm.h>
+#include <sandbox/wasm/memory_pool.h>
 
 #include "wasm/runtime.h"
 

@@ -2,7 +2,8 @@
 #include <string>
 #include <unordered_map>
 
-#include <sandbox/wasm.h>
+#include <sandbox/wasm/error.h>
+#include <sandbox/wasm/module.h>
 
 #include "wasm/module_descriptor.h"
 #include "wasm/runtime.h"

@@ -86,7 +86,7 @@ typedef struct sandbox_wasm_frame {
 } sandbox_wasm_frame;
 
 /* Native stack left to host code entered from guest code (invariant 1a); documented as
- * sandbox::wasm::kImportStackReserveBytes in include/sandbox/wasm.h. */
+ * sandbox::wasm::kImportStackReserveBytes in include/sandbox/wasm/import.h. */
 #define SANDBOX_WASM_IMPORT_STACK_RESERVE ((size_t)256 * 1024)
 
 /* Installs the signal handlers once per process (idempotent, thread-safe). */

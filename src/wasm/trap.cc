@@ -1,5 +1,5 @@
 // Trap codes -> Trap values.
-#include <sandbox/wasm.h>
+#include <sandbox/wasm/trap.h>
 
 #include "wasm/host_call.h"
 

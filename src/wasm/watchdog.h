@@ -23,7 +23,7 @@
 
 #include <pthread.h>
 
-#include <sandbox/wasm.h>
+#include <sandbox/wasm/watchdog.h>
 
 namespace sandbox::wasm {
 

@@ -1,7 +1,8 @@
-// The C++ face of write_tracking.h: WriteTracking (include/sandbox/wasm.h) for a raw memory.
+// The C++ face of write_tracking.h: WriteTracking (include/sandbox/wasm/write_tracking.h) for a raw
+// memory.
 #pragma once
 
-#include <sandbox/wasm.h>
+#include <sandbox/wasm/write_tracking.h>
 
 #include "wasm-rt.h"
 

@@ -118,8 +118,8 @@ TEST_F(DriverEngine, RunsAndSessionsGoThroughTheDriver) {
 }
 
 TEST_F(DriverEngine, EveryCopyGetsAfterCopyAndItsFirstCallTheReseedFlag) {
-  engine_.run(req("text a"));
-  engine_.run(req("text b"));
+  static_cast<void>(engine_.run(req("text a")));
+  static_cast<void>(engine_.run(req("text b")));
   EXPECT_EQ(calls_->copies.load(), 2);
   EXPECT_EQ(calls_->reseeds.load(), 2);
   auto s = boot();
@@ -138,7 +138,7 @@ TEST_F(DriverEngine, EveryCopyGetsAfterCopyAndItsFirstCallTheReseedFlag) {
 
 TEST_F(DriverEngine, TrapsAreDescribedByTheDriver) {
   try {
-    engine_.run(req("trap"));
+    static_cast<void>(engine_.run(req("trap")));
     FAIL() << "no exception";
   } catch (const GuestTrap& e) {
     EXPECT_STREQ(e.what(), "the probe trapped");
@@ -153,7 +153,7 @@ TEST_F(DriverEngine, TrapsAreDescribedByTheDriver) {
 }
 
 TEST_F(DriverEngine, HandlesLeftAfterACallFailIt) {
-  EXPECT_THROW(engine_.run(req("leak")), std::logic_error);
+  EXPECT_THROW(static_cast<void>(engine_.run(req("leak"))), std::logic_error);
   EXPECT_EQ(text_of(engine_.run(req("text still fine"))), "still fine");
   auto s = boot();
   const SessionOutcome o = s->execute(req("leak"));

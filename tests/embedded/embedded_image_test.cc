@@ -73,10 +73,14 @@ TEST(EmbeddedImage, EveryCopyOfTheImageReseedsItsRandomNumbers) {
 
 TEST(EmbeddedImage, AfterATrapTheNextRunStartsFromTheImage) {
   const Engine engine = probe_engine();
-  EXPECT_NE(failure_message([&] { engine.run(req("set x 1\ntrap")); }).find("nreachable"),
+  EXPECT_NE(failure_message([&] {
+              static_cast<void>(engine.run(req("set x 1\ntrap")));
+            }).find("nreachable"),
             std::string::npos);
-  EXPECT_EQ(failure_message([&] { engine.run(req("set x 2\nexit 3")); }), "exit with exit code 3");
-  EXPECT_EQ(failure_message([&] { engine.run(req("set x 3\nspin")); }), "Execution fuel exhausted");
+  EXPECT_EQ(failure_message([&] { static_cast<void>(engine.run(req("set x 2\nexit 3"))); }),
+            "exit with exit code 3");
+  EXPECT_EQ(failure_message([&] { static_cast<void>(engine.run(req("set x 3\nspin"))); }),
+            "Execution fuel exhausted");
   for (int i = 0; i < 3; ++i) {
     const EngineOutcome o = engine.run(req("get x"));
     ASSERT_TRUE(o.error);
@@ -154,7 +158,8 @@ TEST(EmbeddedImage, TheImageIsMadeOnceAndAFailedOneIsRetried) {
     guest.eval("set prelude yes");
   };
   const Engine engine = probe_engine(lang);
-  EXPECT_EQ(failure_message([&] { engine.run(req("get prelude")); }), "first boot fails");
+  EXPECT_EQ(failure_message([&] { static_cast<void>(engine.run(req("get prelude"))); }),
+            "first boot fails");
   EXPECT_EQ(text_of(engine.run(req("get prelude"))), "yes");
   ManualClock clock;
   Workspace ws(clock);

@@ -127,12 +127,15 @@ TEST(EmbeddedEngine, APooledInstanceGivesEveryCallerTheSameDescriptorNumbers) {
 
 TEST(EmbeddedEngine, LimitsAreThrownAsExecutionLimitError) {
   const Engine engine = probe_engine();
-  EXPECT_EQ(limit_message([&] { engine.run(req("spin")); }), "Execution fuel exhausted");
-  EXPECT_EQ(limit_message([&] { engine.run(req("big 70000")); }), "Result limit exceeded");
+  EXPECT_EQ(limit_message([&] { static_cast<void>(engine.run(req("spin"))); }),
+            "Execution fuel exhausted");
+  EXPECT_EQ(limit_message([&] { static_cast<void>(engine.run(req("big 70000"))); }),
+            "Result limit exceeded");
   EXPECT_EQ(text_of(engine.run(req("big 60000"))).size(), 60'000u);
   std::string flood;
   for (int i = 0; i < 40; ++i) flood += "print " + std::string(1000, 'y') + "\n";
-  EXPECT_EQ(limit_message([&] { engine.run(req(flood)); }), "Output limit exceeded");
+  EXPECT_EQ(limit_message([&] { static_cast<void>(engine.run(req(flood))); }),
+            "Output limit exceeded");
 }
 
 // The streaming hook (ExecutionRequest::on_output): it sees the pieces in order while the guest
@@ -153,9 +156,10 @@ TEST(EmbeddedEngine, OutputObserverIsDroppedBeforeTheInstanceIsGivenBack) {
   EXPECT_LT(seen.find("hello"), seen.find("world"));
   ExecutionRequest big = req("big 70000");
   big.on_output = observe;
-  EXPECT_EQ(limit_message([&] { engine.run(big); }), "Result limit exceeded");
+  EXPECT_EQ(limit_message([&] { static_cast<void>(engine.run(big)); }), "Result limit exceeded");
   seen.clear();
-  engine.run(req("print later"));  // the reused instance no longer reaches the old observer
+  static_cast<void>(
+      engine.run(req("print later")));  // the reused instance no longer reaches the old observer
   EXPECT_EQ(seen, "");
 }
 
@@ -165,7 +169,8 @@ TEST(EmbeddedEngine, TheDeadlineStopsAnUnmeteredLoop) {
   lang.call_timeout = std::chrono::milliseconds(200);
   const Engine engine = probe_engine(lang);
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(limit_message([&] { engine.run(req("spin")); }), "Execution time limit exceeded");
+  EXPECT_EQ(limit_message([&] { static_cast<void>(engine.run(req("spin"))); }),
+            "Execution time limit exceeded");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   const EngineOutcome ok = engine.run(req("text fine"));
   EXPECT_EQ(text_of(ok), "fine");
@@ -175,19 +180,22 @@ TEST(EmbeddedEngine, TheDeadlineStopsAnUnmeteredLoop) {
 
 TEST(EmbeddedEngine, TrapsAndInternalErrorsAreThrown) {
   const Engine engine = probe_engine();
-  EXPECT_EQ(failure_message([&] { engine.run(req("exit 3")); }), "exit with exit code 3");
-  EXPECT_NE(failure_message([&] { engine.run(req("trap")); }).find("nreachable"),
+  EXPECT_EQ(failure_message([&] { static_cast<void>(engine.run(req("exit 3"))); }),
+            "exit with exit code 3");
+  EXPECT_NE(failure_message([&] { static_cast<void>(engine.run(req("trap"))); }).find("nreachable"),
             std::string::npos);
-  EXPECT_EQ(failure_message([&] { engine.run(req("status 2 the interpreter broke")); }),
+  EXPECT_EQ(failure_message(
+                [&] { static_cast<void>(engine.run(req("status 2 the interpreter broke"))); }),
             "the interpreter broke");
-  EXPECT_EQ(failure_message([&] { engine.run(req("status 7 what")); }),
+  EXPECT_EQ(failure_message([&] { static_cast<void>(engine.run(req("status 7 what"))); }),
             "Interpreter returned unknown status 7");
   EXPECT_NE(failure_message([&] {
-              engine.run(req("reply not json"));
+              static_cast<void>(engine.run(req("reply not json")));
             }).find("Malformed interpreter response"),
             std::string::npos);
   EXPECT_NE(failure_message([&] {
-              engine.run(req("reply {\"results\":[{\"text\":\"a\"},{\"text\":\"b\"}]}"));
+              static_cast<void>(
+                  engine.run(req("reply {\"results\":[{\"text\":\"a\"},{\"text\":\"b\"}]}")));
             }).find("more than one result"),
             std::string::npos);
 }
@@ -203,7 +211,7 @@ TEST(EmbeddedEngine, MemoryExhaustionIsAGuestError) {
 TEST(EmbeddedEngine, AFailingSessionInitFailsTheRun) {
   const wasm::Module broken(*sandbox_wasm_module_guest_abi_broken());
   const Engine engine = make_embedded_engine(broken, probe_language());
-  EXPECT_EQ(failure_message([&] { engine.run(req("text x")); }),
+  EXPECT_EQ(failure_message([&] { static_cast<void>(engine.run(req("text x"))); }),
             "Interpreter initialization failed: probe refuses to start");
 }
 
@@ -259,7 +267,7 @@ TEST(GuestAbi, ParsesEnvelopes) {
   EXPECT_EQ(*utf8.results.at(0).text, "\xef\xbf\xbd");
   for (const char* bad : {"[]", R"({"results":{}})", R"({"results":[1]})", R"({"results":[{}]})",
                           R"({"error":"x"})", R"({"error":{"traceback":[1]}})", R"({"cwd":1})"}) {
-    EXPECT_THROW(embedded::parse_reply(0, bad), std::runtime_error) << bad;
+    EXPECT_THROW(static_cast<void>(embedded::parse_reply(0, bad)), std::runtime_error) << bad;
   }
 }
 

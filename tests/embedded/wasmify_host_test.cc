@@ -8,9 +8,9 @@
 
 #include <sandbox/wasmify.h>
 
+#include "driver.h"
 #include "embedded/guest.h"
 #include "guest_abi_probe.h"
-#include "wkv_engine.h"
 #include "wkv_guest.h"
 
 namespace sandbox {
@@ -26,7 +26,7 @@ const wasm::Module& wkv_module() {
 class WasmifyCalls : public ::testing::Test {
  protected:
   WasmifyCalls()
-      : driver_(make_wasmify_driver(wkv_module(), engines::wkv_driver())),
+      : driver_(make_wasmify_driver(wkv_module(), wkv::make_driver())),
         guest_(embedded::GuestConfig{.module = &wkv_module(),
                                      .driver = driver_.get(),
                                      .fuel = 10'000'000,
@@ -46,7 +46,7 @@ class WasmifyCalls : public ::testing::Test {
   }
 
   WasmifyEval eval(std::int64_t handle, const std::string& code) {
-    return engines::read_wkv_eval(
+    return wkv::make_driver().read_eval(
         exports_.invoke(guest_, exports_.method("w_0_1"), {{1, handle}, {2, code}}));
   }
 
@@ -152,27 +152,27 @@ TEST(WasmifyExportsCheck, RefusesModulesWithoutTheBridge) {
 }
 
 TEST(WasmifyDriverCheck, RefusesIncompleteDrivers) {
-  WasmifyDriver driver = engines::wkv_driver();
+  WasmifyDriver driver = wkv::make_driver();
   driver.init_method.clear();
   EXPECT_THROW((void)make_wasmify_driver(wkv_module(), driver), std::invalid_argument);
-  driver = engines::wkv_driver();
+  driver = wkv::make_driver();
   driver.read_eval = {};
   EXPECT_THROW((void)make_wasmify_driver(wkv_module(), driver), std::invalid_argument);
-  driver = engines::wkv_driver();
+  driver = wkv::make_driver();
   driver.eval_method = "w_0_7";
   EXPECT_THROW((void)make_wasmify_driver(wkv_module(), driver), wasm::WasmError);
   EmbeddedLanguage language{.language = "wkv", .engine_name = "wkv"};
-  language.driver = make_wasmify_driver(wkv_module(), engines::wkv_driver());
-  EXPECT_THROW((void)make_wasmify_engine(wkv_module(), language, engines::wkv_driver()),
+  language.driver = make_wasmify_driver(wkv_module(), wkv::make_driver());
+  EXPECT_THROW((void)make_wasmify_engine(wkv_module(), language, wkv::make_driver()),
                std::invalid_argument);
 }
 
 TEST(WasmifyBuildId, FollowsTheDriver) {
   const Engine a = make_wasmify_engine(wkv_module(), {.language = "wkv", .engine_name = "wkv"},
-                                       engines::wkv_driver());
+                                       wkv::make_driver());
   const Engine same = make_wasmify_engine(wkv_module(), {.language = "wkv", .engine_name = "wkv"},
-                                          engines::wkv_driver());
-  WasmifyDriver other_boot = engines::wkv_driver();
+                                          wkv::make_driver());
+  WasmifyDriver other_boot = wkv::make_driver();
   other_boot.boot_script = "helper\nset booted 1";
   const Engine b =
       make_wasmify_engine(wkv_module(), {.language = "wkv", .engine_name = "wkv"}, other_boot);

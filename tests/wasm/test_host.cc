@@ -24,7 +24,8 @@ std::uint32_t recurse_in_host(std::uint32_t depth) {
 }
 
 // Runs the callback's C++ work in its own frame, so nothing with a destructor is alive when
-// the import traps (it never does here, but the rule is the rule: style guide 8).
+// the import traps (it never does here, but the rule is the rule: CONTRIBUTING.md, code style
+// rule 8).
 std::uint32_t callback(TestEnv& env, std::uint32_t x) {
   ++env.calls;
   Instance* self = Instance::current();

@@ -1,7 +1,7 @@
-// Write tracking in each mode (include/sandbox/wasm.h, WriteTracking): asynchronous userfaultfd,
-// mprotect and none (hashing). Every mode reports at least every written page; the two tracking
-// modes report exactly the written 64 KiB pages, also for writes by system calls (uffd), on a
-// private memfd mapping, and after growth; the automatic choice falls back to mprotect when
+// Write tracking in each mode (include/sandbox/wasm/write_tracking.h, WriteTracking): asynchronous
+// userfaultfd, mprotect and none (hashing). Every mode reports at least every written page; the two
+// tracking modes report exactly the written 64 KiB pages, also for writes by system calls (uffd),
+// on a private memfd mapping, and after growth; the automatic choice falls back to mprotect when
 // userfaultfd(2) is unavailable.
 #include <algorithm>
 #include <cerrno>
