@@ -4,6 +4,9 @@
 #   SANDBOX_ENGINE_IDS                 every engine of the manifest, in its order
 #   SANDBOX_ENGINE_<id>_TARGET, _HEADER, _INCLUDES, _FACTORY, _DEFAULT (ALWAYS/TEST/ON/OFF),
 #   SANDBOX_ENGINE_<id>_HEAVY (TRUE/FALSE)
+#   SANDBOX_ENGINE_<id>_CONFORMANCE    engines/<id>/conformance.json (absolute), the engine's
+#                                      conformance programs (engines/engines.cmake says what reads
+#                                      them)
 #   SANDBOX_ENGINES_SELECTED           the engines this configuration builds, in manifest order
 #   SANDBOX_LANGUAGE_ENGINES_SELECTED  the same without the ALWAYS and TEST ones (what needs the
 #                                      engine toolchain: binaryen, llvm-ar, ...)
@@ -39,7 +42,12 @@ macro(sandbox_engine id)
   if(_engine_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "engines/engines.cmake: engine '${id}': unknown ${_engine_UNPARSED_ARGUMENTS}")
   endif()
+  if(NOT EXISTS "${PROJECT_SOURCE_DIR}/engines/${id}/conformance.json")
+    message(FATAL_ERROR "engines/engines.cmake: engine '${id}' has no engines/${id}/conformance.json "
+            "(its conformance programs)")
+  endif()
   list(APPEND SANDBOX_ENGINE_IDS ${id})
+  set(SANDBOX_ENGINE_${id}_CONFORMANCE "${PROJECT_SOURCE_DIR}/engines/${id}/conformance.json")
   set(SANDBOX_ENGINE_${id}_TARGET ${_engine_TARGET})
   set(SANDBOX_ENGINE_${id}_HEADER ${_engine_HEADER})
   set(SANDBOX_ENGINE_${id}_INCLUDES ${_engine_INCLUDES})

@@ -6,7 +6,13 @@
 #                  sandboxd serves without --engines, so GET /languages);
 #   the install    cmake/SandboxInstall.cmake installs and exports each built engine but the
 #                  TEST ones;
-#   the tests      tests/engines/manifest checks that the registry, the built targets,
+#   sandbox init   the languages `sandbox init LANGUAGE` offers are the engines but the TEST
+#                  ones, each with the programs of its engines/<id>/conformance.json (generated
+#                  at build time: src/scaffold/embed_languages.cmake);
+#   the tests      tests/engines/suite runs, for every engine built, the conformance suite with
+#                  those programs, the program corpus tests/engines/<id>/corpus.json and the
+#                  checks of tests/engines/<id>/checks.json;
+#                  tests/engines/manifest checks that the registry, the built targets,
 #                  GET /languages and the languages of `sandbox init` agree.
 # Read by cmake/SandboxEngines.cmake (sandbox_engine() is defined there).
 #
@@ -27,6 +33,11 @@
 #            ON/OFF: whether SANDBOX_ENGINES lists it by default (SANDBOX_BUILD_ENGINES=ON)
 #   HEAVY    a fetched interpreter built to Wasm and through wasm2c (minutes to an hour); the
 #            sanitizer presets and the helpers' builds select only the light ones
+# Every engine also has engines/<id>/conformance.json, its conformance programs in the format of
+# the conformance.json `sandbox init` writes
+# (docs/build-your-own-runtime.md#running-the-conformance-suite): a program that yields
+# expectResultText, one that fails with a guest error, and, for an engine with sessions, a
+# stateful define/use pair (null without sessions).
 #
 # The order is the registry's: sandboxd serves the engines in this order (those it serves by
 # default: all but the TEST ones).

@@ -31,6 +31,7 @@
 
 #include <sandbox/interpreter.h>
 
+#include "interpreter/over_store.h"
 #include "registry.h"
 #include "storage/sqlite/sqlite_stores.h"
 #include "support/counting_store.h"
@@ -105,7 +106,7 @@ void bench_stateless(const Language& lang, const Engine& engine, double cold, in
   for (int i = 0; i < runs; ++i) {
     const double c = thread_cpu_ms();
     t = SteadyClock::now();
-    run_ok(engine, lang.simple);
+    static_cast<void>(run_ok(engine, lang.simple));
     wall.push_back(ms_since(t));
     cpu.push_back(thread_cpu_ms() - c);
   }
@@ -171,10 +172,10 @@ void bench_contexts(const Language& lang, const std::filesystem::path& dir) {
   {
     SqliteStorage storage(db);
     CountingStore counting(storage.interpreters());
-    InterpreterServer server(engine, counting, clock, options);
-    server.handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
+    const auto server = make_interpreter_server(engine, counting, clock, options);
+    server->handle("bench", "POST", "/contexts", R"({"id":"ctx"})");
     auto t = SteadyClock::now();
-    const auto first = exec(server, lang.define);
+    const auto first = exec(*server, lang.define);
     first_ms = ms_since(t);
     first_pages = first.context.snapshot ? first.context.snapshot->pages : 0;
     first_chunks = counting.chunks;
@@ -182,7 +183,7 @@ void bench_contexts(const Language& lang, const std::filesystem::path& dir) {
     counting.reset();
     for (int i = 0; i < steps; ++i) {
       t = SteadyClock::now();
-      exec(server, lang.step);
+      exec(*server, lang.step);
       step_ms.push_back(ms_since(t));
     }
     step_chunks = counting.chunks;
@@ -191,9 +192,9 @@ void bench_contexts(const Language& lang, const std::filesystem::path& dir) {
   std::vector<double> restores;
   for (int i = 0; i < 5; ++i) {
     SqliteStorage storage(db);  // a restart: new database handle, new server, nothing resident
-    InterpreterServer server(engine, storage.interpreters(), clock, options);
+    const auto server = make_interpreter_server(engine, storage.interpreters(), clock, options);
     const auto t = SteadyClock::now();
-    exec(server, lang.probe);
+    exec(*server, lang.probe);
     restores.push_back(ms_since(t));
   }
   std::printf(
@@ -232,7 +233,7 @@ int main(int argc, char** argv) {
     }
     const auto t = SteadyClock::now();
     const Engine engine = engines::find_engine(lang.name)->make();
-    run_ok(engine, lang.simple);
+    static_cast<void>(run_ok(engine, lang.simple));
     const double cold = ms_since(t);
     if (!cpu_only) bench_stateless(lang, engine, cold, runs);
     bench_workload(lang, engine);

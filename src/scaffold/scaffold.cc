@@ -1,7 +1,6 @@
 #include "scaffold/scaffold.h"
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <span>
 #include <system_error>
 
 #include <boost/json/serialize.hpp>
@@ -16,6 +16,7 @@
 
 #include <sandbox/protocol.h>
 
+#include "scaffold/builtin_languages.h"
 #include "scaffold/templates.h"
 #include "scaffold/wasm_exports.h"
 
@@ -25,31 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxNameLength = 32;
-
-// A built-in language and the programs its conformance.json gets.
-struct BuiltinLanguage {
-  const char* name;
-  const char* simple;
-  const char* simple_result;
-  const char* error;
-  // Empty for an engine without sessions.
-  const char* define;
-  const char* use;
-  const char* use_result;
-};
-
-// The engines an installed kit has (engines/engines.cmake, all but the DEFAULT TEST ones): a
-// language project links the installed sandbox::engine_LANGUAGE, so the tests' kv engine, which
-// is never installed, is not offered (tests/engines/manifest checks this list against the
-// manifest).
-constexpr std::array<BuiltinLanguage, 6> kBuiltinLanguages = {{
-    {"calc", "1 + 1", "2", "1 / 0", "", "", ""},
-    {"lua", "1 + 1", "2", "error('boom')", "counter = 1", "counter + 1", "2"},
-    {"javascript", "1 + 1", "2", "throw new Error('boom')", "let counter = 1", "counter + 1", "2"},
-    {"python", "1 + 1", "2", "1 / 0", "counter = 1", "counter + 1", "2"},
-    {"ruby", "1 + 1", "2", "raise \"boom\"", "$counter = 1", "$counter + 1", "2"},
-    {"perl", "1 + 1", "2", "die \"broken\";", "our $counter = 1; 1;", "$counter + 1", "2"},
-}};
 
 constexpr const char* kReservedNames[] = {
     // C++ keywords and alternative tokens: the name becomes a namespace.
@@ -242,8 +218,7 @@ std::string detect_kit_prefix(const fs::path& executable) {
 const std::vector<std::string>& builtin_languages() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    out.reserve(kBuiltinLanguages.size());
-    for (const auto& l : kBuiltinLanguages) out.emplace_back(l.name);
+    for (const auto& l : builtin_language_table()) out.emplace_back(l.name);
     return out;
   }();
   return names;
@@ -300,16 +275,22 @@ Project custom_project(const std::string& name, const std::optional<fs::path>& w
   vars["init_flag"] = wasmify ? "wasmify" : "wasm";
   vars["host"] = wasmify ? "the kit's wasmify driver" : "the embedded session host";
   const std::string templates = wasmify ? "wasmify/" : "wasm/";
+  vars["engine_sources"] = wasmify ? "src/engine.cc src/driver.cc" : "src/engine.cc";
   if (wasmify) vars["methods"] = join(wasmify_methods(exports));
   add(p, "CMakeLists.txt", render("wasm/CMakeLists.txt", vars));
   add(p, "src/engine.cc", render(templates + "engine.cc", vars));
+  if (wasmify) {
+    add(p, "src/driver.h", render("wasmify/driver.h", vars));
+    add(p, "src/driver.cc", render("wasmify/driver.cc", vars));
+  }
   add(p, "README.md", render(templates + "README.md", vars));
   add(p, "conformance.json", conformance_json({.stateful = true}));
   add(p, "wasm/" + name + ".wasm", std::move(module));
   add_common_files(p, vars);
   p.description = "a runtime around wasm/" + name + ".wasm; its engine is src/engine.cc. " +
-                  (wasmify ? std::string("First complete its driver (the method ids, how a "
-                                         "request is phrased and its answer read), then write ")
+                  (wasmify ? std::string("First complete its driver in src/driver.cc (the method "
+                                         "ids, how a request is phrased and its answer read), "
+                                         "then write ")
                            : std::string("First write ")) +
                   "three programs of the guest's language into conformance.json";
   p.commands = build_commands(name, kit, true);
@@ -317,9 +298,10 @@ Project custom_project(const std::string& name, const std::optional<fs::path>& w
 }
 
 Project language_project(const std::string& language, const fs::path& dir, const KitInfo& kit) {
-  const auto it = std::find_if(kBuiltinLanguages.begin(), kBuiltinLanguages.end(),
+  const std::span<const BuiltinLanguage> languages = builtin_language_table();
+  const auto it = std::find_if(languages.begin(), languages.end(),
                                [&](const BuiltinLanguage& l) { return language == l.name; });
-  if (it == kBuiltinLanguages.end()) {
+  if (it == languages.end()) {
     std::string names;
     for (const auto& n : builtin_languages()) names += (names.empty() ? "" : ", ") + n;
     throw ScaffoldError("unknown language '" + language + "' (built-in: " + names +

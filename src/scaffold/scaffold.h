@@ -15,11 +15,12 @@
 //    snapshots, fuel). conformance.json holds empty programs for the author to write: the
 //    generator cannot know the guest's language.
 //  - custom with a wasmify module (ModuleAbi::kWasmify): the same, with make_wasmify_engine()
-//    and a driver skeleton to complete (the init and eval method ids, left empty, and how a
-//    request is phrased and its answer read); the module's w_0_<N> exports are listed for the
-//    author. docs/wasmify-abi.md.
+//    and a driver skeleton to complete in src/driver.h + src/driver.cc (make_driver(): the init
+//    and eval method ids, left empty, and how a request is phrased and its answer read); the
+//    module's w_0_<N> exports are listed for the author. docs/wasmify-abi.md.
 //  - language: the kit's built-in engine (sandbox::engine_LANGUAGE), served by the same
-//    main.cc, with that language's conformance programs and a systemd unit (deploy/).
+//    main.cc, with that language's conformance programs (those of engines/LANGUAGE/
+//    conformance.json, builtin_languages.h) and a systemd unit (deploy/).
 //
 // Generation is pure (a Project value); write_project() is the only function touching the disk
 // besides reading the Wasm module. Nothing existing is ever overwritten.
@@ -71,8 +72,8 @@ struct Project {
   std::vector<std::string> commands;  // what to run next, inside the project's directory
 };
 
-// The built-in languages `sandbox init LANGUAGE DIR` knows, in a fixed order: the engines a kit
-// installs (not the tests' kv engine, which no kit has).
+// The built-in languages `sandbox init LANGUAGE DIR` knows, in the order of the engine manifest
+// (engines/engines.cmake): the engines a kit installs (not the tests' engines, which no kit has).
 const std::vector<std::string>& builtin_languages();
 
 // Throws ScaffoldError unless `name` is a valid project name: 1-32 characters of [a-z0-9_]

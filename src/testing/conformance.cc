@@ -3,6 +3,7 @@
 #include <sandbox/interpreter.h>
 #include <sandbox/testing.h>
 
+#include "interpreter/over_store.h"
 #include "storage/sqlite/sqlite_stores.h"
 
 namespace sandbox::testing {
@@ -137,8 +138,7 @@ void run_session_steps(const Engine& engine, const ConformanceOptions& options,
   FakeCaller caller;
   const InterpreterServerOptions server_options{.idle_ttl_ms = 0, .max_resident_instances = 1};
 
-  auto server1 =
-      std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock, server_options);
+  auto server1 = make_interpreter_server(engine, storage.interpreters(), clock, server_options);
   create_context(*server1, key, "ctx-1", 6);
 
   const auto define = execute_ok(*server1, key, caller, stateful.define, 7);
@@ -156,8 +156,7 @@ void run_session_steps(const Engine& engine, const ConformanceOptions& options,
         "the snapshot's build must be the engine's build");
 
   server1.reset();  // simulated eviction: no resident instance, an empty workspace mirror
-  auto server2 =
-      std::make_unique<InterpreterServer>(engine, storage.interpreters(), clock, server_options);
+  auto server2 = make_interpreter_server(engine, storage.interpreters(), clock, server_options);
   const auto restored = execute_ok(*server2, key, caller, stateful.use, 9);
   check(result_text(restored) == stateful.expect_result_text, 9,
         "after an eviction `" + stateful.use + "` must still yield '" +

@@ -99,7 +99,7 @@ CheckResult check_runs_after_a_failed_run_start_from_the_image(
     for (const auto& code : failing) {
       bool threw = false;
       try {
-        engine.run({code, {}});
+        static_cast<void>(engine.run({code, {}}));
       } catch (const std::exception&) {
         threw = true;
       }

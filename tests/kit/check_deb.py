@@ -30,6 +30,8 @@ EXPECTED_FILES = [
     "usr/include/sandbox/engine.h",
     "usr/include/sandbox/runtime.h",
     "usr/include/sandbox/version.h",
+    "usr/include/sandbox/wasm.h",
+    "usr/include/sandbox/wasm/instance.h",
     "usr/share/doc/sandbox-workers/LICENSE",
     "usr/share/doc/sandbox-workers/THIRD_PARTY_NOTICES",
     "usr/share/doc/sandbox-workers/copyright",

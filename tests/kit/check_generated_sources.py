@@ -32,7 +32,10 @@ def main():
         [project] = os.listdir(root)
         project_dir = os.path.join(root, project)
         failures = 0
-        for source in ("src/engine.cc", "src/main.cc", "tests/conformance_test.cc"):
+        sources = ["src/engine.cc", "src/main.cc", "tests/conformance_test.cc"]
+        if os.path.exists(os.path.join(project_dir, "src/driver.cc")):  # a --wasmify project
+            sources.append("src/driver.cc")
+        for source in sources:
             command = [args.cxx, "-std=c++20", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                        "-I", os.path.join(project_dir, "src")]
             for d in args.include:

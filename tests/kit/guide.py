@@ -23,6 +23,7 @@ FLOWS = {
     "custom": ["Install the kit", "Quick start: a stateless runtime"],
     "wasm": ["Install the kit", "A Wasm engine", "Running the program corpus and the image checks",
              "A built-in language as a deployable runtime"],
+    "wasmify": ["Install the kit", "The wasmify ABI"],
 }
 
 CHECKED_LANGUAGES = ("cpp", "c", "cmake")

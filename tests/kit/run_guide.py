@@ -2,11 +2,12 @@
 """Runs one flow of docs/build-your-own-runtime.md: every ```sh block of the flow's sections,
 in order, as a reader would (see guide.py for the conventions), against this build tree.
 
-  run_guide.py --guide DOC --build-dir BUILD --flow NAME [--keep]
+  run_guide.py --guide DOC --source-dir SRC --build-dir BUILD --flow NAME [--keep]
 
 The reader's world is simulated, and only in these ways:
   - $HOME is a new temporary directory (so ~/sandbox-kit, ~/calc2 ... live outside the source
-    tree), and the session starts in a temporary "checkout" whose build/default is BUILD;
+    tree), and the session starts in a temporary "checkout" whose build/default is BUILD and
+    whose other top-level entries are symbolic links to SRC's (for the files the guide copies);
   - the guide's ports 8080, 8081 and 8787 are replaced by free ones (in commands and expected
     output), and SANDBOXD_URL points the `sandbox` CLI at the replacement of 8787;
   - CMake uses ccache and 2 jobs, and CMAKE_PREFIX_PATH is unset (the guide passes the kit).
@@ -39,7 +40,7 @@ def free_port():
 
 
 class Session:
-    def __init__(self, root, build_dir, keep):
+    def __init__(self, root, source_dir, build_dir, keep):
         self.root = root
         self.keep = keep
         self.home = os.path.join(root, "home")
@@ -48,6 +49,10 @@ class Session:
         for d in (self.home, self.state, os.path.join(self.checkout, "build")):
             os.makedirs(d)
         os.symlink(os.path.abspath(build_dir), os.path.join(self.checkout, "build", "default"))
+        for entry in os.listdir(source_dir):
+            if entry not in ("build", ".git"):
+                os.symlink(os.path.join(os.path.abspath(source_dir), entry),
+                           os.path.join(self.checkout, entry))
         self.ports = {}
         while len(self.ports) < len(GUIDE_PORTS):
             p = free_port()
@@ -163,6 +168,7 @@ class Session:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--guide", required=True)
+    ap.add_argument("--source-dir", required=True)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--flow", required=True, choices=sorted(guide.FLOWS))
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
@@ -174,7 +180,7 @@ def main():
         if not any(b.section == s for b in blocks):
             sys.exit(f"{args.guide}: no code in section '{s}' of flow {args.flow}")
     root = tempfile.mkdtemp(prefix=f"sandbox-kit-{args.flow}-")
-    session = Session(root, args.build_dir, args.keep)
+    session = Session(root, args.source_dir, args.build_dir, args.keep)
     ran = 0
     try:
         for section in sections:

@@ -170,10 +170,15 @@ TEST(CustomProject, WasmifyWrapsTheModuleInTheWasmifyDriver) {
   EXPECT_TRUE(contains(engine, "#include <sandbox/wasmify.h>"));
   EXPECT_TRUE(contains(engine, "sandbox::make_wasmify_engine("));
   EXPECT_TRUE(contains(engine, "*sandbox_wasm_module_wkv2_guest()"));
+  EXPECT_TRUE(contains(engine, "make_driver()"));
+  // The driver is a file of its own, the author's part, built into the engine's library.
+  EXPECT_TRUE(contains(cmake, "add_library(wkv2_engine STATIC src/engine.cc src/driver.cc)"));
+  EXPECT_TRUE(contains(content(p, "src/driver.h"), "sandbox::WasmifyDriver make_driver();"));
+  const std::string& driver = content(p, "src/driver.cc");
   // The module's API functions are listed for the author, in the order of their ids; the ids
   // themselves are left to fill in.
-  EXPECT_TRUE(contains(engine, "The module's API functions: w_0_0, w_0_1, w_0_2, w_0_3."));
-  EXPECT_TRUE(contains(engine, ".init_method = \"\","));
+  EXPECT_TRUE(contains(driver, "The module's API functions: w_0_0, w_0_1, w_0_2, w_0_3."));
+  EXPECT_TRUE(contains(driver, ".init_method = \"\","));
   EXPECT_TRUE(contains(content(p, "README.md"), "w_0_0, w_0_1, w_0_2, w_0_3"));
   EXPECT_TRUE(contains(p.description, "complete its driver"));
   EXPECT_TRUE(conformance(p).at("stateful").is_object());
@@ -181,6 +186,9 @@ TEST(CustomProject, WasmifyWrapsTheModuleInTheWasmifyDriver) {
   // The embedded project's files name their own ABI.
   const Project embedded = custom_project("kv2", fs::path(SANDBOX_TEST_ABI_GUEST), kKit);
   EXPECT_TRUE(contains(content(embedded, "CMakeLists.txt"), "--custom kv2 --wasm ...`"));
+  EXPECT_TRUE(contains(content(embedded, "CMakeLists.txt"),
+                       "add_library(kv2_engine STATIC src/engine.cc)"));
+  EXPECT_EQ(find(embedded, "src/driver.cc"), nullptr);
 }
 
 TEST(CustomProject, EachAbiRefusesTheOthersModule) {
@@ -272,7 +280,7 @@ TEST(WasmExports, RefusesMalformedBinaries) {
 
 TEST(LanguageProject, EveryBuiltinLanguageGetsItsEngineAndPrograms) {
   ASSERT_EQ(builtin_languages(),
-            (std::vector<std::string>{"calc", "lua", "javascript", "python", "ruby", "perl"}));
+            (std::vector<std::string>{"calc", "javascript", "python", "lua", "ruby", "perl"}));
   for (const auto& language : builtin_languages()) {
     const Project p = language_project(language, "runtimes/my-" + language, kKit);
     const std::string project = "my_" + language;
@@ -291,6 +299,10 @@ TEST(LanguageProject, EveryBuiltinLanguageGetsItsEngineAndPrograms) {
     EXPECT_FALSE(programs.at("simple").at("code").as_string().empty());
     EXPECT_FALSE(programs.at("error").at("code").as_string().empty());
     EXPECT_EQ(programs.at("stateful").is_null(), language == "calc") << language;
+    // The programs are the engine's own (engines/<language>/conformance.json), as written.
+    EXPECT_EQ(content(p, "conformance.json"),
+              read(fs::path(SANDBOX_TEST_ENGINES_DIR) / language / "conformance.json"))
+        << language;
     expect_no_placeholders(p);
   }
 }
@@ -320,7 +332,7 @@ TEST(LanguageProject, DoesNotOfferTheTestEngine) {
     FAIL();
   } catch (const ScaffoldError& e) {
     EXPECT_TRUE(contains(e.what(), "unknown language 'kv'")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "built-in: calc, lua,")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "built-in: calc, javascript,")) << e.what();
   }
 }
 

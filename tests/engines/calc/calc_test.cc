@@ -55,6 +55,9 @@ TEST(CalcLanguage, FormatsNumbersLikeJavaScript) {
   EXPECT_EQ(calc::format_number(1.0 / 0.0), "Infinity");
 }
 
+// The call of docs/build-your-own-runtime.md#running-the-conformance-suite, verbatim (the kit's
+// guide test checks that it compiles here); tests/engines/suite runs calc's own programs
+// (engines/calc/conformance.json) like every engine's.
 TEST(CalcConformance, PassesTheStatelessSuite) {
   const sandbox::Engine engine = sandbox::engines::make_calc_engine();
   sandbox::testing::run_engine_conformance(

@@ -1,4 +1,6 @@
-// The JavaScript engine: conformance, the program corpus (corpus.json) and snapshot/restore.
+// What is particular to the JavaScript engine: its identity, snapshot/restore, TypeScript, its
+// fuel and its built-in modules. The conformance suite, the program corpus (corpus.json) and the
+// checks of checks.json run in tests/engines/suite, as for every engine.
 #include "javascript_engine.h"
 
 #include <cstdint>
@@ -7,9 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sandbox/testing.h>
-
-#include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 #include "support/isolation_under_test.h"
@@ -31,16 +30,6 @@ TEST(JavaScriptEngine, Identity) {
   EXPECT_TRUE(javascript().sessions.has_value());
 }
 
-TEST(JavaScriptEngine, Conformance) {
-  testing::run_engine_conformance(
-      javascript(),
-      {.programs = {
-           .simple = {.code = "1 + 1", .expect_result_text = "2"},
-           .error = {.code = "throw new Error('boom')"},
-           .stateful = testing::StatefulProgram{
-               .define = "let counter = 1", .use = "counter + 1", .expect_result_text = "2"}}});
-}
-
 TEST(JavaScriptEngine, StateSurvivesSnapshotAndRestore) {
   testing_corpus::SnapshotFixture f(javascript());
   f.expect_text(*f.session, "let counter = 1; const double = (x) => 2 * x", "");
@@ -58,14 +47,6 @@ TEST(JavaScriptEngine, TypeScriptWorksAfterARestore) {
   f.expect_text(*restored, "let more: string = 'x'; more", "'x'");
 }
 
-TEST(JavaScriptEngine, RestoredCopiesDrawDifferentRandomNumbers) {
-  testing_corpus::SnapshotFixture f(javascript());
-  f.expect_text(*f.session, "let x = 1", "");
-  auto a = f.restore();
-  auto b = f.restore();
-  EXPECT_NE(f.text(*a, "Math.random()"), f.text(*b, "Math.random()"));
-}
-
 TEST(JavaScriptEngine, StartUpUsesLittleOfTheFuelBudget) {
   const EngineOutcome run = javascript().run({"1 + 1", {}});
   ASSERT_TRUE(run.usage);
@@ -80,43 +61,6 @@ TEST(JavaScriptEngine, StartUpUsesLittleOfTheFuelBudget) {
   EXPECT_LT(run.usage->fuel_consumed, engines::kJavaScriptFuel / 20);
   EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);
   EXPECT_LT(ts.usage->fuel_consumed, engines::kJavaScriptFuel / 2);
-}
-
-// Stateless runs reuse instances reset to the post-initialisation image: nothing one run leaves
-// behind may be visible to the next (globals, functions, changed prototypes, env vars).
-TEST(JavaScriptEngine, StatelessRunsDoNotShareState) {
-  testing_corpus::expect_stateless_runs_do_not_share_state(
-      javascript(),
-      "globalThis.leak = 1; var leakedVar = 1; function leaked() {} Array.prototype.leak = 1; "
-      "process.env.LEAK = '1'; 1",
-      "[typeof leak, typeof leakedVar, typeof leaked, typeof [].leak, "
-      "Object.keys(process.env).length].join(',')",
-      "'undefined,undefined,undefined,undefined,0'");
-}
-
-// A run that trapped (fuel, output flood) leaves nothing behind either.
-TEST(JavaScriptEngine, RunsAfterAFailedRunStartFromTheImage) {
-  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
-      javascript(),
-      {"globalThis.x = 1; for (;;) {}", "globalThis.x = 1; for (;;) console.log('flood')"},
-      "typeof x", "'undefined'");
-}
-
-TEST(JavaScriptEngine, AGrownInstanceIsNotReused) {
-  testing_corpus::expect_a_grown_instance_is_not_reused(javascript(),
-                                                        "new ArrayBuffer(30 << 20).byteLength");
-}
-
-TEST(JavaScriptEngine, ConcurrentStatelessRuns) {
-  testing_corpus::expect_concurrent_stateless_runs(
-      javascript(), [](int n) { return "globalThis.seen = " + std::to_string(n) + "; seen * 2"; });
-}
-
-TEST(JavaScriptEngine, AContextSurvivesARestartOfTheRuntime) {
-  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
-      engines::make_javascript_engine,
-      "var greeting = 'hi'; function shout(s) { return s.toUpperCase(); } var n = 41",
-      "shout(greeting) + ' ' + (n + 1)", "'HI 42'");
 }
 
 // Built-in modules (docs/languages.md#javascript-built-in-modules): what one call of a context
@@ -183,8 +127,6 @@ TEST(JavaScriptEngine, ImportsCostLittleFuel) {
   EXPECT_LT(required_fuel, plain_fuel + 100'000);
   EXPECT_LT(imported_fuel, engines::kJavaScriptFuel / 5);
 }
-
-SANDBOX_LANGUAGE_CORPUS(JavaScriptCorpus, engines::make_javascript_engine(), JAVASCRIPT_CORPUS);
 
 }  // namespace
 }  // namespace sandbox

@@ -1,5 +1,6 @@
 // The kv test engine driven through the Engine interface: stateless runs, sessions, snapshot and
-// restore, fuel, memory, output, descriptors and the workspace.
+// restore, fuel, memory, output, descriptors and the workspace. The conformance suite, the program
+// corpus (corpus.json) and the checks of checks.json run in tests/engines/suite.
 #include "kv_engine.h"
 
 #include <map>
@@ -8,8 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <sandbox/testing.h>
-
-#include "engines/corpus/corpus_runner.h"
 
 namespace sandbox {
 namespace {
@@ -114,7 +113,7 @@ TEST(KvEngine, LimitsStopRuns) {
   EXPECT_THROW(
       {
         try {
-          e.run(req("spin"));
+          static_cast<void>(e.run(req("spin")));
         } catch (const ExecutionLimitError& ex) {
           EXPECT_STREQ(ex.what(), "Execution fuel exhausted");
           throw;
@@ -124,7 +123,7 @@ TEST(KvEngine, LimitsStopRuns) {
   EXPECT_THROW(
       {
         try {
-          e.run(req(flood_code()));
+          static_cast<void>(e.run(req(flood_code())));
         } catch (const ExecutionLimitError& ex) {
           EXPECT_STREQ(ex.what(), "Output limit exceeded");
           throw;
@@ -132,41 +131,6 @@ TEST(KvEngine, LimitsStopRuns) {
       },
       ExecutionLimitError);
   EXPECT_EQ(text_of(e.run(req("incr n"))), "1");  // the engine is fine afterwards
-}
-
-TEST(KvEngine, PassesTheConformanceSuite) {
-  EXPECT_NO_THROW(testing::run_engine_conformance(
-      make_kv_engine(),
-      {.programs = {.simple = {.code = "incr x", .expect_result_text = "1"},
-                    .error = {.code = "fail nope"},
-                    .stateful = testing::StatefulProgram{// `use` runs twice on the same snapshot:
-                                                         // it must not change the state.
-                                                         .define = "set counter 1\nincr counter",
-                                                         .use = "get counter",
-                                                         .expect_result_text = "2"}}}));
-}
-
-// kv's stateless runs start from the post-initialisation image of the embedded host: the kit's
-// image checks hold for it (the same programs as the guide's kv2 example).
-TEST(KvEngine, PassesThePostInitImageChecks) {
-  const auto results = testing::check_post_init_image(
-      make_kv_engine(),
-      {.leave_state = "set leak 1",
-       .observe_state = "incr leak",
-       .fresh_state = "1",
-       .failing = {"set x 1\nspin", "set x 1\n" + flood_code()},
-       .observe_failed = "incr x",
-       .fresh_failed = "1",
-       .grow = "alloc 8",
-       .store_and_double = [](int n) { return "set seen " + std::to_string(2 * n) + "\nget seen"; },
-       .small = "incr n"});
-  EXPECT_EQ(results.size(), 5u);
-  for (const auto& r : results) testing_corpus::expect_passed(r);
-}
-
-TEST(KvEngine, AContextSurvivesARestartOfTheRuntime) {
-  testing_corpus::expect_passed(testing::check_a_context_survives_a_restart_of_the_runtime(
-      make_kv_engine, "set greeting hi\nset n 41", "incr n", "42"));
 }
 
 class KvSessions : public ::testing::Test {
@@ -270,8 +234,6 @@ TEST_F(KvSessions, MemoryGrowsAndSurvivesRestore) {
   // The cap still holds after a restore.
   EXPECT_EQ(r->execute(req("alloc 100")).error->name, "MemoryError");
 }
-
-SANDBOX_LANGUAGE_CORPUS(KvCorpus, make_kv_engine(), KV_CORPUS);
 
 }  // namespace
 }  // namespace sandbox

@@ -1,14 +1,12 @@
-// The Lua engine: conformance, the program corpus (corpus.json) and snapshot/restore.
+// What is particular to the Lua engine: its identity, snapshot/restore, its fuel, its stack limit
+// and its errors. The conformance suite, the program corpus (corpus.json) and the checks of
+// checks.json run in tests/engines/suite, as for every engine.
 #include "lua_engine.h"
 
 #include <iostream>
 
 #include <gtest/gtest.h>
 
-#include <sandbox/testing.h>
-
-#include "engines/corpus/corpus_runner.h"
-#include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 #include "support/isolation_under_test.h"
 
@@ -29,15 +27,6 @@ TEST(LuaEngine, Identity) {
   EXPECT_TRUE(lua().sessions.has_value());
 }
 
-TEST(LuaEngine, Conformance) {
-  testing::run_engine_conformance(
-      lua(), {.programs = {
-                  .simple = {.code = "1 + 1", .expect_result_text = "2"},
-                  .error = {.code = "error('boom')"},
-                  .stateful = testing::StatefulProgram{
-                      .define = "counter = 1", .use = "counter + 1", .expect_result_text = "2"}}});
-}
-
 TEST(LuaEngine, StateSurvivesSnapshotAndRestore) {
   testing_corpus::SnapshotFixture f(lua());
   f.expect_text(*f.session, "counter = 1", "");
@@ -46,15 +35,6 @@ TEST(LuaEngine, StateSurvivesSnapshotAndRestore) {
   f.expect_text(*restored, "counter = counter + 1", "");
   auto again = f.restore_from(*restored);
   f.expect_text(*again, "counter + 1", "3");
-}
-
-TEST(LuaEngine, RestoredCopiesDrawDifferentRandomNumbers) {
-  testing_corpus::SnapshotFixture f(lua());
-  f.expect_text(*f.session, "x = 1", "");
-  auto a = f.restore();
-  auto b = f.restore();
-  const std::string code = "math.random(1, 1 << 40)";
-  EXPECT_NE(f.text(*a, code), f.text(*b, code));
 }
 
 // The budget leaves the guest's code most of it: a stateless run pays for the interpreter's
@@ -69,39 +49,6 @@ TEST(LuaEngine, StartUpUsesLittleOfTheFuelBudget) {
             << step.usage->fuel_consumed << " of " << engines::kLuaFuel << "\n";
   EXPECT_LT(run.usage->fuel_consumed, engines::kLuaFuel / 20);
   EXPECT_LT(step.usage->fuel_consumed, run.usage->fuel_consumed);  // no start-up in a session
-}
-
-// Stateless runs reuse instances reset to the post-initialisation image: nothing one run leaves
-// behind may be visible to the next (globals, functions, changed libraries, env vars).
-TEST(LuaEngine, StatelessRunsDoNotShareState) {
-  testing_corpus::expect_stateless_runs_do_not_share_state(
-      lua(), "leak = 1; function leaked() end; string.leak = 1",
-      "tostring(leak) .. ',' .. tostring(leaked) .. ',' .. tostring(string.leak) .. ',' .. "
-      "tostring(os.getenv('A'))",
-      "\"nil,nil,nil,nil\"");
-}
-
-// A run that trapped (fuel, output flood) leaves nothing behind either.
-TEST(LuaEngine, RunsAfterAFailedRunStartFromTheImage) {
-  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
-      lua(), {"x = 1; while true do end", "x = 1; while true do print('flood') end"}, "tostring(x)",
-      "\"nil\"");
-}
-
-TEST(LuaEngine, AGrownInstanceIsNotReused) {
-  testing_corpus::expect_a_grown_instance_is_not_reused(
-      lua(), "local s = 'x'; for i = 1, 24 do s = s .. s end; return #s");
-}
-
-TEST(LuaEngine, ConcurrentStatelessRuns) {
-  testing_corpus::expect_concurrent_stateless_runs(
-      lua(), [](int n) { return "seen = " + std::to_string(n) + "; return seen * 2"; });
-}
-
-TEST(LuaEngine, AContextSurvivesARestartOfTheRuntime) {
-  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
-      engines::make_lua_engine, "greeting = 'hi'; function shout(s) return s:upper() end; n = 41",
-      "shout(greeting) .. ' ' .. (n + 1)", "\"HI 42\"");
 }
 
 // Unbounded recursion reaches Lua's stack limit (kLuaMaxStackSlots) long before the memory cap:
@@ -191,8 +138,6 @@ TEST(LuaEngine, UtcDateZoneNameIsGmtAsInDebian) {
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_EQ(*out.results[0].text, "\"GMT|00\"\t\"UTC\"");
 }
-
-SANDBOX_LANGUAGE_CORPUS(LuaCorpus, engines::make_lua_engine(), LUA_CORPUS);
 
 }  // namespace
 }  // namespace sandbox

@@ -1,5 +1,6 @@
-// The Perl engine: conformance, the program corpus (corpus.json), snapshot/restore, stateless
-// runs from the post-initialisation image, and contexts across a restart of the runtime.
+// What is particular to the Perl engine: its identity and version, croak's lines,
+// snapshot/restore and random numbers. The conformance suite, the program corpus (corpus.json)
+// and the checks of checks.json run in tests/engines/suite, as for every engine.
 #include "perl_engine.h"
 
 #include <memory>
@@ -10,9 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <sandbox/runtime.h>
-#include <sandbox/testing.h>
 
-#include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 #include "support/isolation_under_test.h"
@@ -55,15 +54,6 @@ TEST(PerlEngine, CroakNamesTheProgramsLinesNotTheDrivers) {
   EXPECT_EQ(run_text("sub g { (caller(0))[3] . ':' . (caller)[2] } g()"), "main::g:1");
 }
 
-TEST(PerlEngine, Conformance) {
-  testing::run_engine_conformance(
-      perl(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
-                            .error = {.code = "die \"broken\";"},
-                            .stateful = testing::StatefulProgram{.define = "our $counter = 1; 1;",
-                                                                 .use = "$counter + 1",
-                                                                 .expect_result_text = "2"}}});
-}
-
 TEST(PerlEngine, StateSurvivesSnapshotAndRestore) {
   testing_corpus::SnapshotFixture f(perl());
   f.expect_text(*f.session,
@@ -73,14 +63,6 @@ TEST(PerlEngine, StateSurvivesSnapshotAndRestore) {
   f.expect_text(*restored, "use List::Util qw(sum); \"$h{name} \" . sum(1..4)", "ctx 10");
   auto again = f.restore_from(*restored);
   f.expect_text(*again, "bump() . ' ' . sum(1, 2)", "43 3");
-}
-
-TEST(PerlEngine, RestoredCopiesDrawDifferentRandomNumbers) {
-  testing_corpus::SnapshotFixture f(perl());
-  f.expect_text(*f.session, "our $x = 1", "1");
-  auto a = f.restore();
-  auto b = f.restore();
-  EXPECT_NE(f.text(*a, "int(rand(1 << 40))"), f.text(*b, "int(rand(1 << 40))"));
 }
 
 // Regression (make test failed 1 run in 5): the reseed was Perl's own srand(), which seeds from
@@ -108,46 +90,6 @@ TEST(PerlEngine, StatelessRunsBackToBackDrawDifferentRandomNumbers) {
 TEST(PerlEngine, StatelessRunsDrawDifferentRandomNumbers) {
   EXPECT_NE(run_text("int(rand(1 << 40))"), run_text("int(rand(1 << 40))"));
 }
-
-// Stateless runs reuse instances reset to the image: nothing one run leaves behind may be
-// visible to the next.
-TEST(PerlEngine, StatelessRunsDoNotShareState) {
-  testing_corpus::expect_stateless_runs_do_not_share_state(
-      perl(), "our $leak = 1; sub leaked { 1 } $ENV{LEAK} = 1; chdir '/'; 1",
-      "join ',', (defined $leak ? 'leak' : 'none'), (defined &leaked ? 'sub' : 'none'), "
-      "scalar(keys %ENV)",
-      "none,none,0");
-}
-
-// A run that trapped (fuel, output flood, exit) leaves nothing behind either.
-TEST(PerlEngine, RunsAfterAFailedRunStartFromTheImage) {
-  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
-      perl(),
-      {"our $x = 1; 1 while 1", "our $x = 1; print \"flood\\n\" while 1", "our $x = 1; exit 2"},
-      "defined $x ? 'set' : 'unset'", "unset");
-}
-
-TEST(PerlEngine, AGrownInstanceIsNotReused) {
-  testing_corpus::expect_a_grown_instance_is_not_reused(perl(),
-                                                        "my $s = 'x' x (16 << 20); length $s");
-}
-
-TEST(PerlEngine, ConcurrentStatelessRuns) {
-  testing_corpus::expect_concurrent_stateless_runs(
-      perl(), [](int n) { return "our $seen = " + std::to_string(n) + "; $seen * 2"; });
-}
-
-TEST(PerlEngine, StartUpUsesLittleOfTheFuelBudget) {
-  testing_corpus::expect_start_up_uses_little_of_the_fuel_budget(perl());
-}
-
-TEST(PerlEngine, AContextSurvivesARestartOfTheRuntime) {
-  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
-      engines::make_perl_engine, "our $greeting = 'hi'; sub shout { uc shift } our $n = 41",
-      "shout($greeting) . ' ' . ($n + 1)", "HI 42");
-}
-
-SANDBOX_LANGUAGE_CORPUS(PerlCorpus, engines::make_perl_engine(), PERL_CORPUS);
 
 }  // namespace
 }  // namespace sandbox

@@ -1,5 +1,7 @@
-// The Ruby engine: conformance, the program corpus (corpus.json), snapshot/restore, stateless
-// runs from the post-initialisation image, and contexts across a restart of the runtime.
+// What is particular to the Ruby engine: its identity and version, snapshot/restore, random
+// numbers, and Ruby 3.2+ features across a restart of the runtime. The conformance suite, the
+// program corpus (corpus.json) and the checks of checks.json run in tests/engines/suite, as for
+// every engine.
 #include "ruby_engine.h"
 
 #include <memory>
@@ -11,9 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <sandbox/runtime.h>
-#include <sandbox/testing.h>
 
-#include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/image_engine_checks.h"
 #include "engines/corpus/session_snapshot.h"
 #include "support/isolation_under_test.h"
@@ -49,15 +49,6 @@ TEST(RubyEngine, Ruby40Semantics) {
   EXPECT_EQ(run_text("require 'base64'; Base64.strict_encode64('hi')"), "\"aGk=\"");
 }
 
-TEST(RubyEngine, Conformance) {
-  testing::run_engine_conformance(
-      ruby(), {.programs = {.simple = {.code = "1 + 1", .expect_result_text = "2"},
-                            .error = {.code = "raise \"boom\""},
-                            .stateful = testing::StatefulProgram{.define = "$counter = 1",
-                                                                 .use = "$counter + 1",
-                                                                 .expect_result_text = "2"}}});
-}
-
 TEST(RubyEngine, StateSurvivesSnapshotAndRestore) {
   testing_corpus::SnapshotFixture f(ruby());
   f.expect_text(*f.session, "counter = 41; def bump = $bumped = true; class Box; end; nil", "");
@@ -68,14 +59,6 @@ TEST(RubyEngine, StateSurvivesSnapshotAndRestore) {
   const SessionOutcome o = again->execute({"[counter, $bumped]", {}});
   ASSERT_EQ(o.results.size(), 1u);
   EXPECT_EQ(boost::json::serialize(*o.results[0].json), "[42,true]");
-}
-
-TEST(RubyEngine, RestoredCopiesDrawDifferentRandomNumbers) {
-  testing_corpus::SnapshotFixture f(ruby());
-  f.expect_text(*f.session, "x = 1", "1");
-  auto a = f.restore();
-  auto b = f.restore();
-  EXPECT_NE(f.text(*a, "rand(1 << 60)"), f.text(*b, "rand(1 << 60)"));
 }
 
 // A guard against the Perl engine's defect (copies first used within one millisecond drew the
@@ -96,45 +79,6 @@ TEST(RubyEngine, StatelessRunsDrawDifferentRandomNumbers) {
   EXPECT_NE(run_text("rand(1 << 60)"), run_text("rand(1 << 60)"));
 }
 
-// Stateless runs reuse instances reset to the image: nothing one run leaves behind may be
-// visible to the next (globals, methods, constants, locals, ENV, the working directory).
-TEST(RubyEngine, StatelessRunsDoNotShareState) {
-  testing_corpus::expect_stateless_runs_do_not_share_state(
-      ruby(), "$leak = 1; def leaked = 1; Leak = 1; leak = 1; ENV['LEAK'] = '1'; nil",
-      "[defined?($leak), defined?(leaked), defined?(Leak), "
-      "binding.local_variable_defined?(:leak), ENV.to_h].inspect",
-      "\"[nil, nil, nil, false, {}]\"");
-}
-
-// A run that trapped (fuel, output flood, refused import) leaves nothing behind either.
-TEST(RubyEngine, RunsAfterAFailedRunStartFromTheImage) {
-  testing_corpus::expect_runs_after_a_failed_run_start_from_the_image(
-      ruby(),
-      {"$x = 1; loop {}", "$x = 1; loop { puts 'flood' }", "$x = 1; require 'js'; JS.global"},
-      "defined?($x).inspect", "\"nil\"");
-}
-
-// A run whose memory grew is not reused (a reset cannot shrink it): the next run starts with
-// the image's memory size again.
-TEST(RubyEngine, AGrownInstanceIsNotReused) {
-  testing_corpus::expect_a_grown_instance_is_not_reused(ruby(), "s = 'x' * (30 << 20); s.size");
-}
-
-TEST(RubyEngine, ConcurrentStatelessRuns) {
-  testing_corpus::expect_concurrent_stateless_runs(
-      ruby(), [](int n) { return "$seen = " + std::to_string(n) + "; $seen * 2"; });
-}
-
-TEST(RubyEngine, StartUpUsesLittleOfTheFuelBudget) {
-  testing_corpus::expect_start_up_uses_little_of_the_fuel_budget(ruby());
-}
-
-TEST(RubyEngine, AContextSurvivesARestartOfTheRuntime) {
-  testing_corpus::expect_a_context_survives_a_restart_of_the_runtime(
-      engines::make_ruby_engine, "greeting = 'hi'; def shout(s) = s.upcase; $n = 41",
-      "[shout(greeting), $n + 1]", R"(["HI",42])");
-}
-
 // Ruby 3.2's Data#with and Ruby 3.4's `it` (neither is in Debian's Ruby 3.1) in a context that
 // is stored, then restored by a new runtime over the same database.
 TEST(RubyEngine, ItAndDataWithSurviveARestartOfTheRuntime) {
@@ -146,8 +90,6 @@ TEST(RubyEngine, ItAndDataWithSurviveARestartOfTheRuntime) {
       " moved.with(x: 3).inspect]",
       R"([{"x":0,"y":2},0,true,[2,4,6],[16,25],"#<data Point x=3, y=2>"])");
 }
-
-SANDBOX_LANGUAGE_CORPUS(RubyCorpus, engines::make_ruby_engine(), RUBY_CORPUS);
 
 }  // namespace
 }  // namespace sandbox

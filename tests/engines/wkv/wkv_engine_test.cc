@@ -1,7 +1,8 @@
 // The wkv test engine (engines/wkv), a wasmify-shaped guest behind the kit's wasmify driver
 // (docs/wasmify-abi.md), driven through the Engine interface: stateless runs, output, errors,
-// limits, sessions with the interpreter handle through snapshot and restore, the conformance
-// suite, the program corpus and the post-initialisation image checks.
+// limits, sessions with the interpreter handle through snapshot and restore. The conformance
+// suite, the program corpus (corpus.json) and the checks of checks.json (the post-initialisation
+// image, a context across a restart) run in tests/engines/suite.
 #include "wkv_engine.h"
 
 #include <map>
@@ -11,7 +12,6 @@
 
 #include <sandbox/testing.h>
 
-#include "engines/corpus/corpus_runner.h"
 #include "engines/corpus/session_snapshot.h"
 #include "support/isolation_under_test.h"
 
@@ -109,43 +109,6 @@ TEST(WkvEngine, LimitsStopRuns) {
   ASSERT_TRUE(oom.error);
   EXPECT_EQ(error_of(oom).name, "MemoryError");
   EXPECT_EQ(text_of(e.run(req("incr n"))), "1");  // the engine is fine afterwards
-}
-
-TEST(WkvEngine, PassesTheConformanceSuite) {
-  EXPECT_NO_THROW(testing::run_engine_conformance(
-      test::under_test(make_wkv_engine()),
-      {.programs = {.simple = {.code = "incr x", .expect_result_text = "1"},
-                    .error = {.code = "fail ValueError nope"},
-                    .stateful = testing::StatefulProgram{.define = "set counter 1\nincr counter",
-                                                         .use = "get counter",
-                                                         .expect_result_text = "2"}}}));
-}
-
-TEST(WkvEngine, PassesTheProgramCorpus) {
-  const auto results = testing::run_program_corpus(test::under_test(make_wkv_engine()), WKV_CORPUS);
-  EXPECT_FALSE(results.empty());
-  for (const auto& r : results) testing_corpus::expect_passed(r);
-}
-
-TEST(WkvEngine, PassesThePostInitImageChecks) {
-  const auto results = testing::check_post_init_image(
-      make_wkv_engine(),
-      {.leave_state = "set leak 1",
-       .observe_state = "incr leak",
-       .fresh_state = "1",
-       .failing = {"set x 1\nspin", "set x 1\n" + flood_code(), "set x 1\nbig 140000"},
-       .observe_failed = "incr x",
-       .fresh_failed = "1",
-       .grow = "alloc 8",
-       .store_and_double = [](int n) { return "set seen " + std::to_string(2 * n) + "\nget seen"; },
-       .small = "incr n"});
-  EXPECT_EQ(results.size(), 5u);
-  for (const auto& r : results) testing_corpus::expect_passed(r);
-}
-
-TEST(WkvEngine, AContextSurvivesARestartOfTheRuntime) {
-  testing_corpus::expect_passed(testing::check_a_context_survives_a_restart_of_the_runtime(
-      make_wkv_engine, "set greeting hi\nset n 41", "incr n", "42"));
 }
 
 class WkvSessions : public ::testing::Test {
