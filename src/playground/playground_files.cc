@@ -17,6 +17,8 @@ std::string_view span(const char* start, const char* end) {
 
 }  // namespace
 
+bool playground_built() { return true; }
+
 std::shared_ptr<const StaticFiles> playground_static_files() {
   static const auto files = std::make_shared<const StaticFiles>(std::vector<StaticFile>{
       {"/", "text/html; charset=utf-8",

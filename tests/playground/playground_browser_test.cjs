@@ -5,6 +5,7 @@
 //
 //   node playground_browser_test.cjs --sandboxd PATH --out DIR
 // NODE_PATH must name the node_modules holding playwright-core (src/playground's npm ci).
+/* global document -- the callbacks given to page.evaluate and waitForFunction run in the page */
 const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
@@ -12,14 +13,17 @@ const path = require('path');
 const { spawn } = require('child_process');
 
 const args = {};
-for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+for (let i = 2; i < process.argv.length; i += 2)
+  args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 const CHROMIUM = process.env.SANDBOX_CHROMIUM || '/usr/bin/chromium';
 if (!args.sandboxd || !args.out) {
   console.error('usage: playground_browser_test.cjs --sandboxd PATH --out DIR');
   process.exit(2);
 }
 if (!fs.existsSync(CHROMIUM)) {
-  console.error(`${CHROMIUM} not found: install the Debian package chromium (scripts/bootstrap.sh)`);
+  console.error(
+    `${CHROMIUM} not found: install the Debian package chromium (scripts/bootstrap.sh)`,
+  );
   process.exit(1);
 }
 const { chromium } = require('playwright-core');
@@ -44,13 +48,18 @@ class Sandboxd {
   start() {
     fs.mkdirSync(this.data, { recursive: true });
     const log = fs.openSync(path.join(args.out, `${this.name}.log`), 'a');
-    const child = spawn(args.sandboxd,
+    const child = spawn(
+      args.sandboxd,
       ['--listen', `127.0.0.1:${this.port}`, '--data', this.data, ...this.extra],
-      { stdio: ['ignore', 'pipe', log] });
+      { stdio: ['ignore', 'pipe', log] },
+    );
     this.child = child;
     return new Promise((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no Playground line in 60 s: ${out}`)), 60000);
+      const timer = setTimeout(
+        () => reject(new Error(`${this.name}: no Playground line in 60 s: ${out}`)),
+        60000,
+      );
       child.stdout.on('data', (chunk) => {
         out += chunk;
         const m = out.match(/Playground: (http:\/\/127\.0\.0\.1:(\d+)\/)/);
@@ -94,14 +103,21 @@ async function step(name, fn) {
     console.log(`ok - ${name}`);
   } catch (e) {
     failed += 1;
-    console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').join('\n  ')}`);
+    console.log(
+      `not ok - ${name}\n  ${String((e && e.stack) || e)
+        .split('\n')
+        .join('\n  ')}`,
+    );
     throw e;
   }
 }
 
 async function waitForResults(page, selector, count) {
-  await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length >= n, [selector, count],
-    { timeout: 60000 });
+  await page.waitForFunction(
+    ([s, n]) => document.querySelectorAll(s).length >= n,
+    [selector, count],
+    { timeout: 60000 },
+  );
   return page.locator(selector).nth(count - 1);
 }
 
@@ -122,58 +138,80 @@ async function main() {
   try {
     const origin = (await server.start()).replace(/\/$/, '');
 
-    await step('sandboxd serves the page, its bundle and its headers; unknown paths stay 404', async () => {
-      const page = await fetch(`${origin}/`);
-      assert.strictEqual(page.status, 200);
-      assert.match(page.headers.get('content-type'), /^text\/html/);
-      assert.match(page.headers.get('content-security-policy'), /default-src 'none'/);
-      assert.match(page.headers.get('content-security-policy'), /connect-src 'self'/);
-      assert.strictEqual(page.headers.get('cache-control'), 'no-cache');
-      assert.match(await page.text(), /<script src="playground.js"/);
-      const again = await fetch(`${origin}/`, { headers: { 'if-none-match': page.headers.get('etag') } });
-      assert.strictEqual(again.status, 304);
-      const js = await fetch(`${origin}/playground.js`);
-      assert.match(js.headers.get('content-type'), /^text\/javascript/);
-      assert.ok((await js.text()).length > 10000);
-      const css = await fetch(`${origin}/playground.css`);
-      assert.match(css.headers.get('content-type'), /^text\/css/);
-      const missing = await fetch(`${origin}/playground.map`);
-      assert.strictEqual(missing.status, 404);
-      const body = await missing.json();
-      assert.strictEqual(body.code, 'VALIDATION_FAILED');
-      assert.strictEqual(body.message, 'Not found');
-      const post = await fetch(`${origin}/`, { method: 'POST', body: '{}' });
-      assert.strictEqual(post.status, 405);
-      assert.strictEqual(post.headers.get('allow'), 'GET');
-    });
+    await step(
+      'sandboxd serves the page, its bundle and its headers; unknown paths stay 404',
+      async () => {
+        const page = await fetch(`${origin}/`);
+        assert.strictEqual(page.status, 200);
+        assert.match(page.headers.get('content-type'), /^text\/html/);
+        assert.match(page.headers.get('content-security-policy'), /default-src 'none'/);
+        assert.match(page.headers.get('content-security-policy'), /connect-src 'self'/);
+        assert.strictEqual(page.headers.get('cache-control'), 'no-cache');
+        assert.match(await page.text(), /<script src="playground.js"/);
+        const again = await fetch(`${origin}/`, {
+          headers: { 'if-none-match': page.headers.get('etag') },
+        });
+        assert.strictEqual(again.status, 304);
+        const js = await fetch(`${origin}/playground.js`);
+        assert.match(js.headers.get('content-type'), /^text\/javascript/);
+        assert.ok((await js.text()).length > 10000);
+        const css = await fetch(`${origin}/playground.css`);
+        assert.match(css.headers.get('content-type'), /^text\/css/);
+        const missing = await fetch(`${origin}/playground.map`);
+        assert.strictEqual(missing.status, 404);
+        const body = await missing.json();
+        assert.strictEqual(body.code, 'VALIDATION_FAILED');
+        assert.strictEqual(body.message, 'Not found');
+        const post = await fetch(`${origin}/`, { method: 'POST', body: '{}' });
+        assert.strictEqual(post.status, 405);
+        assert.strictEqual(post.headers.get('allow'), 'GET');
+      },
+    );
 
-    const languages = (await (await fetch(`${origin}/languages`)).json()).languages
-      .filter((l) => l.available);
-    assert.ok(languages.some((l) => l.id === 'lua'), 'the test needs the lua engine');
+    const languages = (await (await fetch(`${origin}/languages`)).json()).languages.filter(
+      (l) => l.available,
+    );
+    assert.ok(
+      languages.some((l) => l.id === 'lua'),
+      'the test needs the lua engine',
+    );
 
     const userDataDir = fs.mkdtempSync(path.join(tmp, 'chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
     });
     context.on('request', (r) => {
       const url = r.url();
-      if (!url.startsWith(origin) && !url.startsWith(keyed.url ? keyed.url.replace(/\/$/, '') : origin) &&
-          !url.startsWith('data:') && !url.startsWith('blob:')) {
+      if (
+        !url.startsWith(origin) &&
+        !url.startsWith(keyed.url ? keyed.url.replace(/\/$/, '') : origin) &&
+        !url.startsWith('data:') &&
+        !url.startsWith('blob:')
+      ) {
         external.push(url);
       }
     });
     const watch = (page) => {
       page.on('console', (m) => {
-        if (/Content Security Policy/i.test(m.text())) cspViolations.push(`${current}: ${m.text()}`);
+        if (/Content Security Policy/i.test(m.text()))
+          cspViolations.push(`${current}: ${m.text()}`);
       });
       page.on('pageerror', (e) => pageErrors.push(String(e)));
     };
-    const page = context.pages()[0] || await context.newPage();
+    const page = context.pages()[0] || (await context.newPage());
     watch(page);
     page.setDefaultTimeout(60000);
     await page.goto(`${origin}/`);
@@ -181,15 +219,21 @@ async function main() {
 
     await step('A first visit opens on Python', async () => {
       const expected = languages.some((l) => l.id === 'python') ? 'python' : languages[0].id;
-      await page.waitForFunction((id) => document.getElementById('language').value === id &&
-        document.getElementById('repl-prompt').textContent === `${id}>`, expected);
+      await page.waitForFunction(
+        (id) =>
+          document.getElementById('language').value === id &&
+          document.getElementById('repl-prompt').textContent === `${id}>`,
+        expected,
+      );
     });
 
     await step('Script mode runs a program in each language of GET /languages', async () => {
       for (const [i, lang] of languages.entries()) {
         await page.selectOption('#language', lang.id);
-        await page.waitForFunction((id) => document.getElementById('repl-prompt').textContent === `${id}>`,
-          lang.id);
+        await page.waitForFunction(
+          (id) => document.getElementById('repl-prompt').textContent === `${id}>`,
+          lang.id,
+        );
         if (i === 0) {
           // The keyboard path: Ctrl+Enter in the editor.
           await page.click('.cm-content');
@@ -201,10 +245,15 @@ async function main() {
         await block.waitFor();
         await page.waitForSelector('#run:not([disabled])');
         await shot(page, `script-${lang.id}`);
-        assert.strictEqual(await block.locator('.out-error, .out-failure').count(), 0,
-          `${lang.id}: ${await block.innerText()}`);
-        assert.ok(await block.locator('.out-stdout, .out-result').count() > 0,
-          `${lang.id} printed nothing: ${await block.innerText()}`);
+        assert.strictEqual(
+          await block.locator('.out-error, .out-failure').count(),
+          0,
+          `${lang.id}: ${await block.innerText()}`,
+        );
+        assert.ok(
+          (await block.locator('.out-stdout, .out-result').count()) > 0,
+          `${lang.id} printed nothing: ${await block.innerText()}`,
+        );
         assert.match(await block.locator('.out-meta').innerText(), /ms/);
       }
     });
@@ -215,8 +264,11 @@ async function main() {
       await page.click('#run');
       const error = page.locator('#script-output .out-error');
       await error.waitFor();
-      assert.match(await error.locator('.err-message').innerText(), /attempt to perform arithmetic|nil/);
-      assert.ok(await error.locator('.err-traceback').count() === 1);
+      assert.match(
+        await error.locator('.err-message').innerText(),
+        /attempt to perform arithmetic|nil/,
+      );
+      assert.ok((await error.locator('.err-traceback').count()) === 1);
     });
 
     await step('a limit error is rendered and explained in plain words', async () => {
@@ -225,9 +277,37 @@ async function main() {
       const error = page.locator('#script-output .out-error');
       await error.waitFor({ timeout: 60000 });
       assert.strictEqual(await error.locator('.err-name').innerText(), 'ExecutionLimitError');
-      assert.match(await error.locator('.err-explain').innerText(), /used up its fuel/);
+      const explained = await error.locator('.err-explain').innerText();
+      assert.match(explained, /used up its fuel/);
+      // The number is the one GET /languages reports, not a constant of the page.
+      const lua = languages.find((l) => l.id === 'lua');
+      assert.ok(
+        explained.includes(
+          `(${new Intl.NumberFormat('en-US').format(lua.limits.fuel)} fuel units)`,
+        ),
+        explained,
+      );
       await shot(page, 'script-limit-error');
     });
+
+    if (languages.some((l) => l.id === 'python')) {
+      await step('a Python error reads as CPython prints it, oldest frame first', async () => {
+        await page.selectOption('#language', 'python');
+        await page.selectOption('#example', { label: 'Error with a traceback' });
+        await page.click('#run');
+        const traceback = page.locator('#script-output .out-error .err-traceback');
+        await traceback.waitFor();
+        assert.strictEqual(
+          await traceback.innerText(),
+          'Traceback (most recent call last):\n' +
+            '  File "<input>", line 4, in <module>\n' +
+            '  File "<input>", line 2, in ratio\n' +
+            'ZeroDivisionError: division by zero',
+        );
+        await shot(page, 'script-python-error');
+        await page.selectOption('#language', 'lua');
+      });
+    }
 
     await step('the mode tabs work with the keyboard', async () => {
       await page.focus('#tab-script');
@@ -248,8 +328,15 @@ async function main() {
       await server.start();
       const answer = await replRun(page, 'counter + 1');
       assert.strictEqual(await answer.locator('.out-result').innerText(), '42');
-      await page.waitForFunction(() => Number(document.getElementById('session-executions').textContent) >= 2);
-      assert.match(await page.innerText('#session-snapshot'), /of memory/);
+      await page.waitForFunction(
+        () => Number(document.getElementById('session-executions').textContent) >= 2,
+      );
+      // The bytes the snapshot's chunks take in the store, which sandboxd reports
+      // (encodedBytes; docs/sandbox-api.md, PG4).
+      assert.match(
+        await page.innerText('#session-snapshot'),
+        /^[0-9.]+ [KM]iB of memory, stored in [0-9.]+ (B|KiB|MiB)$/,
+      );
       assert.match(await page.innerText('#session-expiry'), /wiped in|never/);
       // History: up brings the last submission back.
       await page.focus('#repl-input');
@@ -266,44 +353,68 @@ async function main() {
       assert.strictEqual(await answer.locator('.out-result').innerText(), 'true');
     });
 
-    await step('a file made in the Workspace tab is read by a guest, and a guest\'s file appears', async () => {
-      await page.click('#tab-workspace');
-      await page.fill('#ws-new-path', 'notes/hello.txt');
-      await page.click('#ws-new button[type=submit]');
-      await page.waitForSelector('#ws-view-path >> text="/workspace/notes/hello.txt"');
-      await page.fill('#ws-content', 'hello from the workspace tab');
-      await page.click('#ws-save');
-      await page.waitForSelector('#banner-text >> text=Saved /workspace/notes/hello.txt');
-      await page.click('#tab-repl');
-      // Python when this build has it (the issue's example), Lua otherwise.
-      const python = languages.some((l) => l.id === 'python');
-      await page.selectOption('#language', python ? 'python' : 'lua');
-      const read = await replRun(page, python ? 'open("/workspace/notes/hello.txt").read()'
-                                              : 'io.open("/workspace/notes/hello.txt"):read("a")');
-      assert.match(await read.locator('.out-result').innerText(), /hello from the workspace tab/);
-      await replRun(page, python
-        ? 'with open("/workspace/from_guest.txt", "w") as f: f.write("written by a guest")'
-        : 'local f = io.open("/workspace/from_guest.txt", "w") f:write("written by a guest") f:close()');
-      await page.click('#tab-workspace');
-      await page.click('button[data-path="/workspace/from_guest.txt"]');
-      await page.waitForFunction(() => document.getElementById('ws-content').value === 'written by a guest');
-      await shot(page, 'workspace');
-    });
+    await step(
+      "a file made in the Workspace tab is read by a guest, and a guest's file appears",
+      async () => {
+        await page.click('#tab-workspace');
+        await page.fill('#ws-new-path', 'notes/hello.txt');
+        await page.click('#ws-new button[type=submit]');
+        await page.waitForSelector('#ws-view-path >> text="/workspace/notes/hello.txt"');
+        await page.fill('#ws-content', 'hello from the workspace tab');
+        await page.click('#ws-save');
+        await page.waitForSelector('#banner-text >> text=Saved /workspace/notes/hello.txt');
+        await page.click('#tab-repl');
+        // Python when this build has it (the issue's example), Lua otherwise.
+        const python = languages.some((l) => l.id === 'python');
+        await page.selectOption('#language', python ? 'python' : 'lua');
+        const read = await replRun(
+          page,
+          python
+            ? 'open("/workspace/notes/hello.txt").read()'
+            : 'io.open("/workspace/notes/hello.txt"):read("a")',
+        );
+        assert.match(await read.locator('.out-result').innerText(), /hello from the workspace tab/);
+        await replRun(
+          page,
+          python
+            ? 'with open("/workspace/from_guest.txt", "w") as f: f.write("written by a guest")'
+            : 'local f = io.open("/workspace/from_guest.txt", "w") f:write("written by a guest") f:close()',
+        );
+        await page.click('#tab-workspace');
+        await page.click('button[data-path="/workspace/from_guest.txt"]');
+        await page.waitForFunction(
+          () => document.getElementById('ws-content').value === 'written by a guest',
+        );
+        await shot(page, 'workspace');
+      },
+    );
 
-    await step('the Workspace tab uploads, shows a binary file as such, downloads and deletes', async () => {
-      const bytes = Buffer.from([0, 1, 2, 255, 0, 7]);
-      await page.setInputFiles('#ws-upload', { name: 'blob.bin', mimeType: 'application/octet-stream', buffer: bytes });
-      await page.click('button[data-path="/workspace/blob.bin"]');
-      await page.waitForSelector('#ws-binary:not([hidden])');
-      assert.match(await page.innerText('#ws-binary'), /Binary file/);
-      assert.ok(!(await page.isVisible('#ws-content')));
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ws-download')]);
-      assert.deepStrictEqual(fs.readFileSync(await download.path()), bytes);
-      await shot(page, 'workspace-binary');
-      page.once('dialog', (d) => d.accept());
-      await page.click('#ws-delete');
-      await page.waitForSelector('button[data-path="/workspace/blob.bin"]', { state: 'detached' });
-    });
+    await step(
+      'the Workspace tab uploads, shows a binary file as such, downloads and deletes',
+      async () => {
+        const bytes = Buffer.from([0, 1, 2, 255, 0, 7]);
+        await page.setInputFiles('#ws-upload', {
+          name: 'blob.bin',
+          mimeType: 'application/octet-stream',
+          buffer: bytes,
+        });
+        await page.click('button[data-path="/workspace/blob.bin"]');
+        await page.waitForSelector('#ws-binary:not([hidden])');
+        assert.match(await page.innerText('#ws-binary'), /Binary file/);
+        assert.ok(!(await page.isVisible('#ws-content')));
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.click('#ws-download'),
+        ]);
+        assert.deepStrictEqual(fs.readFileSync(await download.path()), bytes);
+        await shot(page, 'workspace-binary');
+        page.once('dialog', (d) => d.accept());
+        await page.click('#ws-delete');
+        await page.waitForSelector('button[data-path="/workspace/blob.bin"]', {
+          state: 'detached',
+        });
+      },
+    );
 
     await step('with API keys the page asks for one and keeps it for the session', async () => {
       const keyedOrigin = (await keyed.start()).replace(/\/$/, '');
@@ -360,7 +471,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(failed ? 1 : 0), (e) => {
-  if (!failed) console.log(`error: ${e && e.stack || e}`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(failed ? 1 : 0),
+  (e) => {
+    if (!failed) console.log(`error: ${(e && e.stack) || e}`);
+    process.exit(1);
+  },
+);

@@ -1,12 +1,22 @@
+// @ts-check
 // The Script mode editor: CodeMirror 6 with each language's highlighting (lang-javascript,
 // lang-python, and the legacy modes for Lua, Ruby and Perl); Mod-Enter runs.
 import { Compartment, EditorState, Prec } from '@codemirror/state';
 import {
-  EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers,
+  EditorView,
+  drawSelection,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import {
-  StreamLanguage, bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting,
+  StreamLanguage,
+  bracketMatching,
+  defaultHighlightStyle,
+  indentOnInput,
+  syntaxHighlighting,
 } from '@codemirror/language';
 import { javascript } from '@codemirror/lang-javascript';
 import { python } from '@codemirror/lang-python';
@@ -14,6 +24,10 @@ import { lua } from '@codemirror/legacy-modes/mode/lua';
 import { perl } from '@codemirror/legacy-modes/mode/perl';
 import { ruby } from '@codemirror/legacy-modes/mode/ruby';
 
+/**
+ * @param {string} language
+ * @returns {import('@codemirror/state').Extension}
+ */
 function languageSupport(language) {
   switch (language) {
     case 'javascript':
@@ -42,6 +56,12 @@ const theme = EditorView.theme({
   },
 });
 
+/**
+ * The editor, in a shadow root of `host`; `onRun` is called on Mod-Enter, `onChange` with the
+ * whole text after each change.
+ * @param {HTMLElement} host
+ * @param {{ onRun: () => void, onChange: (code: string) => void }} handlers
+ */
 export function createEditor(host, { onRun, onChange }) {
   const language = new Compartment();
   const root = host.attachShadow({ mode: 'open' });
@@ -60,7 +80,17 @@ export function createEditor(host, { onRun, onChange }) {
         bracketMatching(),
         highlightActiveLine(),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => { onRun(); return true; } }])),
+        Prec.highest(
+          keymap.of([
+            {
+              key: 'Mod-Enter',
+              run: () => {
+                onRun();
+                return true;
+              },
+            },
+          ]),
+        ),
         keymap.of([...defaultKeymap, ...historyKeymap]),
         language.of([]),
         EditorView.contentAttributes.of({ 'aria-label': 'Code editor' }),
@@ -73,9 +103,11 @@ export function createEditor(host, { onRun, onChange }) {
   return {
     view,
     code: () => view.state.doc.toString(),
+    /** @param {string} code */
     setCode(code) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
     },
+    /** @param {string} id */
     setLanguage(id) {
       view.dispatch({ effects: language.reconfigure(languageSupport(id)) });
     },

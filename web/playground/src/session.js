@@ -1,12 +1,42 @@
+// @ts-check
 // The session panel: what GET /sandboxes/{id} says of this browser's sandbox and of the
 // language's default context (its oldest one, docs/sandbox-api.md#execute SX2): executions, cwd,
 // snapshot size, time until the idle expiry; buttons to reset the context and wipe the sandbox.
-import { formatBytes } from './output.js';
+import { byId, formatBytes } from './output.js';
 
+/** @typedef {import('./api.js').SandboxInfo} SandboxInfo */
+/** @typedef {import('./api.js').SnapshotInfo} SnapshotInfo */
+/** @typedef {import('./main.js').App} App */
+
+/**
+ * @param {string} id
+ * @param {string} value
+ */
 function text(id, value) {
-  document.getElementById(id).textContent = value;
+  byId(id).textContent = value;
 }
 
+/**
+ * What the panel says of a context's snapshot. `bytes` is the memory the snapshot holds (its
+ * non-zero pages); `encodedBytes` is what its chunks take in the store, compressed
+ * (docs/protocol.md#snapshot-info). A runtime that does not report it (another implementation,
+ * or a record written before it was counted) gives only `storedBytes`, the chunks' decoded
+ * size, and the panel says so rather than show a number it does not have.
+ * @param {SnapshotInfo | null | undefined} snap
+ */
+export function snapshotText(snap) {
+  if (!snap) return 'none yet';
+  const stored =
+    typeof snap.encodedBytes === 'number'
+      ? `stored in ${formatBytes(snap.encodedBytes)}`
+      : `stored as ${formatBytes(snap.storedBytes)} of chunks before compression`;
+  return (
+    `${formatBytes(snap.bytes)} of memory, ${stored}` +
+    (snap.stale ? '; older than the live state' : '')
+  );
+}
+
+/** @param {number} ms */
 function countdown(ms) {
   if (ms <= 0) return 'now';
   const s = Math.floor(ms / 1000);
@@ -16,13 +46,16 @@ function countdown(ms) {
 }
 
 export class Session {
+  /** @param {App} app */
   constructor(app) {
     this.app = app;
+    /** @type {SandboxInfo | null} */
     this.info = null;
-    this.timer = null;
-    document.getElementById('session-refresh').addEventListener('click', () => this.refresh());
-    document.getElementById('reset-context').addEventListener('click', () => this.resetContext());
-    document.getElementById('wipe-sandbox').addEventListener('click', () => this.wipe());
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.timer = undefined;
+    byId('session-refresh').addEventListener('click', () => this.refresh());
+    byId('reset-context').addEventListener('click', () => this.resetContext());
+    byId('wipe-sandbox').addEventListener('click', () => this.wipe());
   }
 
   context() {
@@ -51,11 +84,7 @@ export class Session {
     }
     text('session-executions', ctx ? String(ctx.executions) : '0');
     text('session-cwd', ctx ? ctx.cwd : '–');
-    const snap = ctx && ctx.snapshot;
-    text('session-snapshot', snap
-      ? `${formatBytes(snap.bytes)} of memory (${formatBytes(snap.storedBytes)} stored)` +
-        (snap.stale ? ', older than the live state' : '')
-      : 'none yet');
+    text('session-snapshot', snapshotText(ctx && ctx.snapshot));
     const ws = this.info && this.info.workspace;
     text('session-workspace', ws ? `${ws.files} entries, ${formatBytes(ws.bytes)}` : '–');
     this.tick();
@@ -65,8 +94,12 @@ export class Session {
 
   tick() {
     const at = this.info && this.info.expiresAt;
-    text('session-expiry', typeof at === 'number'
-      ? `wiped ${countdown(at - Date.now())} if left idle` : 'never (no idle expiry)');
+    text(
+      'session-expiry',
+      typeof at === 'number'
+        ? `wiped ${countdown(at - Date.now())} if left idle`
+        : 'never (no idle expiry)',
+    );
   }
 
   async resetContext() {
@@ -77,7 +110,7 @@ export class Session {
     }
     try {
       await this.app.api().deleteContext(ctx.id);
-      this.app.repl.note(`Context reset: its state is gone; the next line starts a new one.`);
+      this.app.repl.note('Context reset: its state is gone; the next line starts a new one.');
     } catch (e) {
       this.app.failed(e);
     }
@@ -85,8 +118,13 @@ export class Session {
   }
 
   async wipe() {
-    if (!window.confirm(`Wipe sandbox ${this.app.sandboxId}? Its files, env vars and every ` +
-      'code context are deleted.')) return;
+    if (
+      !window.confirm(
+        `Wipe sandbox ${this.app.sandboxId}? Its files, env vars and every ` +
+          'code context are deleted.',
+      )
+    )
+      return;
     try {
       await this.app.api().wipe();
       this.app.repl.clearAll(this.app.languages);

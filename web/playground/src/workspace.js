@@ -1,20 +1,43 @@
+// @ts-check
 // The Workspace tab: the sandbox's /workspace through the files API (POST /sandboxes/{id}/files,
 // docs/sandbox-api.md#files-api): browse, view, edit, create, upload (input or drag and drop),
 // download and delete. Binary files are shown as such, never as mangled text.
-import { el, formatBytes } from './output.js';
+import { byId, el, formatBytes } from './output.js';
 
-// The per-file cap of the workspace (kMaxFileBytes, docs/protocol.md#limits), checked here so an
-// upload over it gets a clear message before it is sent.
-const MAX_FILE_BYTES = 1024 * 1024;
+/** @typedef {import('./api.js').FileEntry} FileEntry */
+/** @typedef {import('./api.js').Language} Language */
+/** @typedef {import('./main.js').App} App */
 
+/**
+ * What the view shows: a folder, or a file with what the files API said of it.
+ * @typedef {{ path: string, type: 'file' | 'directory', isBinary?: boolean, mimeType?: string,
+ *   size?: number }} Current
+ */
+
+/**
+ * The per-file cap of the workspace (kMaxFileBytes) as GET /languages reports it
+ * (docs/sandbox-api.md#languages, L2; the same for every language); 0 when no language reports
+ * it (an older sandboxd, or only remote bindings), and then the server alone checks.
+ * @param {Language[]} languages
+ */
+export function maxFileBytes(languages) {
+  for (const l of languages) {
+    const n = l.limits && l.limits.fileBytes;
+    if (typeof n === 'number' && n > 0) return n;
+  }
+  return 0;
+}
+
+/** @param {Uint8Array} bytes */
 function toBase64(bytes) {
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return btoa(s);
 }
 
+/** @param {string} text */
 function fromBase64(text) {
   const s = atob(text);
   const bytes = new Uint8Array(s.length);
@@ -22,36 +45,46 @@ function fromBase64(text) {
   return bytes;
 }
 
+/** @param {string} path */
 function parentOf(path) {
   const i = path.lastIndexOf('/');
   return i <= 0 ? '/' : path.slice(0, i);
 }
 
 export class Workspace {
+  /** @param {App} app */
   constructor(app) {
     this.app = app;
-    this.list = document.getElementById('ws-list');
-    this.view = document.getElementById('ws-view');
-    this.content = document.getElementById('ws-content');
-    this.binary = document.getElementById('ws-binary');
+    this.list = byId('ws-list');
+    this.view = byId('ws-view');
+    this.content = byId('ws-content', HTMLTextAreaElement);
+    this.binary = byId('ws-binary');
+    this.hidden = byId('ws-hidden', HTMLInputElement);
     this.target = '/workspace';
-    this.current = null; // {path, type, isBinary, mimeType, size}
+    /** @type {Current | null} */
+    this.current = null;
     this.stale = true;
-    const on = (id, event, fn) => document.getElementById(id).addEventListener(event, fn);
+    /**
+     * @param {string} id
+     * @param {string} event
+     * @param {(e: Event) => void} fn
+     */
+    const on = (id, event, fn) => byId(id).addEventListener(event, fn);
     on('ws-refresh', 'click', () => this.refresh());
     on('ws-hidden', 'change', () => this.refresh());
     on('ws-save', 'click', () => this.save());
     on('ws-download', 'click', () => this.download());
     on('ws-delete', 'click', () => this.remove());
-    on('ws-upload', 'change', (e) => {
-      this.upload(e.target.files);
-      e.target.value = '';
+    const upload = byId('ws-upload', HTMLInputElement);
+    upload.addEventListener('change', () => {
+      this.upload(upload.files);
+      upload.value = '';
     });
     on('ws-new', 'submit', (e) => {
       e.preventDefault();
       this.create();
     });
-    const drop = document.getElementById('ws-drop');
+    const drop = byId('ws-drop');
     drop.addEventListener('dragover', (e) => {
       e.preventDefault();
       drop.classList.add('dragging');
@@ -64,6 +97,7 @@ export class Workspace {
     });
   }
 
+  /** @param {Record<string, unknown>} request */
   files(request) {
     return this.app.api().files(request);
   }
@@ -72,65 +106,92 @@ export class Workspace {
     let answer;
     try {
       answer = await this.files({
-        op: 'list', path: '/workspace', recursive: true,
-        includeHidden: document.getElementById('ws-hidden').checked,
+        op: 'list',
+        path: '/workspace',
+        recursive: true,
+        includeHidden: this.hidden.checked,
       });
     } catch (e) {
       this.app.failed(e);
       return;
     }
     this.stale = false;
-    const entries = (answer.files || []).slice()
+    const entries = (answer.files || [])
+      .slice()
       .sort((a, b) => a.absolutePath.localeCompare(b.absolutePath));
     this.list.replaceChildren();
-    this.list.append(this.row({ absolutePath: '/workspace', name: '/workspace', type: 'directory' }, 0));
+    this.list.append(
+      this.row({ absolutePath: '/workspace', name: '/workspace', type: 'directory' }, 0),
+    );
     for (const f of entries) {
-      this.list.append(this.row(f, f.relativePath.split('/').length));
+      this.list.append(this.row(f, (f.relativePath || f.name).split('/').length));
     }
     if (entries.length === 0) {
-      this.list.append(el('li', { class: 'hint' }, 'The workspace is empty: create or upload a file, or write one from a program.'));
+      this.list.append(
+        el(
+          'li',
+          { class: 'hint' },
+          'The workspace is empty: create or upload a file, or write one from a program.',
+        ),
+      );
     }
-    document.getElementById('ws-target').textContent = this.target;
+    byId('ws-target').textContent = this.target;
   }
 
+  /**
+   * @param {FileEntry} f
+   * @param {number} depth
+   */
   row(f, depth) {
     const dir = f.type === 'directory';
-    const button = el('button', {
-      type: 'button', class: dir ? 'file dir' : 'file', 'data-path': f.absolutePath,
-      'aria-current': String(this.current && this.current.path === f.absolutePath),
-    }, dir ? `${f.name}/` : f.name);
+    const button = el(
+      'button',
+      {
+        type: 'button',
+        class: dir ? 'file dir' : 'file',
+        'data-path': f.absolutePath,
+        'aria-current': String(this.current && this.current.path === f.absolutePath),
+      },
+      dir ? `${f.name}/` : f.name,
+    );
     button.style.paddingLeft = `${0.5 + depth * 1.1}rem`;
-    button.addEventListener('click', () => (dir ? this.selectDir(f.absolutePath) : this.open(f.absolutePath)));
+    button.addEventListener('click', () =>
+      dir ? this.selectDir(f.absolutePath) : this.open(f.absolutePath),
+    );
     const li = el('li', {}, button);
     if (!dir) li.append(el('span', { class: 'size' }, formatBytes(f.size)));
     return li;
   }
 
+  /** @param {string} path */
   selectDir(path) {
     this.target = path;
-    document.getElementById('ws-target').textContent = path;
+    byId('ws-target').textContent = path;
     this.show({ path, type: 'directory' });
   }
 
+  /** @param {Current} current */
   show(current) {
     this.current = current;
     this.view.hidden = false;
-    document.getElementById('ws-view-path').textContent = current.path;
+    byId('ws-view-path').textContent = current.path;
     const dir = current.type === 'directory';
     const root = current.path === '/workspace';
-    document.getElementById('ws-save').hidden = dir || current.isBinary;
-    document.getElementById('ws-download').hidden = dir;
-    document.getElementById('ws-delete').hidden = root;
-    this.content.hidden = dir || current.isBinary;
+    byId('ws-save').hidden = dir || Boolean(current.isBinary);
+    byId('ws-download').hidden = dir;
+    byId('ws-delete').hidden = root;
+    this.content.hidden = dir || Boolean(current.isBinary);
     this.binary.hidden = !current.isBinary;
-    document.getElementById('ws-view-info').textContent = dir
+    byId('ws-view-info').textContent = dir
       ? 'Folder: uploads go here.'
       : `${current.mimeType || ''}, ${formatBytes(current.size)}`;
     for (const b of this.list.querySelectorAll('button.file')) {
+      if (!(b instanceof HTMLElement)) continue;
       b.setAttribute('aria-current', String(b.dataset.path === current.path));
     }
   }
 
+  /** @param {string} path */
   async open(path) {
     let answer;
     try {
@@ -140,13 +201,20 @@ export class Workspace {
       return;
     }
     const isBinary = Boolean(answer.isBinary);
-    this.show({ path: answer.path, type: 'file', isBinary, mimeType: answer.mimeType, size: answer.size });
+    this.show({
+      path: answer.path || path,
+      type: 'file',
+      isBinary,
+      mimeType: answer.mimeType,
+      size: answer.size,
+    });
     if (isBinary) {
-      this.binary.textContent = `Binary file (${answer.mimeType}, ${formatBytes(answer.size)}): ` +
+      this.binary.textContent =
+        `Binary file (${answer.mimeType}, ${formatBytes(answer.size)}): ` +
         'not shown as text. Download it to open it.';
       this.content.value = '';
     } else {
-      this.content.value = answer.content;
+      this.content.value = answer.content || '';
     }
   }
 
@@ -166,9 +234,12 @@ export class Workspace {
     if (!this.current || this.current.type !== 'file') return;
     try {
       const answer = await this.files({ op: 'read', path: this.current.path, encoding: 'base64' });
-      const blob = new Blob([fromBase64(answer.content)], { type: answer.mimeType || 'application/octet-stream' });
+      const blob = new Blob([fromBase64(answer.content || '')], {
+        type: answer.mimeType || 'application/octet-stream',
+      });
       const url = URL.createObjectURL(blob);
-      const a = el('a', { href: url, download: answer.path.split('/').pop() });
+      const name = (answer.path || this.current.path).split('/').pop() || 'download';
+      const a = el('a', { href: url, download: name });
       document.body.append(a);
       a.click();
       a.remove();
@@ -196,11 +267,11 @@ export class Workspace {
   }
 
   async create() {
-    const input = document.getElementById('ws-new-path');
+    const input = byId('ws-new-path', HTMLInputElement);
     const raw = input.value.trim();
     if (!raw) return;
     const path = raw.startsWith('/') ? raw : `${this.target}/${raw}`;
-    const dir = document.getElementById('ws-new-kind').value === 'dir';
+    const dir = byId('ws-new-kind', HTMLSelectElement).value === 'dir';
     try {
       if (dir) {
         await this.files({ op: 'mkdir', path, recursive: true });
@@ -224,13 +295,19 @@ export class Workspace {
     }
   }
 
+  /** @param {FileList | null} fileList */
   async upload(fileList) {
     const files = Array.from(fileList || []);
+    const max = maxFileBytes(this.app.languages);
     for (const file of files) {
       const path = `${this.target}/${file.name}`;
-      if (file.size > MAX_FILE_BYTES) {
-        this.app.failed(new Error(`${file.name} is ${formatBytes(file.size)}: a workspace file ` +
-          `may be at most ${formatBytes(MAX_FILE_BYTES)}.`));
+      if (max > 0 && file.size > max) {
+        this.app.failed(
+          new Error(
+            `${file.name} is ${formatBytes(file.size)}: a workspace file ` +
+              `may be at most ${formatBytes(max)}.`,
+          ),
+        );
         continue;
       }
       try {
