@@ -32,7 +32,7 @@ struct ParsedUrl {
 };
 
 // Throws std::invalid_argument for anything but http://HOST[:PORT][/PATH].
-ParsedUrl parse_http_url(const std::string& url);
+[[nodiscard]] ParsedUrl parse_http_url(const std::string& url);
 
 class HttpClient {
  public:

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cctype>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -110,11 +113,14 @@ HttpResponse client_detail::send_or_throw(HttpClient& client, const std::string&
   }
 }
 
-ExecutionResult run_code(const std::string& runtime_url, const std::string& code,
-                         const RunOptions& options) {
+namespace {
+
+// POST {base_url}{path} {code, envVars?}: the stateless execute of a runtime and of sandboxd.
+ExecutionResult execute_stateless(const std::string& base_url, const std::string& path,
+                                  const std::string& code, const RunOptions& options) {
   std::unique_ptr<HttpClient> client;
   try {
-    client = std::make_unique<HttpClient>(runtime_url, options.timeout);
+    client = std::make_unique<HttpClient>(base_url, options.timeout);
   } catch (const std::invalid_argument& e) {
     throw_sandbox_error(transport_error(e.what()));
   }
@@ -124,12 +130,38 @@ ExecutionResult run_code(const std::string& runtime_url, const std::string& code
     if (v) env[k] = *v;
   }
   if (!env.empty()) body["envVars"] = std::move(env);
-  const auto response = send_execute_or_throw(*client, "/execute", boost::json::serialize(body),
+  const auto response = send_execute_or_throw(*client, path, boost::json::serialize(body),
                                               auth_headers(options.api_key), options.on_stdout_text,
                                               options.on_stderr_text);
   const auto json = checked_json(response);
   if (!json.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
   return execution_result_from_json(json.get_object());
+}
+
+bool valid_language_id(std::string_view id) {
+  constexpr std::size_t kMaxLanguageIdChars = 64;
+  if (id.empty() || id.size() > kMaxLanguageIdChars) return false;
+  return std::all_of(id.begin(), id.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '.' || c == '_' || c == '-';
+  });
+}
+
+}  // namespace
+
+ExecutionResult run_code(const std::string& runtime_url, const std::string& code,
+                         const RunOptions& options) {
+  return execute_stateless(runtime_url, "/execute", code, options);
+}
+
+ExecutionResult run_code_on_server(const std::string& server_url, const std::string& language_id,
+                                   const std::string& code, const RunOptions& options) {
+  if (!valid_language_id(language_id)) {
+    throw_sandbox_error(
+        ApiError(ErrorKind::kBadRequest,
+                 "Invalid language id '" + language_id + "' (1-64 characters of A-Z a-z 0-9 . _ -)")
+            .to_response(SystemClock().now_ms()));
+  }
+  return execute_stateless(server_url, "/execute/" + language_id, code, options);
 }
 
 namespace {

@@ -9,7 +9,7 @@
 namespace sandbox::mcp {
 
 Backend http_backend(const std::string& server_url, const std::string& api_key) {
-  parse_http_url(server_url);  // throws std::invalid_argument
+  static_cast<void>(parse_http_url(server_url));  // throws std::invalid_argument
   struct Connection {
     Connection(const std::string& url, client_detail::Headers h)
         : client(url), headers(std::move(h)) {}

@@ -56,6 +56,22 @@ class CliErrors : public ::testing::Test {
   static inline SandboxdProcess* sandboxd_ = nullptr;
 };
 
+// The first five minutes: no sandbox, no runtime URL, just a language (POST
+// /execute/{language} on the real sandboxd), with the code as text and as a file.
+TEST_F(CliErrors, StatelessRunOfPythonWithoutASandbox) {
+  if (!built("python")) GTEST_SKIP() << "no python engine in this build";
+  CliResult r = cli({"run", "--language", "python", "print(1)"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "1\n");
+  std::ofstream(*dir_ / "hello.py") << "x = 6 * 7\nprint('hello from a file', x)\n";
+  r = cli({"run", "--language", "python", (*dir_ / "hello.py").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "hello from a file 42\n");
+  r = cli({"run", "--language", "python", "raise KeyError('k')"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("KeyError: 'k'"), std::string::npos) << r.err;
+}
+
 TEST_F(CliErrors, RunShowsAPythonErrorAsATraceback) {
   if (!built("python")) GTEST_SKIP() << "no python engine in this build";
   const CliResult r = run("python", "def f():\n    raise ValueError('bad value')\n\nf()\n");

@@ -25,9 +25,11 @@ inline std::string slurp(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// `argv[0]` is the program; stdin, stdout and stderr go through files in `dir`.
+// `argv[0]` is the program; stdin, stdout and stderr go through files in `dir`. The child runs
+// in `cwd` when one is given (else in the test's working directory).
 inline CliResult run_process(std::vector<std::string> argv, const std::string& input,
-                             const std::filesystem::path& dir) {
+                             const std::filesystem::path& dir,
+                             const std::filesystem::path& cwd = {}) {
   const std::filesystem::path in_path = dir / "stdin", out_path = dir / "stdout",
                               err_path = dir / "stderr";
   std::ofstream(in_path, std::ios::binary) << input;
@@ -40,6 +42,7 @@ inline CliResult run_process(std::vector<std::string> argv, const std::string& i
     dup2(out, 1);
     dup2(err, 2);
     closefrom(3);  // the test's own sockets (a server's listener) stay out of the child
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
     std::vector<char*> raw;
     for (auto& a : argv) raw.push_back(a.data());
     raw.push_back(nullptr);

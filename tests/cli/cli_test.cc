@@ -16,6 +16,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <sandbox/protocol.h>
+#include <sandbox/version.h>
+
 #include "cli/cli_process.h"
 #include "server/sandboxd_fixture.h"
 
@@ -35,11 +38,13 @@ class Cli : public ::testing::Test {
     d_ = std::make_unique<InProcessSandboxd>(o);
   }
 
-  // Runs the CLI with `args` (after --server URL) and `input` on its standard input.
-  CliResult cli(std::vector<std::string> args, const std::string& input = {}) {
+  // Runs the CLI with `args` (after --server URL) and `input` on its standard input, in `cwd`
+  // when one is given.
+  CliResult cli(std::vector<std::string> args, const std::string& input = {},
+                const std::filesystem::path& cwd = {}) {
     std::vector<std::string> argv = {SANDBOX_CLI_PATH, "--server", d_->url()};
     for (auto& a : args) argv.push_back(std::move(a));
-    return run_process(std::move(argv), input, dir_.path());
+    return run_process(std::move(argv), input, dir_.path(), cwd);
   }
 
   TempDir dir_;
@@ -81,6 +86,156 @@ TEST_F(Cli, RunInASandboxAndOnARuntime) {
   r = cli({"run", "--sandbox", "c1", "1"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "sandbox: pass --binding, --language or --context\n");
+}
+
+// Without --sandbox (and without --url), `run` is a stateless execute on --server's binding
+// (POST /execute/{language}): nothing is kept from one run to the next.
+TEST_F(Cli, RunWithoutASandboxIsStatelessOnSandboxd) {
+  auto r = cli({"run", "--language", "calc", "6 * 7"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "42\n");
+  for (int i = 0; i < 2; ++i) {
+    r = cli({"run", "--binding", "KV", "incr n"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "1\n");  // a fresh interpreter each time
+  }
+  r = cli({"run", "--language", "lua", "--env", "A=a", "--env", "B=b", "--unset", "B",
+           "print(os.getenv('A')) return os.getenv('B') or 'nil'"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "a\n\"nil\"\n");
+  r = cli({"run", "--language", "kv", "fail boom"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("KvError: boom"), std::string::npos) << r.err;
+
+  r = cli({"run", "--language", "cobol", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "sandbox: no binding runs 'cobol' on " + d_->url() + " (available: kv, calc, lua)\n");
+  r = cli({"run", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: pass --language L (or --binding B) to run statelessly on " +
+                       d_->url() + ", --sandbox ID to run in a sandbox, or --url URL to run on a " +
+                       "runtime\n");
+  r = cli({"run", "--language", "kv", "--context", "c", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: --context needs --sandbox ID\n");
+  r = cli({"run", "--language", "kv", "--binding", "KV", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: pass --binding or --language, not both\n");
+  r = cli({"run", "--url", d_->url() + "/runtimes/CALC", "--language", "calc", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: --url runs on that runtime's language: drop --binding/--language\n");
+
+  // The server is not there: a transport error, exit 2.
+  const std::string url = d_->url();
+  d_.reset();
+  r = run_process({SANDBOX_CLI_PATH, "--server", url, "run", "--language", "calc", "1"}, "",
+                  dir_.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("cannot connect"), std::string::npos) << r.err;
+}
+
+// A positional SOURCE naming an existing file runs its contents (as `python FILE` does); -c
+// runs the text even when a file has that name; limits and non-files are clear errors.
+TEST_F(Cli, RunTakesAFileAsItsSource) {
+  const auto calc = [&](std::vector<std::string> args, const std::string& input = {}) {
+    args.insert(args.begin(), {"run", "--language", "calc"});
+    return cli(std::move(args), input, dir_.path());
+  };
+  std::ofstream(dir_.file("6 * 7")) << "1 + 1";
+  auto r = calc({"6 * 7"});  // relative to the working directory
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n");
+  r = calc({dir_.file("6 * 7")});
+  EXPECT_EQ(r.out, "2\n") << r.err;
+  r = calc({"-c", "6 * 7"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "42\n");
+  r = calc({"--code", "6 * 6"});
+  EXPECT_EQ(r.out, "36\n") << r.err;
+  r = calc({"--file", "6 * 7"});
+  EXPECT_EQ(r.out, "2\n") << r.err;
+  r = calc({"-"}, "3 * 3");
+  EXPECT_EQ(r.out, "9\n") << r.err;
+  // The same in a sandbox.
+  r = cli({"run", "--sandbox", "s1", "--language", "calc", "6 * 7"}, "", dir_.path());
+  EXPECT_EQ(r.out, "2\n") << r.err;
+
+  r = calc({"-c", "1", "2"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: pass the code one way: SOURCE, -c CODE or --file PATH\n");
+  r = calc({"--file", "nothing-here"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: cannot read nothing-here: no such file\n");
+
+  std::filesystem::create_directory(dir_.file("adir"));
+  r = calc({"adir"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: cannot run adir: it is a directory\n");
+  r = calc({"/dev/null"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: cannot run /dev/null: not a regular file\n");
+
+  // The code limit (kMaxCodeBytes): a file at it is sent, one byte over is refused unread.
+  std::ofstream(dir_.file("at-limit")) << "1" << std::string(kMaxCodeBytes - 1, ' ');
+  r = calc({"at-limit"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "1\n");
+  std::ofstream(dir_.file("over-limit")) << "1" << std::string(kMaxCodeBytes, ' ');
+  r = calc({"over-limit"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: over-limit (65537 bytes) is over the code limit of 65536 bytes\n");
+  r = calc({"--file", "over-limit"});
+  EXPECT_EQ(r.status, 2);
+  r = calc({"-"}, "1" + std::string(kMaxCodeBytes, ' '));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "sandbox: standard input is over the code limit of 65536 bytes\n");
+
+  // Unreadable: root reads any file, so this part needs another user.
+  std::ofstream(dir_.file("secret")) << "1";
+  std::filesystem::permissions(dir_.file("secret"), std::filesystem::perms::none);
+  if (geteuid() != 0) {
+    r = calc({"secret"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "sandbox: cannot read secret: Permission denied\n");
+  }
+}
+
+// --version answers the same on every command path, before any other check (a subcommand's
+// required options and arguments included).
+TEST_F(Cli, VersionOnEveryCommandPath) {
+  const auto top = run_process({SANDBOX_CLI_PATH, "--version"}, "", dir_.path());
+  EXPECT_EQ(top.status, 0) << top.err;
+  EXPECT_EQ(top.out, "sandbox " + std::string(kVersion) + "\n");
+  for (const std::vector<std::string>& path :
+       std::vector<std::vector<std::string>>{{"run"},
+                                             {"run", "--sandbox", "x", "code"},
+                                             {"repl"},
+                                             {"files"},
+                                             {"files", "ls"},
+                                             {"files", "--sandbox", "x", "cat"},
+                                             {"files", "put"},
+                                             {"files", "rm"},
+                                             {"files", "mkdir"},
+                                             {"contexts"},
+                                             {"contexts", "ls"},
+                                             {"contexts", "new"},
+                                             {"contexts", "rm"},
+                                             {"info"},
+                                             {"languages"},
+                                             {"mcp"},
+                                             {"init"},
+                                             {"init", "--custom", "x"}}) {
+    std::vector<std::string> argv = {SANDBOX_CLI_PATH};
+    argv.insert(argv.end(), path.begin(), path.end());
+    argv.push_back("--version");
+    const auto r = run_process(argv, "", dir_.path());
+    std::string joined;
+    for (const auto& p : path) joined += p + " ";
+    EXPECT_EQ(r.status, 0) << joined << r.err;
+    EXPECT_EQ(r.out, top.out) << joined;
+    EXPECT_EQ(r.err, "") << joined;
+  }
 }
 
 TEST_F(Cli, Files) {

@@ -1,8 +1,10 @@
 // sandbox: the command-line client of runtimes and sandboxd.
 //
-//   sandbox run --url URL [--env K=V]... (CODE | --file PATH | -)      stateless, on a runtime
+//   sandbox run (--language L | --binding B) [--env K=V]... SOURCE      stateless, on sandboxd
+//   sandbox run --url URL [--env K=V]... SOURCE                          stateless, on a runtime
 //   sandbox run --sandbox ID (--binding B | --language L | --context C) [--env K=V]...
-//               [--unset K]... (CODE | --file PATH | -)                   in a sandbox
+//               [--unset K]... SOURCE                                    in a sandbox
+//     SOURCE: FILE or CODE (an existing file's contents, else the text) | -c CODE | --file PATH | -
 //   sandbox repl --sandbox ID (--language L | --binding B | --context C)
 //   sandbox files ls|cat|put|rm|mkdir --sandbox ID PATH ...
 //   sandbox contexts ls|new|rm --sandbox ID ...
@@ -16,7 +18,8 @@
 // Sandbox commands talk to --server (default $SANDBOXD_URL, else http://127.0.0.1:8787) with
 // --api-key (default $SANDBOXD_API_KEY). Exit status: 0 on success, 1 when the guest raised an
 // error (or hit a limit), 2 when the request failed (bad input, server unreachable, an error
-// response).
+// response). docs/cli.md is the manual.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include <sandbox/client.h>
+#include <sandbox/protocol.h>
 #include <sandbox/version.h>
 
 #include "line_editor.h"
@@ -60,35 +64,87 @@ std::string read_file(const std::string& path) {
   return read_all(in);
 }
 
+// The code of `run` is at most the protocol's code limit (kMaxCodeBytes, docs/protocol.md): a
+// larger file or standard input is refused here, before it is read whole.
+std::string too_large(const std::string& what) {
+  return what + " is over the code limit of " + std::to_string(sandbox::kMaxCodeBytes) + " bytes";
+}
+
+// Reads at most kMaxCodeBytes from `in` (one more byte tells that there was more).
+std::string read_code(std::istream& in, const std::string& what) {
+  std::string code(sandbox::kMaxCodeBytes + 1, '\0');
+  in.read(code.data(), static_cast<std::streamsize>(code.size()));
+  code.resize(static_cast<std::size_t>(in.gcount()));
+  if (code.size() > sandbox::kMaxCodeBytes) throw UsageError(too_large(what));
+  return code;
+}
+
+// A code file (--file PATH, or the positional SOURCE naming an existing file): a regular file
+// (or a link to one) of at most kMaxCodeBytes, the size checked before reading.
+std::string read_code_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw UsageError("cannot read " + path + ": no such file");
+  if (fs::is_directory(st)) throw UsageError("cannot run " + path + ": it is a directory");
+  if (!fs::is_regular_file(st)) throw UsageError("cannot run " + path + ": not a regular file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > sandbox::kMaxCodeBytes) {
+    throw UsageError(too_large(path + " (" + std::to_string(size) + " bytes)"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + path + ": " + std::strerror(errno));
+  return read_code(in, path);
+}
+
 struct Globals {
   std::string server = "http://127.0.0.1:8787";
   std::string api_key;
   sandbox::ClientOptions client() const { return {.api_key = api_key}; }
 };
 
-// The code of `run`: the CODE argument, --file, or standard input for "-".
-std::string code_from(const std::string& code, const std::string& file) {
-  if (!file.empty() && !code.empty()) {
-    throw UsageError("pass the code either as an argument or with --file, not both");
+// Where `run` takes its code from (docs/cli.md#run).
+struct CodeSource {
+  std::string positional;  // SOURCE: an existing file's path, "-", or the code itself
+  std::string code;        // -c/--code: the code itself, never a file name
+  std::string file;        // --file PATH
+};
+
+// The code of `run`: the positional SOURCE (the contents of the file it names when one exists,
+// standard input for "-", else the text itself), -c/--code, or --file.
+std::string code_from(const CodeSource& source) {
+  const int given = !source.positional.empty() + !source.code.empty() + !source.file.empty();
+  if (given > 1) throw UsageError("pass the code one way: SOURCE, -c CODE or --file PATH");
+  if (!source.code.empty()) return source.code;
+  if (!source.file.empty()) return read_code_file(source.file);
+  if (source.positional == "-") return read_code(std::cin, "standard input");
+  if (source.positional.empty()) {
+    throw UsageError(
+        "no code given (pass CODE, FILE, -c CODE, --file PATH, or - for standard input)");
   }
-  if (!file.empty()) return read_file(file);
-  if (code == "-") return read_all(std::cin);
-  if (code.empty())
-    throw UsageError("no code given (pass CODE, --file PATH, or - for standard input)");
-  return code;
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::status(source.positional, ec))) {
+    return read_code_file(source.positional);
+  }
+  return source.positional;
 }
 
-// The binding serving `language` on the server (GET /languages): by id, binding or language.
-std::string binding_for_language(const Globals& g, const std::string& language) {
+// The entry of GET /languages serving `language`: by id, binding or language.
+sandbox::LanguageInfo language_entry(const Globals& g, const std::string& language) {
   const std::string wanted = sandbox::normalize_language(language);
   const auto languages = sandbox::list_languages(g.server, g.client());
   std::string available;
   for (const auto& l : languages) {
-    if (l.id == wanted || l.binding == language || l.language == wanted) return l.binding;
+    if (l.id == wanted || l.binding == language || l.language == wanted) return l;
     available += (available.empty() ? "" : ", ") + l.id;
   }
   throw UsageError("no binding runs '" + language + "' on " + g.server +
                    " (available: " + available + ")");
+}
+
+// The binding serving `language` on the server.
+std::string binding_for_language(const Globals& g, const std::string& language) {
+  return language_entry(g, language).binding;
 }
 
 std::map<std::string, std::optional<std::string>> env_from(const std::vector<std::string>& set,
@@ -184,22 +240,34 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--api-key", g.api_key, "Bearer token for sandboxd")->envname("SANDBOXD_API_KEY");
 
-  std::string url, sandbox_id, binding, language, context, file, code, cwd;
+  std::string url, sandbox_id, binding, language, context, cwd;
+  CodeSource source;
   std::vector<std::string> env, unset;
 
-  auto* run =
-      app.add_subcommand("run", "Run code on a runtime (--url) or in a sandbox (--sandbox)");
+  auto* run = app.add_subcommand(
+      "run",
+      "Run code: stateless on --server's binding for --language/--binding, on a runtime (--url), "
+      "or in a sandbox (--sandbox)");
+  run->footer(
+      "SOURCE that names an existing file runs the file's contents (as `python FILE` does); "
+      "otherwise SOURCE is the code itself. To run text that happens to be a file's name, pass "
+      "it with -c/--code. The code is at most " +
+      std::to_string(sandbox::kMaxCodeBytes) + " bytes.");
   run->add_option("--url", url, "Runtime URL for a stateless run, e.g. http://127.0.0.1:8080");
-  run->add_option("--sandbox", sandbox_id, "Sandbox id");
-  run->add_option("--binding", binding, "Binding whose default context runs the code");
+  run->add_option("--sandbox", sandbox_id,
+                  "Sandbox id (without it the run is stateless: POST /execute/{language})");
+  run->add_option("--binding", binding,
+                  "Binding that runs the code (in a sandbox: its default context)");
   run->add_option("--language", language, "Language (resolved to a binding with GET /languages)");
   run->add_option("--context", context, "Code context id");
   run->add_option("--env", env, "Environment variable NAME=VALUE (repeatable)")
       ->allow_extra_args(false);
   run->add_option("--unset", unset, "Unset a sandbox/context variable for this call (repeatable)")
       ->allow_extra_args(false);
-  run->add_option("--file", file, "Read the code from a file");
-  run->add_option("code", code, "The code to run, or - to read it from standard input");
+  run->add_option("--file", source.file, "Read the code from a file");
+  run->add_option("-c,--code", source.code, "The code itself (never read as a file name)");
+  run->add_option("source", source.positional,
+                  "A file to run, the code itself, or - to read the code from standard input");
 
   auto* repl = app.add_subcommand("repl", "Interactive session in a sandbox");
   repl->add_option("--sandbox", sandbox_id, "Sandbox id")->required();
@@ -303,19 +371,36 @@ int main(int argc, char** argv) {
     };
 
     if (*run) {
-      const std::string source = code_from(code, file);
-      if (!url.empty()) {
-        if (!sandbox_id.empty()) throw UsageError("pass --url or --sandbox, not both");
+      const std::string code = code_from(source);
+      if (!url.empty() || sandbox_id.empty()) {
+        // Stateless: on a runtime (--url), or on --server's binding (POST /execute/{language}).
+        if (!url.empty() && !sandbox_id.empty())
+          throw UsageError("pass --url or --sandbox, not both");
+        if (!context.empty()) throw UsageError("--context needs --sandbox ID");
+        std::string language_id;
+        if (url.empty()) {
+          if (!binding.empty() && !language.empty())
+            throw UsageError("pass --binding or --language, not both");
+          if (binding.empty() && language.empty()) {
+            throw UsageError(
+                "pass --language L (or --binding B) to run statelessly on " + g.server +
+                ", --sandbox ID to run in a sandbox, or --url URL to run on a runtime");
+          }
+          language_id = language_entry(g, language.empty() ? binding : language).id;
+        } else if (!binding.empty() || !language.empty()) {
+          throw UsageError("--url runs on that runtime's language: drop --binding/--language");
+        }
+        // A stateless run starts with no variables: --unset only drops an --env of the same name.
         sandbox::RunOptions options{.env_vars = env_from(env, unset), .api_key = g.api_key};
-        for (const auto& k : unset) options.env_vars.erase(k);
         sandbox::cli::LiveOutput live(std::cout, std::cerr);
         options.on_stdout_text = live.on_stdout();
         options.on_stderr_text = live.on_stderr();
-        const auto result = sandbox::run_code(url, source, options);
+        const auto result = url.empty()
+                                ? sandbox::run_code_on_server(g.server, language_id, code, options)
+                                : sandbox::run_code(url, code, options);
         sandbox::cli::print_result(live.rest(result), std::cout, std::cerr);
         return result.outcome.error ? kGuestError : 0;
       }
-      if (sandbox_id.empty()) throw UsageError("pass --url URL (a runtime) or --sandbox ID");
       sandbox::SandboxRunOptions options;
       options.env_vars = env_from(env, unset);
       if (!context.empty()) {
@@ -329,7 +414,7 @@ int main(int argc, char** argv) {
       sandbox::cli::LiveOutput live(std::cout, std::cerr);
       options.on_stdout_text = live.on_stdout();
       options.on_stderr_text = live.on_stderr();
-      const auto result = sb.run_code(source, options);
+      const auto result = sb.run_code(code, options);
       sandbox::cli::print_result(live.rest(result), std::cout, std::cerr);
       return result.outcome.error ? kGuestError : 0;
     }
