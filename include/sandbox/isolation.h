@@ -52,7 +52,7 @@ enum class Isolation { kProcess, kThread };
 // "process" / "thread".
 std::string_view isolation_name(Isolation isolation);
 // The isolation named `name`, or nullopt.
-std::optional<Isolation> parse_isolation(std::string_view name);
+[[nodiscard]] std::optional<Isolation> parse_isolation(std::string_view name);
 
 // The most worker processes --workers accepts.
 inline constexpr std::size_t kMaxWorkerProcesses = 256;
@@ -117,6 +117,15 @@ class EngineWorkers {
     std::string last_exit;       // how the last worker that ended ended, e.g. "SIGSYS"
   };
   virtual Stats stats() const = 0;
+
+  // What a metrics scrape reads (docs/sandbox-api.md#metrics): cheap, and never waits for a
+  // worker being forked, unlike stats().
+  struct Counts {
+    std::size_t live = 0;        // the pool's workers alive now
+    std::uint64_t lost = 0;      // as Stats::lost
+    std::uint64_t restarts = 0;  // workers started in place of a lost one
+  };
+  virtual Counts counts() const = 0;
 };
 
 }  // namespace sandbox

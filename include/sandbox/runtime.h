@@ -22,7 +22,7 @@
 
 namespace sandbox {
 
-class InterpreterStore;
+class MetricsRegistry;  // <sandbox/metrics.h>
 
 struct RuntimeOptions {
   // Where code contexts are stored: an SQLite database `interpreters.db` in this directory
@@ -37,6 +37,11 @@ struct RuntimeOptions {
   std::size_t max_resident_instances = 16;
   // Run idle expiry on a background thread (tests drive it by hand instead).
   bool background_expiry = true;
+  // Where the runtime reports its executions (docs/sandbox-api.md#metrics, labelled with the
+  // engine's language; InterpreterServerOptions::metrics for its contexts); null: nowhere.
+  // Borrowed: must outlive the runtime. The runtime does not answer GET /metrics itself: the
+  // server that serves it does (sandbox-runtime, sandboxd).
+  MetricsRegistry* metrics = nullptr;
 };
 
 class InterpreterRuntime : public HttpHandler {
@@ -47,9 +52,9 @@ class InterpreterRuntime : public HttpHandler {
   // Execute in a code context in process, with the pull callback
   // (docs/protocol.md#interpreter-routes: 400 for an invalid key or an engine without sessions,
   // then InterpreterServer's rules).
-  virtual InterpreterExecuteResult execute_in_context(const std::string& key,
-                                                      const InterpreterExecuteArgs& args,
-                                                      const GetWorkspaceFiles& get_files) = 0;
+  [[nodiscard]] virtual InterpreterExecuteResult execute_in_context(
+      const std::string& key, const InterpreterExecuteArgs& args,
+      const GetWorkspaceFiles& get_files) = 0;
   // The code-context server, or nullptr for an engine without sessions.
   virtual InterpreterServer* interpreter() = 0;
   // Serves HTTP until SIGINT/SIGTERM; `on_listening` gets the bound port (useful with port 0).
@@ -57,16 +62,12 @@ class InterpreterRuntime : public HttpHandler {
              const std::function<void(std::uint16_t)>& on_listening = {});
 };
 
-// Builds the runtime for `engine`. Throws std::invalid_argument when the engine is incomplete
-// (empty language, engine name or build, or no `run`), and std::runtime_error when the context
-// database cannot be opened.
+// Builds the runtime for `engine`, over a database of its own (RuntimeOptions::data_dir). Throws
+// std::invalid_argument when the engine is incomplete (empty language, engine name or build, or
+// no `run`), and std::runtime_error when the context database cannot be opened. (The programs of
+// this tree also build runtimes over a store they share, src/interpreter/over_store.h; the store
+// types are not part of the kit.)
 std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
-                                                               const RuntimeOptions& options = {});
-
-// Same, over a store owned by the caller (sandboxd shares one database among its runtimes).
-// `store` must outlive the runtime.
-std::unique_ptr<InterpreterRuntime> define_interpreter_runtime(Engine engine,
-                                                               InterpreterStore& store,
                                                                const RuntimeOptions& options = {});
 
 }  // namespace sandbox

@@ -10,12 +10,14 @@
 #include <spdlog/spdlog.h>
 
 #include <sandbox/interpreter.h>
+#include <sandbox/metrics.h>
 
 #include "base/url_codec.h"
 #include "base/utf8.h"
 #include "interpreter/context_lifecycle.h"
 #include "interpreter/execute_args.h"
 #include "interpreter/key_leases.h"
+#include "interpreter/over_store.h"
 #include "interpreter/resident_cache.h"
 #include "protocol/execute_request.h"
 #include "protocol/interpreter_execute_request.h"
@@ -84,10 +86,20 @@ struct InterpreterServer::Impl {
         options(std::move(o)),
         // `options` is declared (so initialized) before the members below, which read it.
         residents(c, options.max_resident_instances),
-        leases(s),
-        lifecycle(e, s, c, residents,
-                  ContextLifecycleOptions{options.idle_ttl_ms, options.max_keys,
-                                          options.on_alarm_armed}) {}
+        leases(s, options.metrics ? &lease_takeover_counter(*options.metrics, "interpreter")
+                                  : nullptr),
+        lifecycle(
+            e, s, c, residents,
+            ContextLifecycleOptions{options.idle_ttl_ms, options.max_keys, options.on_alarm_armed,
+                                    EngineMetrics::make(options.metrics, e.language, true)}) {
+    if (options.metrics) {
+      resident_gauge = options.metrics->gauge_callback(
+          "sandbox_resident_contexts",
+          "Code contexts whose instance is live in memory (resident), by language",
+          {{"language", e.language}},
+          [this] { return static_cast<double>(residents.resident_count()); });
+    }
+  }
 
   const Engine& engine;
   InterpreterStore& store;
@@ -96,6 +108,8 @@ struct InterpreterServer::Impl {
   ResidentCache residents;
   KeyLeases leases;
   ContextLifecycle lifecycle;
+  // Reads `residents`; declared after it, so unregistered before it goes.
+  MetricsRegistry::Callback resident_gauge;
 
   // Takes or renews this node's lease on `key` before acting on it; a take-over drops what is
   // cached (docs/contexts.md#cl11). Throws LeaseHeldError while another node holds it.
@@ -116,22 +130,23 @@ struct InterpreterServer::Impl {
   // Whether `key` exists: this node has its actor, or the store has its meta row.
   bool known(const std::string& key) { return residents.has(key) || store.get_meta(key); }
 
+  // Any failure of a call as its answer, by the one boundary mapping (a lease another node holds
+  // included: 503, the caller may retry).
   InterpreterCallError call_error(const std::exception& e) {
-    if (const auto* held = dynamic_cast<const LeaseHeldError*>(&e)) {
-      // Another node owns the key (a load balancer moving keys, or a node that just died and
-      // whose lease has not run out): the caller may retry.
-      return call_error(ApiError(ErrorKind::kHeldByAnotherNode,
-                                 std::string("Interpreter key unavailable on this node: ") +
-                                     held->what() + "; retry later"));
-    }
     const ErrorResponse body = error_response_for(e, clock.now_ms());
     return InterpreterCallError{body.http_status, body};
   }
 };
 
-InterpreterServer::InterpreterServer(const Engine& engine, InterpreterStore& store,
-                                     const Clock& clock, InterpreterServerOptions options)
-    : impl_(std::make_unique<Impl>(engine, store, clock, std::move(options))) {}
+InterpreterServer::InterpreterServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+std::unique_ptr<InterpreterServer> make_interpreter_server(const Engine& engine,
+                                                           InterpreterStore& store,
+                                                           const Clock& clock,
+                                                           InterpreterServerOptions options) {
+  return std::make_unique<InterpreterServer>(
+      std::make_unique<InterpreterServer::Impl>(engine, store, clock, std::move(options)));
+}
 
 InterpreterServer::~InterpreterServer() { impl_->residents.close_all(); }
 

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -16,7 +15,11 @@
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "http/event_stream.h"
+#include "interpreter/engine_metrics.h"
+#include "interpreter/over_store.h"
 #include "protocol/execute_request.h"
 #include "storage/sqlite/sqlite_stores.h"
 
@@ -51,7 +54,7 @@ class ExpiryThread {
   explicit ExpiryThread(const Clock& clock) : clock_(clock) {}
   ~ExpiryThread() {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       stop_ = true;
     }
     cv_.notify_all();
@@ -66,7 +69,7 @@ class ExpiryThread {
   // A deadline was armed: wake the thread if it sleeps toward a later one (or is computing).
   void armed(std::int64_t deadline_ms) {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (earliest_armed_ && *earliest_armed_ <= deadline_ms) return;
       earliest_armed_ = deadline_ms;
     }
@@ -75,7 +78,7 @@ class ExpiryThread {
 
  private:
   void loop(InterpreterServer& server) {
-    std::unique_lock lock(mu_);
+    MutexLock lock(mu_);
     while (!stop_) {
       // Deadlines armed from here on are reported again through armed(); those armed before
       // are in next_alarm().
@@ -87,10 +90,18 @@ class ExpiryThread {
       } catch (const std::exception&) {
       }
       lock.lock();
-      const auto woken = [&] { return stop_ || (earliest_armed_ && *earliest_armed_ < target); };
       const std::int64_t wait_ms =
           std::clamp<std::int64_t>(target - clock_.now_ms(), 0, kMaxExpirySleepMs);
-      if (cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), woken)) {
+      // As cv_.wait_for(lock, wait_ms, woken), written out so that the analysis sees the
+      // guarded reads under the lock.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+      bool woke = woken(target);
+      while (!woke) {
+        const bool timed_out = lock.wait_until(cv_, until) == std::cv_status::timeout;
+        woke = woken(target);
+        if (timed_out) break;
+      }
+      if (woke) {
         if (stop_) break;
         continue;  // an earlier deadline: sleep toward it instead
       }
@@ -103,11 +114,16 @@ class ExpiryThread {
     }
   }
 
+  // Stopping, or a deadline armed before `target`, the one the thread sleeps toward.
+  bool woken(std::int64_t target) const SANDBOX_REQUIRES(mu_) {
+    return stop_ || (earliest_armed_ && *earliest_armed_ < target);
+  }
+
   const Clock& clock_;
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false;
-  std::optional<std::int64_t> earliest_armed_;  // guarded by mu_
+  bool stop_ SANDBOX_GUARDED_BY(mu_) = false;
+  std::optional<std::int64_t> earliest_armed_ SANDBOX_GUARDED_BY(mu_);
   std::thread thread_;
 };
 
@@ -119,20 +135,22 @@ class Runtime final : public InterpreterRuntime {
           const RuntimeOptions& options)
       : engine_(std::move(engine)),
         clock_(options.clock ? options.clock : &system_clock_),
-        owned_storage_(std::move(owned)) {
+        owned_storage_(std::move(owned)),
+        metrics_(EngineMetrics::make(options.metrics, engine_.language, false)) {
     if (engine_.sessions && store) {
       InterpreterServerOptions server_options;
       server_options.idle_ttl_ms = options.idle_ttl_ms >= 0
                                        ? options.idle_ttl_ms
                                        : parse_idle_ttl(std::getenv("INTERPRETER_IDLE_TTL_MS"));
       server_options.max_resident_instances = options.max_resident_instances;
+      server_options.metrics = options.metrics;
       if (options.background_expiry) {
         expiry_ = std::make_unique<ExpiryThread>(*clock_);
         server_options.on_alarm_armed = [expiry = expiry_.get()](std::int64_t deadline_ms) {
           expiry->armed(deadline_ms);
         };
       }
-      interpreter_ = std::make_unique<InterpreterServer>(engine_, *store, *clock_, server_options);
+      interpreter_ = make_interpreter_server(engine_, *store, *clock_, server_options);
       if (expiry_) expiry_->start(*interpreter_);
     }
   }
@@ -216,8 +234,8 @@ class Runtime final : public InterpreterRuntime {
                                               const GetWorkspaceFiles& get_files) override {
     try {
       check_context_call(key);
-    } catch (const ApiError& e) {
-      const ErrorResponse body = e.to_response(clock_->now_ms());
+    } catch (const std::exception& e) {
+      const ErrorResponse body = error_response_for(e, clock_->now_ms());
       return InterpreterCallError{body.http_status, body};
     }
     return interpreter_->execute_in_context(key, args, get_files);
@@ -255,12 +273,16 @@ class Runtime final : public InterpreterRuntime {
     try {
       result.outcome = engine_.run(request);
     } catch (const WorkerLostError&) {
-      throw;  // not the guest's outcome: a retryable error (docs/errors.md)
+      // not the guest's outcome: a retryable error (docs/errors.md)
+      metrics_.count(EngineMetrics::Kind::kStateless, EngineMetrics::Outcome::kFailed);
+      throw;
     } catch (const std::exception& e) {
       result.outcome = engine_error_outcome(e);
     }
     result.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    metrics_.stateless_ms(result.duration_ms);
+    metrics_.count(EngineMetrics::Kind::kStateless, EngineMetrics::outcome_of(result.outcome));
     return result;
   }
 
@@ -268,6 +290,7 @@ class Runtime final : public InterpreterRuntime {
   SystemClock system_clock_;
   const Clock* clock_;
   std::unique_ptr<SqliteStorage> owned_storage_;
+  EngineMetrics metrics_;  // stateless executions
   std::unique_ptr<InterpreterServer> interpreter_;
   std::unique_ptr<ExpiryThread> expiry_;
 };

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <sandbox/engine.h>
+#include <sandbox/errors.h>
 #include <sandbox/http.h>
 #include <sandbox/interpreter.h>
 
@@ -31,10 +32,13 @@ namespace sandbox {
 class InterpreterRuntime;
 
 // The runtime could not be reached or answered something unusable. The sandbox answers it with
-// 502 INTERNAL_ERROR "Binding '<name>' failed: <message>".
-class BindingError : public std::runtime_error {
+// 502 INTERNAL_ERROR "Binding '<name>' failed: <message>" (it knows the name); where it reaches a
+// boundary without one, it is ErrorKind::kUpstreamFailed, 502 "Binding failed: <message>".
+class BindingError : public std::runtime_error, public ClassifiedError {
  public:
   using std::runtime_error::runtime_error;
+  ErrorKind kind() const noexcept override { return ErrorKind::kUpstreamFailed; }
+  std::string wire_message() const override { return std::string("Binding failed: ") + what(); }
 };
 
 // What GET /interpreter reported (docs/protocol.md#capability-probe).
@@ -73,9 +77,9 @@ class Binding {
   // answers the runtime's pull of file contents (called at most twice: once per attempt of the HTTP
   // transport). Returns the response or the error the runtime answered; throws BindingError on
   // transport failure.
-  virtual InterpreterExecuteResult execute_in_context(const std::string& key,
-                                                      const InterpreterExecuteArgs& args,
-                                                      const GetWorkspaceFiles& get_files) = 0;
+  [[nodiscard]] virtual InterpreterExecuteResult execute_in_context(
+      const std::string& key, const InterpreterExecuteArgs& args,
+      const GetWorkspaceFiles& get_files) = 0;
 
   // Forgets what is cached about `key` (the remote transport's record of the files that key's
   // mirror holds), e.g. after the key was wiped.

@@ -10,6 +10,6 @@
 namespace sandbox {
 
 // Throws BindingError (binding.h) when a field the sandbox relies on is missing or malformed.
-InterpreterExecuteResponse execute_response_from_json(const boost::json::object& o);
+[[nodiscard]] InterpreterExecuteResponse execute_response_from_json(const boost::json::object& o);
 
 }  // namespace sandbox

@@ -80,16 +80,11 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
     return error_http(ApiError(ErrorKind::kRouteNotFound, "Not found").to_response(now));
   } catch (const ErrorReply& reply) {
     return reply.response();
-  } catch (const LeaseHeldError& e) {
-    // Another node owns this sandbox (a load balancer moving ids, or a node that just died and
-    // whose lease has not run out): the caller may retry.
-    return error_http(
-        ApiError(ErrorKind::kHeldByAnotherNode,
-                 std::string("Sandbox unavailable on this node: ") + e.what() + "; retry later")
-            .to_response(now));
   } catch (const StorageError& e) {
-    // Whatever was cached may be ahead of the store now: reload it on the next call.
-    forget_cached();
+    // Whatever was cached may be ahead of the store now: reload it on the next call. A lease
+    // another node holds (a load balancer moving ids, or a node that just died and whose lease
+    // has not run out) changed nothing here: the cache stays, the caller may retry (503).
+    if (!dynamic_cast<const LeaseHeldError*>(&e)) forget_cached();
     return error_http(error_response_for(e, now));
   } catch (const std::exception& e) {
     return error_http(error_response_for(e, now));
@@ -100,6 +95,7 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
 
 LeaseGrant Sandbox::claim() {
   const LeaseGrant grant = env_.store.acquire_lease(id_);
+  if (grant.taken_over() && env_.lease_takeovers != nullptr) env_.lease_takeovers->add();
   if (grant.token != lease_token_) {
     forget_cached();
     lease_token_ = grant.token;
@@ -113,6 +109,21 @@ void Sandbox::forget_cached() {
   alarm_known_ = false;
   alarm_.reset();
   workspace_.discard();
+}
+
+void Sandbox::persist(const WorkspacePersist& diff, const std::optional<StoredRow>& context) {
+  try {
+    env_.store.persist(id_, diff, context);
+  } catch (...) {
+    workspace_.discard();
+    throw;
+  }
+  workspace_.mark_persisted();
+  if (env_.workspace_bytes_written != nullptr) {
+    std::uint64_t bytes = 0;
+    for (const auto& row : diff.upserts) bytes += row.data ? row.data->size() : 0;
+    env_.workspace_bytes_written->add(bytes);
+  }
 }
 
 // --- meta and the idle alarm -------------------------------------------------------------------
@@ -205,7 +216,8 @@ bool Sandbox::run_alarm() {
     }
     std::int64_t last_used = 0;
     if (const auto* lu = m->if_contains("lastUsed"); lu && lu->is_string()) {
-      parse_iso8601_ms(std::string(lu->get_string()), last_used);
+      // An unreadable time leaves last_used at 0: the sandbox reads as idle since the epoch.
+      static_cast<void>(parse_iso8601_ms(std::string(lu->get_string()), last_used));
     }
     const std::int64_t deadline = last_used + ttl;
     if (deadline > env_.clock.now_ms()) {
@@ -404,15 +416,7 @@ HttpResponse Sandbox::files(const std::string& body_text) {
                                      : now_iso();
   Workspace& ws = workspace_.get();
   const boost::json::object out = run_files_op(ws, request, created_at, env_.clock.now_ms());
-  if (files_op_mutates(request.op)) {
-    try {
-      env_.store.persist(id_, workspace_.diff(), std::nullopt);
-    } catch (...) {
-      workspace_.discard();
-      throw;
-    }
-    workspace_.mark_persisted();
-  }
+  if (files_op_mutates(request.op)) persist(workspace_.diff(), std::nullopt);
   touch();
   return json_ok(200, out);
 }

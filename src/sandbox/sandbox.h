@@ -35,6 +35,7 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
+#include <sandbox/metrics.h>
 #include <sandbox/protocol.h>
 
 #include "protocol/context_record.h"
@@ -61,6 +62,9 @@ struct SandboxEnvironment {
   const Clock& clock;
   const BindingSet& bindings;
   SandboxOptions options;
+  // docs/sandbox-api.md#metrics; null: not counted.
+  Counter* workspace_bytes_written = nullptr;  // file bytes each persist wrote
+  Counter* lease_takeovers = nullptr;          // LeaseGrant::taken_over in claim()
 };
 
 class Sandbox {
@@ -117,6 +121,9 @@ class Sandbox {
   LeaseGrant claim();
   // Forgets the cached meta, alarm and tree; the next use reloads them from the store.
   void forget_cached();
+  // Writes `diff` (and `context`) to the store, then makes the tree the persisted baseline; a
+  // failed write discards the tree and rethrows.
+  void persist(const WorkspacePersist& diff, const std::optional<StoredRow>& context);
 
   std::string id_;
   const SandboxEnvironment& env_;

@@ -9,7 +9,6 @@
 #include "protocol/execute_request.h"
 #include "protocol/sandbox_execute_request.h"
 #include "sandbox/env_vars.h"
-#include "sandbox/error_reply.h"
 #include "sandbox/sandbox.h"
 
 namespace sandbox {
@@ -110,10 +109,9 @@ HttpResponse Sandbox::execute(const std::string& body_text, const OutputObserver
       env_.store.delete_context(id_, record.id);
       throw context_not_found(record.id);
     }
+    // The runtime's own answer, relayed as it came (docs/protocol.md#error-envelope, V2).
     error->body.http_status = error->status;
-    HttpResponse relayed =
-        HttpResponse::json(error->status, boost::json::serialize(to_json(error->body)));
-    throw ErrorReply(std::move(relayed));
+    throw ApiError::relay(error->body);
   }
   InterpreterExecuteResponse& result = std::get<InterpreterExecuteResponse>(outcome);
 
@@ -122,9 +120,9 @@ HttpResponse Sandbox::execute(const std::string& body_text, const OutputObserver
   record.last_used = now_iso();
   if (!result.context.cwd.empty()) record.cwd = result.context.cwd;
   record.snapshot = result.context.snapshot;
-  try {
-    WorkspacePersist diff;
-    if (ws) {
+  WorkspacePersist diff;
+  if (ws) {
+    try {
       SyncRequest sync;
       sync.dirs = result.dirs;
       for (auto& f : result.files) {
@@ -133,13 +131,12 @@ HttpResponse Sandbox::execute(const std::string& body_text, const OutputObserver
       sync.deleted = result.deleted;
       ws->apply_sync(sync);
       diff = workspace_.diff();
+    } catch (...) {
+      workspace_.discard();
+      throw;
     }
-    env_.store.persist(id_, diff, StoredRow{record.id, record.to_json()});
-  } catch (...) {
-    workspace_.discard();
-    throw;
   }
-  workspace_.mark_persisted();
+  persist(diff, StoredRow{record.id, record.to_json()});
 
   // 8-9. Touch, answer.
   const auto expires = touch();

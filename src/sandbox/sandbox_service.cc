@@ -15,6 +15,8 @@
 #include <sandbox/client.h>
 #include <sandbox/protocol.h>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "interpreter/fifo_lock.h"
 
 namespace sandbox {
@@ -43,14 +45,21 @@ struct SandboxService::Impl {
 
   Impl(SandboxStore& store, const Clock& clock, const BindingSet& bindings,
        SandboxServiceOptions opts)
-      : env{store, clock, bindings, opts.sandbox}, options(opts) {}
+      : env{store, clock, bindings, opts.sandbox}, options(opts) {
+    if (opts.metrics != nullptr) {
+      env.workspace_bytes_written = &opts.metrics->counter(
+          "sandbox_workspace_bytes_written_total",
+          "Bytes of /workspace file contents written to storage (executions and the files API)");
+      env.lease_takeovers = &lease_takeover_counter(*opts.metrics, "sandbox");
+    }
+  }
 
   // Runs `fn(sandbox)` under the id's lock.
   template <typename Fn>
   auto with_sandbox(const std::string& id, Fn&& fn) {
     std::shared_ptr<Entry> entry;
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       auto& slot = entries[id];
       if (!slot) slot = std::make_shared<Entry>(id, env);
       entry = slot;
@@ -60,7 +69,7 @@ struct SandboxService::Impl {
       Impl& impl;
       std::shared_ptr<Entry>& entry;
       ~Release() {
-        std::lock_guard lock(impl.mu);
+        MutexLock lock(impl.mu);
         --entry->users;
         entry->last_use = ++impl.use_counter;
         impl.evict_idle();
@@ -70,8 +79,8 @@ struct SandboxService::Impl {
     return fn(entry->sandbox);
   }
 
-  // Drops least recently used idle actors above the cap. Requires `mu`.
-  void evict_idle() {
+  // Drops least recently used idle actors above the cap.
+  void evict_idle() SANDBOX_REQUIRES(mu) {
     while (entries.size() > options.max_cached_sandboxes) {
       auto victim = entries.end();
       for (auto it = entries.begin(); it != entries.end(); ++it) {
@@ -87,11 +96,11 @@ struct SandboxService::Impl {
 
   SandboxEnvironment env;
   SandboxServiceOptions options;
-  mutable std::mutex mu;
-  std::unordered_map<std::string, std::shared_ptr<Entry>> entries;
-  std::uint64_t use_counter = 0;
+  mutable Mutex mu;
+  std::unordered_map<std::string, std::shared_ptr<Entry>> entries SANDBOX_GUARDED_BY(mu);
+  std::uint64_t use_counter SANDBOX_GUARDED_BY(mu) = 0;
   // Sandbox ids whose alarm is due but whose lease another node holds: not before (clock ms).
-  std::unordered_map<std::string, std::int64_t> deferred;  // guarded by mu
+  std::unordered_map<std::string, std::int64_t> deferred SANDBOX_GUARDED_BY(mu);
 
   // Background expiry.
   std::mutex timer_mu;
@@ -162,7 +171,7 @@ int SandboxService::run_due_alarms() {
   for (const auto& [id, deadline] : impl_->env.store.list_alarms()) {
     if (deadline > now) continue;
     {
-      std::lock_guard lock(impl_->mu);
+      MutexLock lock(impl_->mu);
       const auto it = impl_->deferred.find(id);
       if (it != impl_->deferred.end()) {
         if (it->second > now) continue;
@@ -175,7 +184,7 @@ int SandboxService::run_due_alarms() {
       }
     } catch (const LeaseHeldError& e) {
       // Another node's sandbox: its owner expires it, or this node once that lease runs out.
-      std::lock_guard lock(impl_->mu);
+      MutexLock lock(impl_->mu);
       impl_->deferred[id] = now + std::max<std::int64_t>(e.remaining_ms(), 100);
     }
   }
@@ -184,7 +193,7 @@ int SandboxService::run_due_alarms() {
 
 std::optional<std::int64_t> SandboxService::next_alarm() const {
   const auto alarms = impl_->env.store.list_alarms();
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   std::optional<std::int64_t> next;
   for (const auto& [id, deadline] : alarms) {
     std::int64_t at = deadline;
@@ -200,7 +209,7 @@ const BindingSet& SandboxService::bindings() const { return impl_->env.bindings;
 const SandboxOptions& SandboxService::options() const { return impl_->env.options; }
 
 std::size_t SandboxService::cached_sandboxes() const {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   return impl_->entries.size();
 }
 

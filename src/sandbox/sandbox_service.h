@@ -18,6 +18,7 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
+#include <sandbox/metrics.h>
 
 #include "sandbox/binding.h"
 #include "sandbox/sandbox.h"
@@ -33,6 +34,9 @@ struct SandboxServiceOptions {
   // it sleeps is noticed within that time.
   bool background_expiry = false;
   std::int64_t expiry_poll_ms = 1'000;
+  // Where the sandboxes count workspace bytes written and sandbox lease take-overs
+  // (docs/sandbox-api.md#metrics); null: nowhere. Borrowed: must outlive the service.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // SANDBOX_IDLE_TTL_MS as docs/protocol.md#idle-expiry (T0) parses it: unset/empty/invalid/negative

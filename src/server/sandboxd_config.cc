@@ -8,6 +8,7 @@
 #include "http/site_guard.h"
 #include "sandbox/binding.h"
 #include "sandbox/interpreter_key.h"
+#include "storage/lease.h"
 #include "storage/postgres/open_storage.h"
 
 namespace sandbox {
@@ -82,6 +83,17 @@ void check_config(const SandboxdConfig& config) {
   if (colon == std::string::npos || colon == 0 || colon + 1 == config.listen.size()) {
     throw std::invalid_argument("--listen expects HOST:PORT, got '" + config.listen + "'");
   }
+  if (!config.metrics_listen.empty()) {
+    const auto at = config.metrics_listen.rfind(':');
+    if (at == std::string::npos || at == 0 || at + 1 == config.metrics_listen.size()) {
+      throw std::invalid_argument("--metrics-listen expects HOST:PORT, got '" +
+                                  config.metrics_listen + "'");
+    }
+    if (config.metrics_listen == config.listen && !config.listen.ends_with(":0")) {
+      throw std::invalid_argument("--metrics-listen must differ from --listen (" + config.listen +
+                                  ")");
+    }
+  }
   if (!is_loopback_listen(config.listen) && config.api_keys.empty()) {
     throw std::invalid_argument(
         "refusing to listen on " + config.listen +
@@ -103,6 +115,9 @@ void check_config(const SandboxdConfig& config) {
         "DBNAME or libpq key=value pairs), got '" +
         config.database_url + "'");
   }
+  if (!config.database_url.empty() && !postgres_built()) {
+    throw std::invalid_argument("--database: " + std::string(kPostgresNotBuiltMessage));
+  }
   if (config.allowed_hosts.size() > kMaxAllowedHosts) {
     throw std::invalid_argument("--allowed-host is given more than " +
                                 std::to_string(kMaxAllowedHosts) + " times");
@@ -116,8 +131,13 @@ void check_config(const SandboxdConfig& config) {
     }
   }
   if (config.max_sandboxes < 1) throw std::invalid_argument("--max-sandboxes must be at least 1");
-  if (config.lease_ttl_ms < 100) {
-    throw std::invalid_argument("--lease-ttl-ms must be at least 100");
+  if (config.lease_ttl_ms < kMinLeaseTtlMs) {
+    throw std::invalid_argument("--lease-ttl-ms must be at least " +
+                                std::to_string(kMinLeaseTtlMs));
+  }
+  if (config.lease_ttl_ms > kMaxLeaseTtlMs) {
+    throw std::invalid_argument("--lease-ttl-ms must be at most " + std::to_string(kMaxLeaseTtlMs) +
+                                " (a day)");
   }
 }
 

@@ -10,7 +10,7 @@
 //   --api-key KEY             accepted bearer token (repeatable); also SANDBOXD_API_KEYS=a,b
 //   --database URL            a PostgreSQL database shared by several sandboxd nodes
 //                             (postgresql://USER@HOST:PORT/DBNAME or libpq key=value pairs)
-//                             instead of the SQLite file; README "Several nodes"
+//                             instead of the SQLite file; docs/several-nodes.md
 //   --node-id ID              this node's id in the lease rows (default: the host name with
 //                             --database, "local" with SQLite)
 //   --lease-ttl-ms N          how long a node's ownership of a sandbox lasts without use
@@ -18,6 +18,9 @@
 //   --isolation process|thread where engine code runs: confined worker processes (default;
 //                             include/sandbox/isolation.h) or this process's threads
 //   --workers N               worker processes (default 0: one per CPU, at least 2)
+//   --metrics-listen HOST:PORT also serve GET /metrics (only) on this address, without an API
+//                             key (docs/sandbox-api.md#metrics); on the main listener it needs
+//                             one when keys are set
 //   --max-sandboxes N         the most sandboxes kept (default kMaxSandboxes, 10000); a request
 //                             creating one more answers 503 NO_SPACE
 //   SANDBOX_IDLE_TTL_MS, SANDBOX_FILE_API, INTERPRETER_IDLE_TTL_MS
@@ -45,6 +48,8 @@ struct BindingSpec {
 
 struct SandboxdConfig {
   std::string listen = "127.0.0.1:8787";
+  // --metrics-listen: empty, /metrics only on `listen`.
+  std::string metrics_listen;
   std::string data_dir = "data/sandboxd";
   // nullopt: every built-in engine.
   std::optional<std::vector<std::string>> engines;
@@ -69,7 +74,7 @@ struct SandboxdConfig {
 
 // "NAME=http://[TOKEN@]HOST[:PORT][/PREFIX]". Throws std::invalid_argument with a message naming
 // what is wrong (name pattern, name longer than 64, not an http URL).
-BindingSpec parse_binding_spec(std::string_view spec);
+[[nodiscard]] BindingSpec parse_binding_spec(std::string_view spec);
 
 // "a,b, c" -> {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> split_list(std::string_view list);
@@ -78,7 +83,8 @@ std::vector<std::string> split_list(std::string_view list);
 bool is_loopback_listen(std::string_view listen);
 
 // Throws std::invalid_argument when the configuration must not start: a non-loopback listen
-// address without API keys, a malformed listen address, duplicate binding names, a database URL
+// address without API keys, a malformed listen or metrics listen address (or the same as the
+// main one), duplicate binding names, a database URL
 // that is not PostgreSQL's, a lease TTL below 100 ms.
 void check_config(const SandboxdConfig& config);
 

@@ -9,8 +9,10 @@
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 #include <sandbox/version.h>
+#include <sandbox/workspace.h>
 
 #include "http/event_stream.h"
+#include "http/metrics_http.h"
 #include "mcp/mcp_http.h"
 #include "protocol/execute_request.h"
 
@@ -32,17 +34,24 @@ bool same_secret(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
+// A built-in engine's limits for GET /languages (docs/sandbox-api.md#languages, L2): its own four,
+// then the protocol's caps that every execution in this process has (output, result, workspace
+// file), so a client such as the Playground states them without a copy of the constants.
 boost::json::object limits_json(const EngineLimits& l) {
   return {{"codeBytes", l.code_bytes},
           {"requestBytes", l.request_bytes},
           {"fuel", l.fuel},
-          {"memoryBytes", l.memory_bytes}};
+          {"memoryBytes", l.memory_bytes},
+          {"outputBytes", kOutputLimitBytes},
+          {"outputChunks", kOutputLimitChunks},
+          {"resultBytes", kResultLimitBytes},
+          {"fileBytes", kMaxFileBytes}};
 }
 
 }  // namespace
 
 struct SandboxdHandler::Route {
-  enum class Kind { kHealth, kLanguages, kExecute, kSandbox, kRuntime, kMcp, kNotFound };
+  enum class Kind { kHealth, kMetrics, kLanguages, kExecute, kSandbox, kRuntime, kMcp, kNotFound };
   Kind kind = Kind::kNotFound;
   std::string name;  // sandbox id, binding, or language
   std::string rest;  // after /sandboxes/{id} or /runtimes/{binding}; may be empty
@@ -51,6 +60,8 @@ struct SandboxdHandler::Route {
     Route r;
     if (path == "/healthz") {
       r.kind = Kind::kHealth;
+    } else if (path == kMetricsPath) {
+      r.kind = Kind::kMetrics;
     } else if (path == "/languages") {
       r.kind = Kind::kLanguages;
     } else if (path == "/mcp") {
@@ -89,6 +100,9 @@ SandboxdHandler::SandboxdHandler(SandboxService& service, const Clock& clock,
         return mcp_fetch(method, path, body);
       }) {
   slots_->running.assign(options_.api_keys.size(), 0);
+  if (options_.metrics != nullptr) {
+    refused_executions_ = &refusal_counter(*options_.metrics, "max_executions_per_key");
+  }
 }
 
 std::shared_ptr<void> SandboxdHandler::take_execution_slot(std::size_t index) {
@@ -188,6 +202,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
   if (execution && !options_.api_keys.empty()) {
     slot = take_execution_slot(*key);
     if (!slot) {
+      if (refused_executions_ != nullptr) refused_executions_->add();
       d.early_response =
           busy_response(ErrorKind::kTooManyRequests,
                         "Too many executions in flight for this API key (at most " +
@@ -213,6 +228,13 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     return finish(std::move(decision));
   };
   switch (route.kind) {
+    case Route::Kind::kMetrics:
+      // Answered here, on the I/O thread, like /healthz, but behind the key and the site guard.
+      if (options_.metrics != nullptr) {
+        d.early_response = metrics_response(*options_.metrics, head);
+        return finish(std::move(d));
+      }
+      break;
     case Route::Kind::kRuntime: {
       Binding* b = service_.bindings().find(route.name);
       InterpreterRuntime* runtime = b ? b->local_runtime() : nullptr;
@@ -317,6 +339,7 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
     }
     case Kind::kMcp:
       return mcp::handle_mcp_post(mcp_, request);
+    case Kind::kMetrics:  // answered by on_head when there is a registry
     case Kind::kNotFound:
       break;
   }

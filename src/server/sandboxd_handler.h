@@ -1,6 +1,9 @@
 // SandboxdHandler: sandboxd's HTTP surface, an HttpHandler over a SandboxService.
 //
 //   GET  /healthz                              {"status":"ok"} (no API key needed)
+//   GET  /metrics                              the Prometheus text format, with
+//                                               SandboxdOptions::metrics
+//                                               (docs/sandbox-api.md#metrics)
 //   GET  / and the Playground's files          SandboxdOptions::static_files, when set (no API
 //                                               key needed; they hold no data)
 //   GET  /languages                            {languages: [{id, binding, language, engine,
@@ -38,10 +41,11 @@
 // page the operator visits cannot drive the server; a refusal is 403 (or 415) before anything
 // else. Every request is reported to the log sink once, when answered.
 //
-// Admission (include/sandbox/http.h): GET /healthz is answered from the request head, on the
-// I/O thread, so it stays fast when every worker is busy; requests for one sandbox (and for one
-// interpreter key under /runtimes/) share a serial key, so those waiting for a busy sandbox
-// hold no worker thread; executions are marked long-running.
+// Admission (include/sandbox/http.h): GET /healthz and GET /metrics (after the API key and site
+// guard checks) are answered from the request head, on the I/O thread, so they stay fast (and
+// /metrics is never refused for a full worker queue) when every worker is busy; requests for one
+// sandbox (and for one interpreter key under /runtimes/) share a serial key, so those waiting for a
+// busy sandbox hold no worker thread; executions are marked long-running.
 //
 // Thread-safety: as HttpHandler (any thread).
 #pragma once
@@ -56,6 +60,7 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
+#include <sandbox/metrics.h>
 
 #include "http/site_guard.h"
 #include "mcp/mcp_server.h"
@@ -81,6 +86,9 @@ struct SandboxdOptions {
   // Without api_keys every request but /healthz passes the site guard (http/site_guard.h);
   // these names are accepted in Host and Origin besides the loopback ones (--allowed-host).
   std::vector<std::string> allowed_hosts;
+  // Served at GET /metrics (null: the route is unknown, 404), and where refusals of
+  // max_executions_per_key are counted. Borrowed: must outlive the handler.
+  MetricsRegistry* metrics = nullptr;
 };
 
 class SandboxdHandler final : public HttpHandler {
@@ -121,6 +129,7 @@ class SandboxdHandler final : public HttpHandler {
     std::vector<std::size_t> running;
   };
   std::shared_ptr<ExecutionSlots> slots_;
+  Counter* refused_executions_ = nullptr;  // with options_.metrics
   mcp::McpServer mcp_;
 };
 

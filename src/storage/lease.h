@@ -1,5 +1,5 @@
-// Ownership of a key by one node among several that share one database (architecture.md,
-// "Scaling past one machine"): a lease row per interpreter key / sandbox id and a fencing token.
+// Ownership of a key by one node among several that share one database
+// (docs/several-nodes.md): a lease row per interpreter key / sandbox id and a fencing token.
 //
 // The lease row (table `leases`, both backends): (scope, key) -> owner node id, fencing token,
 // expiry (epoch ms by the database's own clock, so node clocks never matter). `scope` is
@@ -45,10 +45,19 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+
+#include <sandbox/metrics.h>
 
 #include "storage/storage_error.h"
 
 namespace sandbox {
+
+// The shortest and longest lease a node may be configured to take (--lease-ttl-ms): below
+// 100 ms a lease would lapse between two requests of one client; past a day a crashed node's
+// sandboxes would wait as long for another node.
+inline constexpr std::int64_t kMinLeaseTtlMs = 100;
+inline constexpr std::int64_t kMaxLeaseTtlMs = 86'400'000;
 
 struct LeaseOptions {
   // This node's id in the lease rows (sandboxd --node-id; default: the host name).
@@ -63,25 +72,52 @@ struct LeaseGrant {
   std::int64_t token = 0;
   // True when the token is new to this store instance: a first acquisition or a take-over.
   bool acquired = false;
+
+  // A take-over: this acquisition moved an existing lease row to a new token (its owner was
+  // another node, stopped, crashed or routed away; or this node before a restart, or after it
+  // gave the lease back). Tokens start at 1 and grow only on a change of hands, so a new token
+  // above 1 is one.
+  bool taken_over() const { return acquired && token > 1; }
 };
 
-// Another node holds a live lease on the key.
+// The counter of take-overs in `scope` ("sandbox" or "interpreter"):
+// sandbox_lease_takeovers_total{scope} (docs/sandbox-api.md#metrics).
+inline Counter& lease_takeover_counter(MetricsRegistry& registry, std::string_view scope) {
+  return registry.counter("sandbox_lease_takeovers_total",
+                          "Leases this node took over from a previous owner, by scope",
+                          {{"scope", std::string(scope)}});
+}
+
+// Another node holds a live lease on the key. Every boundary answers it as
+// ErrorKind::kHeldByAnotherNode (503, retryable, docs/errors.md) with a message naming the
+// scope: "Sandbox unavailable on this node: ...; retry later" (scope "sandbox"), "Interpreter
+// key unavailable on this node: ...; retry later" (scope "interpreter"), else "Unavailable on
+// this node: ...; retry later".
 class LeaseHeldError : public StorageError {
  public:
-  LeaseHeldError(const std::string& what, std::string owner, std::int64_t remaining_ms)
-      : StorageError(what), owner_(std::move(owner)), remaining_ms_(remaining_ms) {}
+  LeaseHeldError(const std::string& what, std::string owner, std::int64_t remaining_ms,
+                 std::string scope = {})
+      : StorageError(what),
+        owner_(std::move(owner)),
+        remaining_ms_(remaining_ms),
+        scope_(std::move(scope)) {}
   const std::string& owner() const { return owner_; }
-  // Where no route says more: 503, retryable (docs/errors.md).
   ErrorKind kind() const noexcept override { return ErrorKind::kHeldByAnotherNode; }
   std::string wire_message() const override {
-    return std::string("Unavailable on this node: ") + what() + "; retry later";
+    const char* subject = scope_ == "sandbox"       ? "Sandbox unavailable"
+                          : scope_ == "interpreter" ? "Interpreter key unavailable"
+                                                    : "Unavailable";
+    return std::string(subject) + " on this node: " + what() + "; retry later";
   }
   // How long the other node's lease still runs (by the database clock), >= 0.
   std::int64_t remaining_ms() const { return remaining_ms_; }
+  // The lease scope ("sandbox", "interpreter"), empty when not known.
+  const std::string& scope() const { return scope_; }
 
  private:
   std::string owner_;
   std::int64_t remaining_ms_;
+  std::string scope_;
 };
 
 // A write was refused because the key belongs to another owner or token now (guarantee 1, 2).

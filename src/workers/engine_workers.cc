@@ -17,6 +17,7 @@ class PoolWorkers final : public EngineWorkers {
   }
 
   Stats stats() const override { return pool_->stats(); }
+  Counts counts() const override { return pool_->counts(); }
 
  private:
   std::shared_ptr<workers::Pool> pool_;

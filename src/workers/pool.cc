@@ -102,10 +102,10 @@ void Pool::start() {
         }
       });
   std::lock_guard lock(mu_);
-  for (auto& slot : slots_) slot.worker = spawn();
+  for (auto& slot : slots_) slot.worker = spawn(true);
 }
 
-std::shared_ptr<WorkerConnection> Pool::spawn() {
+std::shared_ptr<WorkerConnection> Pool::spawn(bool slot) {
   Frame frame;
   {
     std::lock_guard lock(spawn_mu_);
@@ -130,9 +130,10 @@ std::shared_ptr<WorkerConnection> Pool::spawn() {
         } catch (const WireError&) {
         }
       },
-      [weak, pid](const std::string& reason) {
+      [weak, pid, slot](const std::string& reason) {
         auto pool = weak.lock();
         if (!pool) return;
+        if (slot) --pool->live_;
         {
           std::lock_guard lock(pool->stats_mu_);
           if (pool->stopping_) return;
@@ -142,12 +143,15 @@ std::shared_ptr<WorkerConnection> Pool::spawn() {
                   "); its calls failed and the next call replaces it");
       });
   ++started_;
+  if (slot) ++live_;
   return worker;
 }
 
 std::shared_ptr<WorkerConnection> Pool::live(Slot& slot) {
   if (!slot.worker || slot.worker->dead()) {
-    slot.worker = spawn();
+    const bool replacing = slot.worker != nullptr;
+    slot.worker = spawn(true);
+    if (replacing) ++restarts_;
     slot.homes = 0;  // the homes of the dead worker move when next entered
   }
   return slot.worker;
@@ -223,7 +227,7 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
   std::lock_guard lock(base_mu_);
   if (const auto it = bases_.find(engine); it != bases_.end()) return it->second;
   // A fresh worker, used for this capture only and then closed.
-  std::shared_ptr<WorkerConnection> worker = spawn();
+  std::shared_ptr<WorkerConnection> worker = spawn(false);
   Writer w;
   w.u32(static_cast<std::uint32_t>(engine));
   const Frame frame = worker->call(Kind::kBase, {w.buffer()}, nullptr, kWorkerCallTimeout);
@@ -245,6 +249,10 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
   }
   bases_[engine] = made;
   return made;
+}
+
+EngineWorkers::Counts Pool::counts() const {
+  return {.live = live_.load(), .lost = lost_.load(), .restarts = restarts_.load()};
 }
 
 EngineWorkers::Stats Pool::stats() const {

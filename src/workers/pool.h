@@ -69,14 +69,17 @@ class Pool : public std::enable_shared_from_this<Pool> {
 
   std::uint64_t next_instance_id() { return next_instance_++; }
   EngineWorkers::Stats stats() const;
+  // Atomics only: no lock (EngineWorkers::counts).
+  EngineWorkers::Counts counts() const;
 
  private:
   struct Slot {
     std::shared_ptr<WorkerConnection> worker;
     std::size_t homes = 0;
   };
-  // A new worker from the zygote. Throws WorkerLostError when none can be had.
-  std::shared_ptr<WorkerConnection> spawn();
+  // A new worker from the zygote; `slot`: one of the pool's (counted in live_ until it is
+  // lost), not a base capture's. Throws WorkerLostError when none can be had.
+  std::shared_ptr<WorkerConnection> spawn(bool slot);
   // The slot's worker, replaced first when dead. Caller holds mu_.
   std::shared_ptr<WorkerConnection> live(Slot& slot);
   void log(const std::string& line) const;
@@ -94,8 +97,10 @@ class Pool : public std::enable_shared_from_this<Pool> {
   std::map<const Workspace*, std::shared_ptr<Home>> homes_;
   std::uint64_t next_home_ = 1;
   std::atomic<std::uint64_t> started_{0};
+  std::atomic<std::size_t> live_{0};        // slot workers started and not lost
+  std::atomic<std::uint64_t> restarts_{0};  // slot workers started in place of a lost one
   mutable std::mutex stats_mu_;
-  std::uint64_t lost_ = 0;
+  std::atomic<std::uint64_t> lost_{0};  // written under stats_mu_
   std::string confinement_;
   std::string last_exit_;
   bool stopping_ = false;

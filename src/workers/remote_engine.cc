@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "snapshot/delta.h"
+#include "snapshot/snapshot_error.h"
 #include "workers/shadow_memory.h"
 
 namespace sandbox::workers {
@@ -268,7 +269,7 @@ class RemoteSession final : public SessionInstance {
                                            const SnapshotBase* base,
                                            const ServerBase* server_base) {
     if (source.memory_pages > shadow_->max_pages()) {
-      throw std::runtime_error("Snapshot is larger than the engine's memory limit");
+      throw SnapshotError("Snapshot is larger than the engine's memory limit");
     }
     if (!source.read_page) throw std::runtime_error("Snapshot source has no pages");
     const bool delta = source.base_delta_pages && base != nullptr &&
@@ -293,8 +294,8 @@ class RemoteSession final : public SessionInstance {
     for (const std::uint32_t p : wanted) {
       const auto page = source.read_page(p);
       if (page && page->size() != kWasmPageBytes) {
-        throw std::runtime_error("Snapshot page " + std::to_string(p) + " has " +
-                                 std::to_string(page->size()) + " bytes");
+        throw SnapshotError("Snapshot page " + std::to_string(p) + " has " +
+                            std::to_string(page->size()) + " bytes");
       }
       const std::uint8_t* image = delta ? base_page(*base, p) : nullptr;
       if (!page && image == nullptr) continue;  // zero, as the shadow is

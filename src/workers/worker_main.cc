@@ -11,7 +11,10 @@
 
 #include <unistd.h>
 
+#include <sandbox/protocol.h>
+
 #include "snapshot/delta.h"
+#include "snapshot/snapshot_error.h"
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
@@ -149,7 +152,15 @@ class Worker {
     } catch (const ExecutionLimitError& e) {
       fail(channel, frame.call, FailureType::kLimit, e.what());
       return;
+    } catch (const ApiError& e) {
+      fail(channel, frame.call, FailureType::kClassified, e.what(), e.kind());
+      return;
     } catch (const std::exception& e) {
+      if (const auto* classified = dynamic_cast<const ClassifiedError*>(&e)) {
+        fail(channel, frame.call, FailureType::kClassified, classified->wire_message(),
+             classified->kind());
+        return;
+      }
       fail(channel, frame.call, FailureType::kError, e.what());
       return;
     }
@@ -166,9 +177,10 @@ class Worker {
     }
   }
 
-  void fail(Channel& channel, std::uint64_t call, FailureType type, const std::string& message) {
+  void fail(Channel& channel, std::uint64_t call, FailureType type, const std::string& message,
+            ErrorKind kind = ErrorKind::kUnexpected) {
     Writer w;
-    write_failure(w, Failure{type, message});
+    write_failure(w, Failure{type, message, kind});
     send(channel, Kind::kFailure, call, w.buffer());
   }
 
@@ -255,7 +267,7 @@ class Worker {
       if (source.base_delta_pages) {
         if (e.sessions->base) base = e.sessions->base();
         if (!base || base->fingerprint != source.base_fingerprint) {
-          throw std::runtime_error("Snapshot is a delta from another image than this worker's");
+          throw SnapshotError("Snapshot is a delta from another image than this worker's");
         }
       }
       SnapshotSource src;

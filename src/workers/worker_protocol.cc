@@ -8,6 +8,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <sandbox/protocol.h>
+
 namespace sandbox::workers {
 namespace {
 
@@ -177,21 +179,28 @@ EngineOutcome read_outcome(Reader& r) {
 void write_failure(Writer& w, const Failure& failure) {
   w.u8(static_cast<std::uint8_t>(failure.type));
   w.str(failure.message);
+  if (failure.type == FailureType::kClassified) w.u8(static_cast<std::uint8_t>(failure.kind));
 }
 
 Failure read_failure(Reader& r) {
   Failure failure;
   const std::uint8_t type = r.u8();
-  if (type > static_cast<std::uint8_t>(FailureType::kLimit)) {
+  if (type > static_cast<std::uint8_t>(FailureType::kClassified)) {
     throw WireError("worker failure has an unknown type");
   }
   failure.type = static_cast<FailureType>(type);
   failure.message = r.str();
+  if (failure.type == FailureType::kClassified) {
+    const std::uint8_t kind = r.u8();
+    if (kind >= error_kinds().size()) throw WireError("worker failure has an unknown error kind");
+    failure.kind = static_cast<ErrorKind>(kind);
+  }
   return failure;
 }
 
 void throw_failure(const Failure& failure) {
   if (failure.type == FailureType::kLimit) throw ExecutionLimitError(failure.message);
+  if (failure.type == FailureType::kClassified) throw ApiError(failure.kind, failure.message);
   throw std::runtime_error(failure.message);
 }
 

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include <sandbox/engine.h>
+#include <sandbox/errors.h>
 #include <sandbox/workspace.h>
 
 #include "workers/memory_baseline.h"
@@ -76,14 +77,18 @@ void write_outcome(Writer& w, const EngineOutcome& outcome);
 EngineOutcome read_outcome(Reader& r);
 
 // What a call that threw carries back: ExecutionLimitError keeps its type (the kit reports it as
-// a limit), anything else becomes std::runtime_error with the same message.
-enum class FailureType : std::uint8_t { kError = 0, kLimit = 1 };
+// a limit); a ClassifiedError (a SnapshotError, a WasmError) keeps its kind and becomes an
+// ApiError of that kind with its wire message, so every boundary answers it as if the call had
+// run in process (docs/errors.md); anything else becomes std::runtime_error with the same
+// message.
+enum class FailureType : std::uint8_t { kError = 0, kLimit = 1, kClassified = 2 };
 struct Failure {
   FailureType type = FailureType::kError;
   std::string message;
+  ErrorKind kind = ErrorKind::kUnexpected;  // kClassified only
 };
 void write_failure(Writer& w, const Failure& failure);
-Failure read_failure(Reader& r);
+[[nodiscard]] Failure read_failure(Reader& r);
 [[noreturn]] void throw_failure(const Failure& failure);
 
 // The queries a SessionInstance answers between calls, sent after every call that changes them.

@@ -1,6 +1,7 @@
 // Python's sqlite3 on a database file in /workspace through the Sandbox actor: the file and the
 // context that opened it persist across executes and across a restart of the whole service
 // (storage reopened, the context restored from its snapshot), as docs/languages.md promises.
+#include "interpreter/over_store.h"
 #include "python_engine.h"
 #include "sandbox_test_fixture.h"
 

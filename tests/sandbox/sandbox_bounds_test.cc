@@ -128,7 +128,8 @@ TEST(ExecuteResponseJson, NumbersOutOfRangeMakeTheAnswerInvalid) {
            {"1", "1", "1e300"},
            {"1", "1", "-1e400"},
            {"1", "1", "9223372036854775808"}}) {
-    EXPECT_THROW(execute_response_from_json(answer(count, executions, updated)), BindingError)
+    EXPECT_THROW(static_cast<void>(execute_response_from_json(answer(count, executions, updated))),
+                 BindingError)
         << count << " " << executions << " " << updated;
   }
 }

@@ -448,7 +448,10 @@ TEST_F(SandboxService_, BindingProbeAndTransportFailures) {
   EXPECT_EQ(error_of(r), "INTERNAL_ERROR: Binding 'SCRIPTED' failed: connection reset");
   // An error the runtime answers is relayed with its status and body.
   scripted->throw_on_execute = false;
-  ErrorResponse relayed = ApiError(418, "teapot").to_response(0);
+  ErrorResponse relayed;
+  relayed.code = ErrorCode::kValidationFailed;
+  relayed.message = "teapot";
+  relayed.http_status = 418;
   scripted->execute_answer = InterpreterCallError{418, relayed};
   r = post("s1", "/execute", {{"code", "1"}, {"contextId", ctx.at("id")}});
   EXPECT_EQ(r.status, 418);

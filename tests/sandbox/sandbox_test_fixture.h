@@ -10,6 +10,7 @@
 #include <sandbox/clock.h>
 #include <sandbox/runtime.h>
 
+#include "interpreter/over_store.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
 #include "server/sandboxd_fixture.h"

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "interpreter/over_store.h"
 #include "sandboxd_fixture.h"
 
 namespace sandbox::test {

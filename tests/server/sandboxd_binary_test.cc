@@ -1,7 +1,7 @@
-// The real `sandboxd` executable: the README's flows across a restart (a Lua counter in a context,
-// files both ways), a remote binding served by a second sandboxd (with a bearer token), the API
-// key rule for non-loopback addresses, the File API switch, and the default engine set (without
-// the tests' kv engine).
+// The real `sandboxd` executable: the flows of docs/sandboxd.md across a restart (a Lua counter in
+// a context, files both ways), a remote binding served by a second sandboxd (with a bearer token),
+// the API key rule for non-loopback addresses, the File API switch, and the default engine set
+// (without the tests' kv engine).
 #include <algorithm>
 #include <chrono>
 #include <thread>

@@ -4,6 +4,7 @@
 
 #include <sandbox/interpreter.h>
 
+#include "interpreter/over_store.h"
 #include "server/sandboxd_fixture.h"
 #include "storage/sqlite/sqlite_stores.h"
 
@@ -108,10 +109,11 @@ TEST(InterpreterKeys, KeysPastTheLimitGetNoContexts) {
   SqliteStorage storage(":memory:");
   ManualClock clock;
   const Engine engine = make_test_engine("kv");
-  InterpreterServer server(engine, storage.interpreters(), clock,
-                           InterpreterServerOptions{.idle_ttl_ms = 0, .max_keys = 2});
+  const auto server =
+      make_interpreter_server(engine, storage.interpreters(), clock,
+                              InterpreterServerOptions{.idle_ttl_ms = 0, .max_keys = 2});
   const auto create = [&](const std::string& key, const std::string& id) {
-    return server.handle(key, "POST", "/contexts", R"({"id":")" + id + R"("})");
+    return server->handle(key, "POST", "/contexts", R"({"id":")" + id + R"("})");
   };
   EXPECT_EQ(create("k1", "a").status, 201);
   EXPECT_EQ(create("k2", "a").status, 201);
@@ -122,7 +124,7 @@ TEST(InterpreterKeys, KeysPastTheLimitGetNoContexts) {
   // A key that has contexts may add more; a freed key makes room.
   EXPECT_EQ(create("k1", "b").status, 201);
   EXPECT_EQ(storage.interpreters().count_keys_with_contexts(), 2u);
-  EXPECT_EQ(server.handle("k2", "DELETE", "/contexts/a", "").status, 200);
+  EXPECT_EQ(server->handle("k2", "DELETE", "/contexts/a", "").status, 200);
   EXPECT_EQ(create("k3", "a").status, 201);
 }
 

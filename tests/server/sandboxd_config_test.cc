@@ -16,12 +16,13 @@ TEST(SandboxdConfig, BindingSpecs) {
   b = parse_binding_spec("PY=http://tok-en@host:1");
   EXPECT_EQ(b.url, "http://host:1");
   EXPECT_EQ(b.token, "tok-en");
-  EXPECT_THROW(parse_binding_spec("NOEQUALS"), std::invalid_argument);
-  EXPECT_THROW(parse_binding_spec("9A=http://h:1"), std::invalid_argument);
-  EXPECT_THROW(parse_binding_spec("A-B=http://h:1"), std::invalid_argument);
-  EXPECT_THROW(parse_binding_spec(std::string(65, 'A') + "=http://h:1"), std::invalid_argument);
-  EXPECT_THROW(parse_binding_spec("A=https://h:1"), std::invalid_argument);
-  EXPECT_THROW(parse_binding_spec("A=http://"), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(parse_binding_spec("NOEQUALS")), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(parse_binding_spec("9A=http://h:1")), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(parse_binding_spec("A-B=http://h:1")), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(parse_binding_spec(std::string(65, 'A') + "=http://h:1")),
+               std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(parse_binding_spec("A=https://h:1")), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(parse_binding_spec("A=http://")), std::invalid_argument);
 }
 
 TEST(SandboxdConfig, Lists) {

@@ -18,10 +18,12 @@
 #include <gtest/gtest.h>
 
 #include <sandbox/clock.h>
+#include <sandbox/metrics.h>
 #include <sandbox/runtime.h>
 
 #include "calc_engine.h"
 #include "client/http_client.h"
+#include "interpreter/over_store.h"
 #include "kv_engine.h"
 #include "lua_engine.h"
 #include "sandbox/local_binding.h"
@@ -86,6 +88,11 @@ struct SandboxdFixtureOptions {
   std::function<Engine(const std::string& name)> make_engine;
   // Optional: replaces each engine before it is served (a test wraps the real engine).
   std::function<Engine(Engine)> decorate_engine;
+  // Optional: where the runtimes, the service, the handler and the server report, served at
+  // GET /metrics (docs/sandbox-api.md#metrics). Must outlive the fixture.
+  MetricsRegistry* metrics = nullptr;
+  // The HTTP server's options but `listen` and `metrics` (set from the fields above).
+  ServeOptions serve{.io_threads = 2, .worker_threads = 8};
 };
 
 class InProcessSandboxd {
@@ -104,7 +111,8 @@ class InProcessSandboxd {
           RuntimeOptions{.clock = clock_,
                          .idle_ttl_ms = options.interpreter_idle_ttl_ms,
                          .max_resident_instances = options.max_resident_instances,
-                         .background_expiry = false});
+                         .background_expiry = false,
+                         .metrics = options.metrics});
       bindings_.add(make_local_binding(upper(name), std::move(runtime)));
     }
     for (const auto& [name, url] : options.remote) {
@@ -112,7 +120,8 @@ class InProcessSandboxd {
     }
     service_ = std::make_unique<SandboxService>(
         storage_->sandboxes(), *clock_, bindings_,
-        SandboxServiceOptions{.sandbox = options.sandbox, .background_expiry = false});
+        SandboxServiceOptions{
+            .sandbox = options.sandbox, .background_expiry = false, .metrics = options.metrics});
     handler_ = std::make_unique<SandboxdHandler>(
         *service_, *clock_,
         SandboxdOptions{.api_keys = options.api_keys,
@@ -122,9 +131,12 @@ class InProcessSandboxd {
                               log_.push_back(format_request_log(e, clock_->now_ms()));
                             },
                         .static_files = options.static_files,
-                        .allowed_hosts = options.allowed_hosts});
-    server_ = std::make_unique<HttpServer>(
-        *handler_, ServeOptions{.listen = options.listen, .io_threads = 2, .worker_threads = 8});
+                        .allowed_hosts = options.allowed_hosts,
+                        .metrics = options.metrics});
+    ServeOptions serve = options.serve;
+    serve.listen = options.listen;
+    serve.metrics = options.metrics;
+    server_ = std::make_unique<HttpServer>(*handler_, serve);
     server_->start();
   }
 

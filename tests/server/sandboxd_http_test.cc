@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sandbox/protocol.h>
+#include <sandbox/workspace.h>
+
 #include "sandbox/interpreter_key.h"
 #include "server/sandboxd_fixture.h"
 
@@ -119,6 +122,12 @@ TEST_F(SandboxdHttp, LanguagesListsEveryBinding) {
   EXPECT_EQ(kv.at("remote").as_bool(), false);
   EXPECT_EQ(kv.at("limits").at("fuel").as_int64(), 10'000'000);
   EXPECT_EQ(kv.at("limits").at("codeBytes").as_int64(), 65536);
+  // The protocol's caps, which the Playground states instead of copies of the constants.
+  EXPECT_EQ(kv.at("limits").at("requestBytes").to_number<std::uint64_t>(), kMaxRequestBytes);
+  EXPECT_EQ(kv.at("limits").at("outputBytes").to_number<std::uint64_t>(), kOutputLimitBytes);
+  EXPECT_EQ(kv.at("limits").at("outputChunks").to_number<std::size_t>(), kOutputLimitChunks);
+  EXPECT_EQ(kv.at("limits").at("resultBytes").to_number<std::uint64_t>(), kResultLimitBytes);
+  EXPECT_EQ(kv.at("limits").at("fileBytes").to_number<std::uint64_t>(), kMaxFileBytes);
   EXPECT_EQ(list[1].at("id").as_string(), "calc");
   EXPECT_EQ(list[1].at("contexts").as_bool(), false);
   // Which server answered, at project(VERSION) (tests/server/CMakeLists.txt).

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "playground/playground_files.h"
 #include "server/sandboxd_fixture.h"
 
 namespace sandbox::test {
@@ -92,6 +93,23 @@ TEST_F(SandboxdStaticFiles, OtherMethodsAre405AndUnknownPathsStay404) {
 TEST_F(SandboxdStaticFiles, WithoutStaticFilesTheRootIsUnknown) {
   const auto d = start({}, nullptr);
   const HttpResponse r = d->call("GET", "/");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(error_of(r), "VALIDATION_FAILED: Not found");
+}
+
+// What a build configured with SANDBOX_BUILD_PLAYGROUND=OFF serves (playground_not_built_files,
+// its playground_static_files()): a page at / naming the option, and no Playground files.
+TEST_F(SandboxdStaticFiles, ABuildWithoutThePlaygroundSaysSoAtTheRoot) {
+  const auto d = start({"secret"}, playground_not_built_files());
+  HttpResponse r = d->call("GET", "/");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_EQ(r.header("content-security-policy"), std::string(kStaticFilesCsp));
+  EXPECT_NE(r.body.find("built without the Playground"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("-DSANDBOX_BUILD_PLAYGROUND=ON"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("<script"), std::string::npos) << r.body;
+  EXPECT_EQ(d->call("GET", "/playground.js").status, 401);  // not a static file: needs the key
+  r = d->call("GET", "/playground.js", "", {{"authorization", "Bearer secret"}});
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(error_of(r), "VALIDATION_FAILED: Not found");
 }

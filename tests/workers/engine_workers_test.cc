@@ -23,10 +23,12 @@
 
 #include <sandbox/clock.h>
 #include <sandbox/isolation.h>
+#include <sandbox/protocol.h>
 #include <sandbox/testing.h>
 
 #include "engines/corpus/session_snapshot.h"
 #include "kv_engine.h"
+#include "snapshot/snapshot_error.h"
 #include "workers/worker_connection.h"
 
 namespace sandbox {
@@ -35,6 +37,8 @@ namespace {
 constexpr const char* kCrashHost = "crash-host";
 constexpr const char* kOpenHostFile = "open-host-file";
 constexpr const char* kSleepHost = "sleep-host";
+constexpr const char* kThrowClassified = "throw-classified";
+constexpr const char* kThrowPlain = "throw-plain";
 
 // Host code that faults on request; everything else goes to `inner`.
 void fault_if_asked(const std::string& code) {
@@ -47,6 +51,8 @@ void fault_if_asked(const std::string& code) {
     if (fd >= 0) ::close(fd);
   }
   if (code == kSleepHost) std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (code == kThrowClassified) throw SnapshotError("chunk 0 is torn");
+  if (code == kThrowPlain) throw std::runtime_error("plain failure");
 }
 
 class FaultySession final : public SessionInstance {
@@ -169,8 +175,35 @@ TEST(EngineWorkers, AStatelessRunGivesWhatItGivesInProcess) {
     EXPECT_EQ(a.usage->fuel_consumed, b.usage->fuel_consumed) << code;
   }
   // A limit stays a limit: run() throws it, in process as in a worker (engine.h, rule 2).
-  EXPECT_THROW(local.run({"spin", {}}), ExecutionLimitError);
-  EXPECT_THROW(remote.run({"spin", {}}), ExecutionLimitError);
+  EXPECT_THROW(static_cast<void>(local.run({"spin", {}})), ExecutionLimitError);
+  EXPECT_THROW(static_cast<void>(remote.run({"spin", {}})), ExecutionLimitError);
+}
+
+// A ClassifiedError thrown in the worker is answered as it would be in process: the host gets
+// an ApiError of its kind with its wire message (docs/errors.md#exceptions-at-the-boundaries);
+// any other failure stays a plain runtime_error.
+TEST(EngineWorkers, AClassifiedErrorInAWorkerKeepsItsKindAndMessage) {
+  auto workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  try {
+    static_cast<void>(engine.run({kThrowClassified, {}}));
+    ADD_FAILURE() << "run() must throw";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInternal);
+    EXPECT_STREQ(e.what(), "Stored snapshot is unreadable: chunk 0 is torn");
+    EXPECT_EQ(error_response_for(e, 0).http_status, 500);
+  }
+  try {
+    static_cast<void>(engine.run({kThrowPlain, {}}));
+    ADD_FAILURE() << "run() must throw";
+  } catch (const ApiError& e) {
+    ADD_FAILURE() << "a plain failure must not carry a kind: " << e.what();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "plain failure");
+    EXPECT_EQ(error_response_for(e, 0).http_status, 502);
+  }
+  // The worker is still there for the next call.
+  EXPECT_EQ(text_of(engine.run({"set x 1\nget x", {}})), "1");
 }
 
 TEST(EngineWorkers, WorkersRunConfinedAndApartFromTheServer) {
@@ -263,13 +296,13 @@ TEST(WorkerLoss, ACrashInHostCodeFailsOnlyItsOwnCall) {
   std::atomic<bool> busy_ok{false};
   std::thread busy([&] {
     try {
-      engine.run({"spin", {}});
+      static_cast<void>(engine.run({"spin", {}}));
     } catch (const ExecutionLimitError&) {
       busy_ok = true;
     }
   });
   while (workers->stats().in_flight == 0) std::this_thread::yield();
-  EXPECT_THROW(engine.run({kCrashHost, {}}), WorkerLostError);
+  EXPECT_THROW(static_cast<void>(engine.run({kCrashHost, {}})), WorkerLostError);
   busy.join();
   EXPECT_TRUE(busy_ok);
   ASSERT_TRUE(eventually([&] { return workers->stats().lost == 1; }));
@@ -284,7 +317,7 @@ TEST(WorkerLoss, ACrashInHostCodeFailsOnlyItsOwnCall) {
 TEST(WorkerLoss, OpeningAHostFileGetsTheWorkerKilledBySeccomp) {
   auto workers = start_workers(2);
   const Engine engine = workers->engine(0);
-  EXPECT_THROW(engine.run({kOpenHostFile, {}}), WorkerLostError);
+  EXPECT_THROW(static_cast<void>(engine.run({kOpenHostFile, {}})), WorkerLostError);
   ASSERT_TRUE(eventually([&] { return !workers->stats().last_exit.empty(); }));
   EXPECT_NE(workers->stats().last_exit.find("SIGSYS"), std::string::npos)
       << workers->stats().last_exit;
@@ -448,7 +481,7 @@ TEST(Lanes, ACallWhoseOutputHandlerThrewDoesNotLeaveItsLaneToTheNext) {
     request.on_output = [](OutputStream, std::string_view) {
       throw std::runtime_error("the caller went away");
     };
-    EXPECT_THROW(engine.run(request), std::runtime_error);
+    EXPECT_THROW(static_cast<void>(engine.run(request)), std::runtime_error);
     EXPECT_EQ(text_of(engine.run({"set y 1\nincr y", {}})), "2");
   }
   EXPECT_EQ(workers->stats().lost, 0u);
@@ -467,7 +500,7 @@ TEST(Lanes, AWorkerKilledMidCallFailsExactlyTheCallsInFlight) {
   for (int t = 0; t < kCalls; ++t) {
     threads.emplace_back([&] {
       try {
-        engine.run({kSleepHost, {}});
+        static_cast<void>(engine.run({kSleepHost, {}}));
         ++other;
       } catch (const WorkerLostError& e) {
         if (std::string(e.what()).find("died") != std::string::npos) ++lost;
@@ -495,7 +528,7 @@ TEST(Lanes, IdleLanesPerWorkerAreBounded) {
   constexpr std::size_t kCalls = 2 * kMaxIdleLanes;
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < kCalls; ++t) {
-    threads.emplace_back([&] { engine.run({kSleepHost, {}}); });
+    threads.emplace_back([&] { static_cast<void>(engine.run({kSleepHost, {}})); });
   }
   // All at once: each on a lane of its own.
   EXPECT_TRUE(eventually([&] { return open_fds() == before - 1 + kCalls; })) << open_fds();

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <sandbox/clock.h>
+#include <sandbox/protocol.h>
 
 #include "workers/memory_baseline.h"
 #include "workers/shadow_memory.h"
@@ -36,6 +37,49 @@ TEST(WorkerProtocol, OutcomesRoundTrip) {
   EXPECT_EQ(back.error->traceback, o.error->traceback);
   EXPECT_EQ(back.error->line_number, 3);
   EXPECT_EQ(back.usage->memory_bytes, 65536u);
+}
+
+// A ClassifiedError in the worker keeps its kind and wire message across the process boundary
+// (docs/errors.md#exceptions-at-the-boundaries); a plain failure stays a runtime_error.
+TEST(WorkerProtocol, AClassifiedFailureArrivesAsAnApiErrorOfItsKind) {
+  Writer w;
+  write_failure(w, Failure{FailureType::kClassified, "Stored snapshot is unreadable: torn",
+                           ErrorKind::kInternal});
+  Reader r(w.buffer());
+  const Failure back = read_failure(r);
+  r.finish();
+  EXPECT_EQ(back.type, FailureType::kClassified);
+  EXPECT_EQ(back.kind, ErrorKind::kInternal);
+  try {
+    throw_failure(back);
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInternal);
+    EXPECT_EQ(e.status(), 500);
+    EXPECT_STREQ(e.what(), "Stored snapshot is unreadable: torn");
+  }
+  try {
+    throw_failure(Failure{FailureType::kError, "plain", ErrorKind::kInternal});
+  } catch (const ApiError&) {
+    ADD_FAILURE() << "a plain failure must not carry a kind";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "plain");
+  }
+}
+
+TEST(WorkerProtocol, AnUnknownFailureTypeOrKindIsRefused) {
+  for (const std::uint8_t type : {std::uint8_t{3}, std::uint8_t{255}}) {
+    Writer w;
+    w.u8(type);
+    w.str("x");
+    Reader r(w.buffer());
+    EXPECT_THROW(static_cast<void>(read_failure(r)), WireError) << int(type);
+  }
+  Writer w;
+  w.u8(static_cast<std::uint8_t>(FailureType::kClassified));
+  w.str("x");
+  w.u8(static_cast<std::uint8_t>(error_kinds().size()));  // one past the last kind
+  Reader r(w.buffer());
+  EXPECT_THROW(static_cast<void>(read_failure(r)), WireError);
 }
 
 TEST(WorkerProtocol, ACutOrPaddedMessageIsRefused) {

@@ -1,24 +1,32 @@
 // sandbox-runtime: serves one engine built into this tree as a sandbox-workers runtime.
 //   sandbox-runtime --engine calc --listen 127.0.0.1:8080 [--data DIR]
 //                   [--database postgresql://... [--node-id ID] [--lease-ttl-ms N]]
-//                   [--isolation process|thread] [--workers N]
+//                   [--isolation process|thread] [--workers N] [--metrics-listen HOST:PORT]
 //   sandbox-runtime --version | --licenses    (docs/redistribution.md)
 // Code contexts (engines with sessions) are stored in DIR/interpreters.db, or in a PostgreSQL
 // database shared by several runtime nodes (each interpreter key owned by one node at a time,
 // storage/lease.h); idle keys expire after INTERPRETER_IDLE_TTL_MS (default 24 h, "0" disables).
+// GET /metrics answers in the Prometheus text format on --listen, and with --metrics-listen on a
+// listener of its own as well (docs/protocol.md#metrics).
 // Engine code runs in confined worker processes (include/sandbox/isolation.h), forked before the
 // storage is opened; --isolation thread runs it on the server's threads instead.
 #include <iostream>
+#include <memory>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include <sandbox/isolation.h>
+#include <sandbox/metrics.h>
 #include <sandbox/runtime.h>
-#include <sandbox/version.h>
 
-#include "notices/third_party_notices.h"
+#include "http/metrics_http.h"
+#include "interpreter/over_store.h"
 #include "registry.h"
+#include "server_flags.h"
+#include "storage/lease.h"
 #include "storage/postgres/open_storage.h"
+#include "workers/worker_metrics.h"
 
 int main(int argc, char** argv) {
   // The workers' zygote is a fresh copy of this program (docs/security.md#worker-processes).
@@ -28,16 +36,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandbox-runtime: serve a built-in engine (GET /interpreter, POST /execute, "
       "/interpreters/...)"};
-  // --version and --licenses answer before --engine is required
-  // (docs/redistribution.md#versions).
-  app.set_version_flag("--version", "sandbox-runtime " + std::string(sandbox::kVersion));
-  app.add_flag_callback(
-      "--licenses",
-      [] {
-        std::cout << sandbox::third_party_notices() << std::flush;
-        throw CLI::Success();
-      },
-      "Print the third-party notices of the components built into sandbox-runtime and exit");
+  // --version and --licenses answer before --engine is required.
+  sandbox::tools::add_version_flags(app, "sandbox-runtime");
   std::string engine_name;
   std::string data_dir;
   sandbox::ServeOptions options{.handle_signals = true};
@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
       ->required();
   app.add_option("--listen", options.listen, "HOST:PORT to listen on (port 0: any free port)")
       ->capture_default_str();
+  std::string metrics_listen;
+  app.add_option("--metrics-listen", metrics_listen,
+                 "Also serve GET /metrics (only) on this HOST:PORT (docs/protocol.md#metrics)");
   app.add_option("--data", data_dir,
                  "Directory of the code-context database (default: data/<engine>)");
   app.add_option("--threads", options.worker_threads, "Worker threads running engine code")
@@ -59,26 +62,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}));
   sandbox::StorageConfig storage_config;
   std::string node_id;
-  app.add_option("--database", storage_config.database_url,
-                 "PostgreSQL database shared with other runtime nodes, "
-                 "postgresql://USER@HOST:PORT/DBNAME (default: SQLite in --data)");
-  app.add_option("--node-id", node_id,
-                 "This node's id in the ownership leases (default: the host name)");
-  app.add_option("--lease-ttl-ms", storage_config.lease.ttl_ms,
-                 "How long this node keeps an interpreter key it no longer serves")
-      ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{100}, std::int64_t{86'400'000}));
-  std::string isolation = "process";
+  sandbox::tools::add_storage_flags(app, storage_config.database_url, node_id,
+                                    storage_config.lease.ttl_ms, "interpreter key")
+      ->check(CLI::Range(sandbox::kMinLeaseTtlMs, sandbox::kMaxLeaseTtlMs));
+  sandbox::Isolation isolation = sandbox::Isolation::kProcess;
   sandbox::WorkerOptions worker_options;
-  app.add_option("--isolation", isolation,
-                 "Where engine code runs: process (worker processes confined by seccomp, "
-                 "Landlock and namespaces: docs/security.md) or thread (this process's threads)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"process", "thread"}));
-  app.add_option("--workers", worker_options.workers,
-                 "Worker processes with --isolation process (0: one per CPU, at least 2)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, sandbox::kMaxWorkerProcesses));
+  sandbox::tools::add_isolation_flags(app, isolation, worker_options.workers);
   CLI11_PARSE(app, argc, argv);
 
   const auto* entry = sandbox::engines::find_engine(engine_name);
@@ -88,10 +77,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    // GET /metrics; outlives everything that reports into it.
+    sandbox::MetricsRegistry metrics;
+    runtime_options.metrics = &metrics;
+    options.metrics = &metrics;
     sandbox::Engine engine = entry->make();
     // Forked now: this process has one thread and holds no tenant data yet.
     std::shared_ptr<sandbox::EngineWorkers> workers;
-    if (sandbox::parse_isolation(isolation) == sandbox::Isolation::kProcess) {
+    if (isolation == sandbox::Isolation::kProcess) {
       worker_options.log = [](const std::string& line) {
         std::cerr << "sandbox-runtime: " << line << std::endl;
       };
@@ -101,12 +94,19 @@ int main(int argc, char** argv) {
       workers = sandbox::EngineWorkers::start(std::move(engines), worker_options);
       engine = workers->engine(0);
     }
+    const std::vector<sandbox::MetricsRegistry::Callback> worker_metrics =
+        workers ? sandbox::register_worker_metrics(metrics, workers)
+                : std::vector<sandbox::MetricsRegistry::Callback>{};
     std::unique_ptr<sandbox::Storage> storage;
     std::unique_ptr<sandbox::InterpreterRuntime> runtime;
     if (!storage_config.database_url.empty()) {
       if (!sandbox::is_postgres_url(storage_config.database_url)) {
         std::cerr << "sandbox-runtime: --database expects a PostgreSQL URL, got '"
                   << storage_config.database_url << "'\n";
+        return 2;
+      }
+      if (!sandbox::postgres_built()) {
+        std::cerr << "sandbox-runtime: --database: " << sandbox::kPostgresNotBuiltMessage << "\n";
         return 2;
       }
       storage_config.lease.node_id =
@@ -120,10 +120,24 @@ int main(int argc, char** argv) {
       runtime_options.data_dir = data_dir;
       runtime = sandbox::define_interpreter_runtime(std::move(engine), runtime_options);
     }
-    runtime->serve(options, [&](std::uint16_t port) {
-      std::cout << "sandbox-runtime (" << entry->name << ") listening on port " << port
-                << " (isolation: " << isolation << ")" << std::endl;
-    });
+    {
+      // The runtime's routes, with GET /metrics answered before them.
+      sandbox::MetricsHandler handler(metrics, runtime.get());
+      sandbox::HttpServer server(handler, options);
+      sandbox::MetricsHandler metrics_only(metrics);
+      std::unique_ptr<sandbox::HttpServer> metrics_server;
+      if (!metrics_listen.empty()) {
+        metrics_server = std::make_unique<sandbox::HttpServer>(
+            metrics_only, sandbox::ServeOptions{.listen = metrics_listen, .worker_threads = 1});
+        metrics_server->start();
+      }
+      std::cout << "sandbox-runtime (" << entry->name << ") listening on port " << server.port()
+                << " (isolation: " << sandbox::isolation_name(isolation) << ")" << std::endl;
+      if (metrics_server) {
+        std::cout << "sandbox-runtime metrics on port " << metrics_server->port() << std::endl;
+      }
+      server.run();
+    }
     runtime.reset();
     // Hand this node's interpreter keys to the other nodes now rather than after the TTL.
     if (storage) storage->release_all_leases();

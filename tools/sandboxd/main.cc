@@ -1,6 +1,6 @@
-// sandboxd: the sandbox server (README "Quick start"). It owns sandboxes (a /workspace each, env
+// sandboxd: the sandbox server (docs/sandboxd.md). It owns sandboxes (a /workspace each, env
 // vars, durable code contexts, idle expiry) in one SQLite database, or in a PostgreSQL database
-// shared with other sandboxd nodes (--database; README "Several nodes"), and runs code through
+// shared with other sandboxd nodes (--database; docs/several-nodes.md), and runs code through
 // its bindings: every built-in engine in process, plus remote runtime servers given with
 // --binding.
 // See src/server/sandboxd_config.h for the options and src/server/sandboxd_handler.h for the
@@ -16,10 +16,11 @@
 
 #include <sandbox/http.h>
 #include <sandbox/isolation.h>
+#include <sandbox/metrics.h>
 #include <sandbox/runtime.h>
-#include <sandbox/version.h>
 
-#include "notices/third_party_notices.h"
+#include "http/metrics_http.h"
+#include "interpreter/over_store.h"
 #include "playground/playground_files.h"
 #include "registry.h"
 #include "sandbox/local_binding.h"
@@ -27,7 +28,9 @@
 #include "sandbox/sandbox_service.h"
 #include "server/sandboxd_config.h"
 #include "server/sandboxd_handler.h"
+#include "server_flags.h"
 #include "storage/postgres/open_storage.h"
+#include "workers/worker_metrics.h"
 
 namespace {
 
@@ -47,21 +50,15 @@ int main(int argc, char** argv) {
   CLI::App app{
       "sandboxd: sandboxes with a /workspace, env vars and durable code contexts, "
       "running code in the built-in engines and remote runtimes"};
-  // --version and --licenses answer before any other option is checked
-  // (docs/redistribution.md#versions).
-  app.set_version_flag("--version", "sandboxd " + std::string(sandbox::kVersion));
-  app.add_flag_callback(
-      "--licenses",
-      [] {
-        std::cout << sandbox::third_party_notices() << std::flush;
-        throw CLI::Success();
-      },
-      "Print the third-party notices of the components built into sandboxd and exit");
+  sandbox::tools::add_version_flags(app, "sandboxd");
   sandbox::SandboxdConfig config;
   std::string engine_list;
   std::vector<std::string> bindings;
   app.add_option("--listen", config.listen, "HOST:PORT to listen on (port 0: any free port)")
       ->capture_default_str();
+  app.add_option("--metrics-listen", config.metrics_listen,
+                 "Also serve GET /metrics (only, without an API key) on this HOST:PORT; on "
+                 "--listen, /metrics needs a key when keys are set (docs/sandbox-api.md#metrics)");
   app.add_option("--data", config.data_dir, "Directory of the database (sandboxd.db)")
       ->capture_default_str();
   app.add_option("--engines", engine_list,
@@ -75,29 +72,12 @@ int main(int argc, char** argv) {
   app.add_option("--allowed-host", config.allowed_hosts,
                  "Without API keys, a host name (besides localhost, 127.0.0.0/8 and [::1]) that "
                  "requests may name in Host and Origin (repeatable; docs/security.md)");
-  std::string isolation = std::string(sandbox::isolation_name(config.isolation));
-  app.add_option("--isolation", isolation,
-                 "Where engine code runs: process (worker processes confined by seccomp, "
-                 "Landlock and namespaces; docs/security.md) or thread (this process's threads)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"process", "thread"}));
-  app.add_option("--workers", config.worker_processes,
-                 "Worker processes with --isolation process (0: one per CPU, at least 2)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, sandbox::kMaxWorkerProcesses));
+  sandbox::tools::add_isolation_flags(app, config.isolation, config.worker_processes);
   app.add_option("--threads", config.worker_threads, "Worker threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
-  app.add_option("--database", config.database_url,
-                 "PostgreSQL database shared with other sandboxd nodes, "
-                 "postgresql://USER@HOST:PORT/DBNAME (default: SQLite in --data)");
-  app.add_option("--node-id", config.node_id,
-                 "This node's id in the ownership leases (default: the host name with "
-                 "--database, else local)");
-  app.add_option("--lease-ttl-ms", config.lease_ttl_ms,
-                 "How long this node keeps a sandbox it no longer serves before another node "
-                 "may take it")
-      ->capture_default_str();
+  sandbox::tools::add_storage_flags(app, config.database_url, config.node_id, config.lease_ttl_ms,
+                                    "sandbox");
   // Admission limits (include/sandbox/http.h, src/server/sandboxd_handler.h).
   sandbox::ServeOptions serve{.handle_signals = true};
   std::size_t max_executions_per_key = sandbox::kDefaultMaxExecutionsPerKey;
@@ -133,8 +113,6 @@ int main(int argc, char** argv) {
       for (auto& k : sandbox::split_list(keys)) config.api_keys.push_back(std::move(k));
     }
     if (!engine_list.empty()) config.engines = sandbox::split_list(engine_list);
-    // CLI11's IsMember check admits only the names parse_isolation knows.
-    config.isolation = sandbox::parse_isolation(isolation).value_or(sandbox::Isolation::kProcess);
     for (const auto& b : bindings) config.bindings.push_back(sandbox::parse_binding_spec(b));
     config.idle_ttl_ms = sandbox::parse_sandbox_idle_ttl(std::getenv("SANDBOX_IDLE_TTL_MS"));
     config.file_api = sandbox::parse_file_api(std::getenv("SANDBOX_FILE_API"));
@@ -167,6 +145,8 @@ int main(int argc, char** argv) {
       engines.push_back(entry->make());
       names.push_back(entry->name);
     }
+    // GET /metrics (docs/sandbox-api.md#metrics); outlives everything that reports into it.
+    sandbox::MetricsRegistry metrics;
     // The workers are forked now, while this process has one thread and has opened no database,
     // socket or tenant data (docs/security.md#worker-processes).
     std::shared_ptr<sandbox::EngineWorkers> workers;
@@ -181,6 +161,9 @@ int main(int argc, char** argv) {
       engines.clear();
       for (std::size_t i = 0; i < entries.size(); ++i) engines.push_back(workers->engine(i));
     }
+    const std::vector<sandbox::MetricsRegistry::Callback> worker_metrics =
+        workers ? sandbox::register_worker_metrics(metrics, workers)
+                : std::vector<sandbox::MetricsRegistry::Callback>{};
     sandbox::StorageConfig storage_config;
     storage_config.database_url = config.database_url;
     storage_config.sqlite_path = (std::filesystem::path(config.data_dir) / "sandboxd.db").string();
@@ -196,9 +179,9 @@ int main(int argc, char** argv) {
       sandbox::BindingSet binding_set;
       std::string served;
       for (std::size_t i = 0; i < entries.size(); ++i) {
-        auto runtime =
-            sandbox::define_interpreter_runtime(std::move(engines[i]), storage->interpreters(),
-                                                sandbox::RuntimeOptions{.clock = &clock});
+        auto runtime = sandbox::define_interpreter_runtime(
+            std::move(engines[i]), storage->interpreters(),
+            sandbox::RuntimeOptions{.clock = &clock, .metrics = &metrics});
         binding_set.add(
             sandbox::make_local_binding(uppercase(entries[i]->name), std::move(runtime)));
         served += (served.empty() ? "" : ",") + uppercase(entries[i]->name);
@@ -214,7 +197,8 @@ int main(int argc, char** argv) {
           sandbox::SandboxServiceOptions{.sandbox = {.idle_ttl_ms = config.idle_ttl_ms,
                                                      .file_api = config.file_api,
                                                      .max_sandboxes = config.max_sandboxes},
-                                         .background_expiry = true});
+                                         .background_expiry = true,
+                                         .metrics = &metrics});
       std::mutex log_mu;
       sandbox::SandboxdHandler handler(
           service, clock,
@@ -228,17 +212,37 @@ int main(int argc, char** argv) {
                                          std::cerr << line << std::endl;
                                        },
                                    .static_files = sandbox::playground_static_files(),
-                                   .allowed_hosts = config.allowed_hosts});
+                                   .allowed_hosts = config.allowed_hosts,
+                                   .metrics = &metrics});
       serve.listen = config.listen;
       serve.worker_threads = config.worker_threads;
+      serve.metrics = &metrics;
       sandbox::HttpServer server(handler, serve);
+      // --metrics-listen: GET /metrics only, answered on its I/O thread (no worker runs there).
+      sandbox::MetricsHandler metrics_handler(metrics);
+      std::unique_ptr<sandbox::HttpServer> metrics_server;
+      if (!config.metrics_listen.empty()) {
+        metrics_server = std::make_unique<sandbox::HttpServer>(
+            metrics_handler,
+            sandbox::ServeOptions{.listen = config.metrics_listen, .worker_threads = 1});
+        metrics_server->start();
+      }
       const auto colon = config.listen.rfind(':');
       std::cout << "sandboxd listening on http://" << config.listen.substr(0, colon) << ":"
                 << server.port() << " (bindings: " << (served.empty() ? "none" : served)
                 << "; data: " << sandbox::describe_storage(storage_config)
                 << "; node: " << storage_config.lease.node_id << ")" << std::endl;
-      std::cout << "Playground: http://" << config.listen.substr(0, colon) << ":" << server.port()
-                << "/" << std::endl;
+      if (sandbox::playground_built()) {
+        std::cout << "Playground: http://" << config.listen.substr(0, colon) << ":" << server.port()
+                  << "/" << std::endl;
+      } else {
+        std::cout << "Playground: not in this build (SANDBOX_BUILD_PLAYGROUND=OFF)" << std::endl;
+      }
+      if (metrics_server) {
+        std::cout << "Metrics: http://"
+                  << config.metrics_listen.substr(0, config.metrics_listen.rfind(':')) << ":"
+                  << metrics_server->port() << "/metrics" << std::endl;
+      }
       server.run();
     }
     // Stopped (SIGTERM/SIGINT) and every actor gone: hand this node's sandboxes and interpreter

@@ -5,7 +5,6 @@
 
 #include <unistd.h>
 
-#include "storage/postgres/postgres_stores.h"
 #include "storage/sqlite/sqlite_stores.h"
 
 namespace sandbox {
@@ -35,10 +34,7 @@ std::unique_ptr<Storage> open_storage(const StorageConfig& config) {
                                 "' (expected postgresql://USER@HOST:PORT/DBNAME or libpq "
                                 "key=value pairs)");
   }
-  PostgresOptions options;
-  options.lease = config.lease;
-  options.max_connections = config.max_connections;
-  return std::make_unique<PostgresStorage>(config.database_url, options);
+  return open_postgres_storage(config);
 }
 
 std::string describe_storage(const StorageConfig& config) {

@@ -1,7 +1,6 @@
 // Opening the storage backend a server was configured with: SQLite in a file (the default, one
-// node) or a shared PostgreSQL database (several nodes, architecture.md "Scaling past one
-// machine"). What sandboxd's and sandbox-runtime's --database, --node-id and --lease-ttl-ms
-// options select.
+// node) or a shared PostgreSQL database (several nodes, docs/several-nodes.md). What sandboxd's and
+// sandbox-runtime's --database, --node-id and --lease-ttl-ms options select.
 #pragma once
 
 #include <memory>
@@ -33,9 +32,26 @@ bool is_postgres_url(std::string_view url);
 // once whatever the host is called now.
 std::string default_node_id(std::string_view database_url);
 
+// Whether this build has the PostgreSQL backend: the CMake option SANDBOX_WITH_POSTGRES
+// (CMakeLists.txt), which decides whether postgres_open.cc or postgres_not_built.cc is linked.
+bool postgres_built();
+
+// Why a PostgreSQL database cannot be used by a build without the backend; the servers check
+// postgres_built() with their options and stop with it.
+inline constexpr std::string_view kPostgresNotBuiltMessage =
+    "this build has no PostgreSQL support (it was configured with -DSANDBOX_WITH_POSTGRES=OFF): "
+    "leave --database out to keep the data in SQLite, or rebuild with -DSANDBOX_WITH_POSTGRES=ON "
+    "(libpq, Debian package libpq-dev)";
+
 // Opens the configured backend. Throws std::invalid_argument for a database URL that is not
-// PostgreSQL's, StorageError when the database cannot be opened.
+// PostgreSQL's, or for a PostgreSQL one in a build without the backend (kPostgresNotBuiltMessage);
+// StorageError when the database cannot be opened.
 std::unique_ptr<Storage> open_storage(const StorageConfig& config);
+
+// The PostgreSQL half of open_storage(), for a `config` whose database_url is PostgreSQL's:
+// postgres_open.cc, or in a build without the backend postgres_not_built.cc, which throws
+// std::invalid_argument(kPostgresNotBuiltMessage).
+std::unique_ptr<Storage> open_postgres_storage(const StorageConfig& config);
 
 // A description for start-up lines: "sqlite PATH" or "postgresql HOST/DB" (no password).
 std::string describe_storage(const StorageConfig& config);

@@ -1,6 +1,7 @@
 #include "storage/postgres/postgres_database.h"
 
 #include <optional>
+#include <string_view>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -216,7 +217,21 @@ void PostgresDatabase::check_schema() {
     if (legacy) {
       for (const char* t : kDataTables) s.query(std::string("DROP TABLE IF EXISTS ") + t);
     }
-    for (const char* sql : kCreateTables) s.query(sql);
+    // The DDL runs only when something is missing: even when it changes nothing, `CREATE INDEX IF
+    // NOT EXISTS` locks its table against writes and `ALTER TABLE` locks it against everything,
+    // each until this transaction ends, so a node starting next to busy ones would stall their
+    // writes and deadlock with them (tests/cluster restarts a node under load).
+    bool complete = !legacy && version == kPostgresSchemaVersion;
+    for (const char* t : kDataTables) {
+      if (std::string_view(t) != "pages") complete = complete && has_table(t);
+    }
+    for (const char* relation :
+         {"leases", "contexts_by_seq", "files_by_seq", "sandbox_contexts_by_seq"}) {
+      complete = complete && has_table(relation);
+    }
+    if (!complete) {
+      for (const char* sql : kCreateTables) s.query(sql);
+    }
 
     // Per-key format wipes.
     const PgResult metas = s.query("SELECT key, value FROM meta");
@@ -300,7 +315,7 @@ LeaseGrant PostgresDatabase::acquire_lease(std::string_view scope, std::string_v
   }
   throw LeaseHeldError(std::string(scope) + " '" + std::string(key) + "' is owned by node '" +
                            owner + "' for another " + std::to_string(remaining) + " ms",
-                       owner, remaining);
+                       owner, remaining, std::string(scope));
 }
 
 void PostgresDatabase::release_lease(std::string_view scope, std::string_view key,

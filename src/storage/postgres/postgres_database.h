@@ -1,5 +1,5 @@
-// PostgresDatabase: one PostgreSQL database shared by every node (architecture.md "Scaling past
-// one machine") that holds both sides, with the same tables and rules as SqliteDatabase:
+// PostgresDatabase: one PostgreSQL database shared by every node (docs/several-nodes.md) that
+// holds both sides, with the same tables and rules as SqliteDatabase:
 //
 //   meta             (key PRIMARY KEY, value TEXT JSON)                   interpreter meta
 //   contexts         (seq identity, key, id, value; PRIMARY KEY (key, id))  context rows
@@ -25,6 +25,8 @@
 //    are ever dropped; other tables of the database are left alone (the `leases` table is kept
 //    too, so tokens keep growing);
 //  - a newer layout (version above ours) is refused with StorageError, never wiped;
+//  - the tables and indexes are created only when one is missing or the layout was wiped: on an
+//    up-to-date layout the check takes no table lock, so a node can start next to busy ones;
 //  - per key, everything of an interpreter key whose meta JSON has a numeric `format` < 4 is
 //    wiped; per sandbox id, everything whose meta JSON `format` is not exactly 1.
 //

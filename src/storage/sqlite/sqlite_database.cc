@@ -270,7 +270,7 @@ LeaseGrant SqliteDatabase::acquire_lease(std::string_view scope, std::string_vie
   }
   throw LeaseHeldError(std::string(scope) + " '" + std::string(key) + "' is owned by node '" +
                            owner + "' for another " + std::to_string(remaining) + " ms",
-                       owner, remaining);
+                       owner, remaining, std::string(scope));
 }
 
 void SqliteDatabase::release_lease(std::string_view scope, std::string_view key, HeldLeases& held) {

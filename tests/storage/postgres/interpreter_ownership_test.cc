@@ -9,6 +9,7 @@
 
 #include <sandbox/interpreter.h>
 
+#include "interpreter/over_store.h"
 #include "storage/storage_backends.h"
 #include "support/fake_session_engine.h"
 
@@ -22,7 +23,7 @@ class Node {
   Node(testing_storage::TestDatabase& db, const char* id, std::int64_t ttl_ms, const Clock& clock)
       : storage_(db.open(nullptr, {id, ttl_ms})),
         engine_(test::make_fake_session_engine(stats_)),
-        server_(std::make_unique<InterpreterServer>(engine_, storage_->interpreters(), clock)) {}
+        server_(make_interpreter_server(engine_, storage_->interpreters(), clock)) {}
 
   InterpreterExecuteResult exec(const std::string& code) {
     return server_->execute_in_context("key-1", {"ctx", code, {}, {}}, nullptr);

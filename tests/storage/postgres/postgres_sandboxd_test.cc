@@ -1,4 +1,4 @@
-// Several real sandboxd processes sharing one PostgreSQL database (README "Several nodes"): a
+// Several real sandboxd processes sharing one PostgreSQL database (docs/several-nodes.md): a
 // code context created and run through one node continues through another after the first is
 // stopped (its leases released) or killed (its leases run out), and a node refuses (503) a
 // sandbox another live node owns.
@@ -144,7 +144,8 @@ TEST(SandboxdDatabaseOption, BadValuesAreRefusedAtStart) {
   testing_storage::TempDir dir;
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--database", "mysql://db/x"}, "--database expects a PostgreSQL URL"},
-           {{"--lease-ttl-ms", "5"}, "--lease-ttl-ms must be at least 100"}}) {
+           {{"--lease-ttl-ms", "5"}, "--lease-ttl-ms must be at least 100"},
+           {{"--lease-ttl-ms", "86400001"}, "--lease-ttl-ms must be at most 86400000"}}) {
     std::vector<std::string> argv = {SANDBOXD_PATH, "--data", dir.file("data")};
     argv.insert(argv.end(), args.begin(), args.end());
     ChildProcess child(argv, {}, {}, dir.file("stderr.log"));

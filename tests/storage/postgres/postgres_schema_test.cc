@@ -1,6 +1,7 @@
 // The PostgreSQL schema check at open (postgres_database.h): the layout of a fresh database,
 // newer layouts refused, older or upstream-shaped layouts wiped (our tables only), old formats
 // wiped per key, nodes opening one database at the same time.
+#include <chrono>
 #include <future>
 #include <string_view>
 #include <type_traits>
@@ -124,6 +125,7 @@ TEST_F(PostgresSchema, OldFormatsAreWipedPerKeyAtOpen) {
 
 TEST_F(PostgresSchema, NodesStartingTogetherTakeTurns) {
   std::vector<std::future<void>> nodes;
+  nodes.reserve(4);
   for (int i = 0; i < 4; ++i) {
     nodes.push_back(std::async(std::launch::async, [&, i] {
       PostgresStorage storage(url(), {.lease = {"node-" + std::to_string(i), 30'000}});
@@ -133,6 +135,27 @@ TEST_F(PostgresSchema, NodesStartingTogetherTakeTurns) {
   for (auto& n : nodes) EXPECT_NO_THROW(n.get());
   PostgresStorage storage(url());
   EXPECT_EQ(storage.sandboxes().list_sandbox_ids().size(), 4u);
+}
+
+// A node starting while others write: the check takes no table lock on an up-to-date layout.
+// (It used to run its DDL every time: CREATE INDEX IF NOT EXISTS waited for the writers'
+// transactions and ALTER TABLE deadlocked with them.)
+TEST_F(PostgresSchema, OpeningAnUpToDateLayoutWaitsForNoWriter) {
+  {
+    PostgresStorage first(url());
+  }
+  // Another node's writes in flight on every table the layout's DDL touches.
+  PgConnection writer(url());
+  writer.exec("BEGIN");
+  writer.exec("INSERT INTO contexts (key, id, value) VALUES ('k', 'c', '{}')");
+  writer.exec("INSERT INTO chunks (key, context_id, chunk, data) VALUES ('k', 'c', 0, '\\x00')");
+  writer.exec("INSERT INTO files (sandbox_id, path, data, updated_at) VALUES ('s', '/p', NULL, 0)");
+  writer.exec("INSERT INTO sandbox_contexts (sandbox_id, id, value) VALUES ('s', 'c', '{}')");
+  auto opened = std::async(std::launch::async, [&] { PostgresStorage second(url()); });
+  const bool in_time = opened.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  writer.exec("COMMIT");  // lets a blocked open finish either way
+  EXPECT_TRUE(in_time) << "opening waited for another connection's writes";
+  EXPECT_NO_THROW(opened.get());
 }
 
 TEST_F(PostgresSchema, AnUnreachableServerIsAClearStorageError) {

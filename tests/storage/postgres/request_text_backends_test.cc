@@ -9,6 +9,7 @@
 #include <sandbox/protocol.h>
 #include <sandbox/runtime.h>
 
+#include "interpreter/over_store.h"
 #include "kv_engine.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
