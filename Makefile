@@ -8,7 +8,8 @@
 #   make test-tsan   the server's concurrency tests under ThreadSanitizer (the tsan preset)
 #   make fuzz        every libFuzzer target for FUZZ_SECONDS (default 20) against its corpus
 #   make lint        clang-format (scripts/check_format.sh) and clang-tidy
-#                    (scripts/run_clang_tidy.sh) over the project's own code
+#                    (scripts/run_clang_tidy.sh) over the project's own code, and eslint,
+#                    prettier and tsc over the Playground's script (scripts/lint_playground.sh)
 #   make ci          all of the above, as .ci/run does
 # and, to find tests that fail only now and then before CI does (not part of CI):
 #   make stress      builds asan and tsan, then runs their concurrency tests (and, under asan,
@@ -22,11 +23,13 @@ export CCACHE_NOHASHDIR := true
 PRESET ?= default
 BUILD := build/$(PRESET)
 LISTEN ?= 127.0.0.1:8787
-# The tests that exercise the server's threads (labels set in tests/*/CMakeLists.txt).
-TSAN_LABELS ?= concurrency
-# Suites that only check packaging or run for minutes without touching new host code paths.
-# The browser test (label browser) drives chromium against sandboxd: no new host code under ASan.
-ASAN_EXCLUDE_LABELS ?= kit|load|crash|browser
+# Which tests test-asan and test-tsan run is the asan and tsan test presets' label filter
+# (CMakePresets.json testPresets), so `ctest --preset asan` runs what `make test-asan` runs:
+# under ASan, every suite but those that only check packaging or run for minutes without
+# touching new host code paths (labels kit, load, crash, browser: the browser test drives
+# chromium against sandboxd, playground: the Playground's unit tests run only node, and cluster:
+# processes for minutes against PostgreSQL and nginx); under TSan, the tests that exercise the server's threads (label
+# concurrency; labels are set in tests/*/CMakeLists.txt).
 
 .PHONY: all bootstrap build run test bench bench-micro clean test-asan test-tsan fuzz lint ci stress
 
@@ -48,12 +51,12 @@ test: build
 test-asan: bootstrap
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
-	ctest --preset asan -j $(JOBS) -LE '$(ASAN_EXCLUDE_LABELS)'
+	ctest --preset asan -j $(JOBS)
 
 test-tsan: bootstrap
 	@cmake --preset tsan >/dev/null
 	@cmake --build --preset tsan -j $(JOBS)
-	ctest --preset tsan -j $(JOBS) -L '$(TSAN_LABELS)'
+	ctest --preset tsan -j $(JOBS)
 
 fuzz: bootstrap
 	scripts/run_fuzzers.sh
@@ -66,12 +69,17 @@ stress: bootstrap
 	scripts/stress.sh
 
 # Style, as CI checks it: formatting of every tracked C/C++ file, then clang-tidy over src/ and
-# tools/ (reads $(BUILD)/compile_commands.json, written by the configure step). Both run even if
-# the first fails, so one run lists everything to fix; `scripts/check_format.sh --fix` reformats.
+# tools/ (reads $(BUILD)/compile_commands.json, written by the configure step), then eslint,
+# prettier and tsc over the Playground's JavaScript (the pinned versions that the target
+# sandbox_playground_npm installs with npm ci). All run even if one fails, so one run lists
+# everything to fix; `scripts/check_format.sh --fix` and `scripts/lint_playground.sh --fix`
+# rewrite what they can.
 lint: bootstrap
 	@cmake --preset $(PRESET) >/dev/null
 	@status=0; scripts/check_format.sh || status=1; \
-	  scripts/run_clang_tidy.sh --preset $(PRESET) -j $(JOBS) || status=1; exit $$status
+	  scripts/run_clang_tidy.sh --preset $(PRESET) -j $(JOBS) || status=1; \
+	  { cmake --build --preset $(PRESET) --target sandbox_playground_npm && \
+	    scripts/lint_playground.sh --preset $(PRESET); } || status=1; exit $$status
 
 # lint after the default build, so its compile database (and any generated header) exists.
 ci: fuzz test-asan test-tsan build lint test

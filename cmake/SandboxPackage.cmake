@@ -22,7 +22,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 set(CPACK_STRIP_FILES ON)
+# libpq5 only when the programs link it (SANDBOX_WITH_POSTGRES).
+set(_sandbox_libpq_depends "")
+if(SANDBOX_WITH_POSTGRES)
+  set(_sandbox_libpq_depends "libpq5, ")
+endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libboost-json1.81-dev, libboost-url1.81-dev, libspdlog-dev, libfmt-dev, libsqlite3-dev, libzstd-dev, libseccomp-dev, pkg-config, libssl-dev, libpq5, libedit2, binaryen, wabt, g++, cmake (>= 3.25)")
+  "libboost-json1.81-dev, libboost-url1.81-dev, libspdlog-dev, libfmt-dev, libsqlite3-dev, libzstd-dev, libseccomp-dev, pkg-config, libssl-dev, ${_sandbox_libpq_depends}libedit2, binaryen, wabt, g++, cmake (>= 3.25)")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clang-19, lld-19, wasi-libc, libclang-rt-19-dev-wasm32")
 include(CPack)

@@ -26,8 +26,11 @@ packages=(
   tcl libc-bin
   # PostgreSQL backend tests
   postgresql
-  # deploy/sandboxd.service is checked with systemd-analyze
+  # deploy/'s systemd units are checked with systemd-analyze
   systemd
+  # the cluster test (tests/cluster) runs deploy/nginx in front of several sandboxd nodes; Debian
+  # 12's nginx has the upstream hash module built in
+  nginx
   # style checks (scripts/check_format.sh, scripts/run_clang_tidy.sh): one pinned LLVM version,
   # since another clang-format major version formats some constructs differently
   clang-format-19 clang-tidy-19

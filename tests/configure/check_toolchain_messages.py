@@ -3,12 +3,12 @@
 configure stops with a message naming the Debian package to install (and only that one: the
 machine's other tools pass their checks). See cmake/SandboxToolchain.cmake, and
 src/playground/CMakeLists.txt for npm."""
-import argparse
 import concurrent.futures
 import os
-import subprocess
 import sys
 import tempfile
+
+from configure_run import argument_parser, configure
 
 
 def fake_tool(directory, name, output):
@@ -20,24 +20,17 @@ def fake_tool(directory, name, output):
     return path
 
 
-def configure(args, build_dir, options):
-    cmd = [args.cmake, "-S", args.source, "-B", build_dir, "-G", args.generator,
-           "-DCMAKE_C_COMPILER=" + args.c_compiler, "-DCMAKE_CXX_COMPILER=" + args.cxx_compiler,
-           "-DSANDBOX_BUILD_TESTS=OFF", "-DSANDBOX_BUILD_BENCH=OFF", "-DSANDBOX_INSTALL=OFF"]
-    cmd += options
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=240)
-    return r.returncode, " ".join(r.stdout.split())  # CMake wraps long messages
+def configure_without_extras(args, build_dir, options):
+    """Configure only (no tests, benchmarks or install rules): its exit code and output on one
+    line (CMake wraps long messages)."""
+    code, output = configure(args, build_dir, ["-DSANDBOX_BUILD_TESTS=OFF",
+                                               "-DSANDBOX_BUILD_BENCH=OFF",
+                                               "-DSANDBOX_INSTALL=OFF"] + options)
+    return code, " ".join(output.split())
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--cmake", required=True)
-    p.add_argument("--source", required=True)
-    p.add_argument("--generator", required=True)
-    p.add_argument("--c-compiler", required=True)
-    p.add_argument("--cxx-compiler", required=True)
-    args = p.parse_args()
+    args = argument_parser().parse_args()
 
     with tempfile.TemporaryDirectory(prefix="sandbox-configure-") as tmp:
         tools = os.path.join(tmp, "tools")
@@ -71,7 +64,7 @@ def main():
         def run(index_case):
             index, (name, options, want, unwanted, *headline) = index_case
             headline = headline[0] if headline else "The Wasm toolchain is incomplete"
-            rc, out = configure(args, os.path.join(tmp, f"build{index}"), options)
+            rc, out = configure_without_extras(args, os.path.join(tmp, f"build{index}"), options)
             problems = []
             if rc == 0:
                 problems.append("configure succeeded")

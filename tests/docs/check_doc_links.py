@@ -4,8 +4,8 @@
 Usage: check_doc_links.py SOURCE_DIR     (exit 0 when clean, 1 listing every problem as file:line)
        check_doc_links.py --self-test    (proves the checker catches each kind of problem)
 
-Scanned: README.md and every text file under src/ include/ tools/ engines/ tests/ docs/ cmake/
-(build trees and tests/fuzz/corpus excluded). Checked:
+Scanned: README.md, CONTRIBUTING.md and every text file under src/ include/ tools/ engines/ tests/
+docs/ cmake/ bench/ (build trees and tests/fuzz/corpus excluded). Checked:
   1. every `docs/<file>.md#<anchor>` reference: the file exists under docs/ and has the anchor;
   2. every relative Markdown link in a .md file, `[text](path)` or `[text](path#anchor)`: the
      path exists and, for a .md target, has the anchor;
@@ -20,8 +20,11 @@ import re
 import sys
 import tempfile
 
-SCAN_DIRS = ("src", "include", "tools", "engines", "tests", "docs", "cmake")
-SCAN_FILES = ("README.md",)
+import tree_checker
+from tree_checker import expect_problems, write_tree
+
+SCAN_DIRS = ("src", "include", "tools", "engines", "tests", "docs", "cmake", "bench")
+SCAN_FILES = ("README.md", "CONTRIBUTING.md")
 SKIP_DIRS = {".git", "build", "node_modules", "__pycache__"}
 SKIP_PATHS = (os.path.join("tests", "fuzz", "corpus"),)
 
@@ -156,63 +159,43 @@ def check(root):
 
 def self_test():
     with tempfile.TemporaryDirectory() as root:
-        def write(rel, text):
-            path = os.path.join(root, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-
-        write("docs/guide.md",
-              "# Guide\n\n## Resync handshake\n\n### The sandbox HTTP API (`sandboxd`)\n\n"
-              "## Resync handshake\n\n<a id=\"rule-s3\"></a>\n\n```\n# not a heading\n```\n"
-              "[ok](guide.md#resync-handshake-1) [bad](guide.md#nope) [gone](other.md)\n")
         d = "do" + "cs/"  # split so that the scan of this file does not see the fixture
-        write("src/a.cc",
-              "// " + d + "guide.md#resync-handshake\n"
-              "// " + d + "guide.md#the-sandbox-http-api-sandboxd\n"
-              "// " + d + "guide.md#rule-s3\n"
-              "// " + d + "guide.md#not-a-heading\n"
-              "// " + d + "missing.md#overview\n"
-              "// see " + SECTION_SIGN + "5.8\n"
-              "// see ../" + "sha" + "red/spec/x.md\n")
-        write("tests/fuzz/corpus/seed", SECTION_SIGN + "\n")  # excluded
-        problems = check(root)
-        expected = [
-            ("src/a.cc:4:", "#not-a-heading"),
-            ("src/a.cc:5:", "docs/missing.md does not exist"),
-            ("src/a.cc:6:", "section-sign"),
-            ("src/a.cc:7:", "outside the repository"),
-            ("docs/guide.md:14:", "#nope"),
-            ("docs/guide.md:14:", "other.md does not exist"),
-        ]
-        for prefix, fragment in expected:
-            if not any(p.startswith(prefix) and fragment in p for p in problems):
-                print(f"self-test: expected a problem {prefix} ...{fragment}... in:\n  " +
-                      "\n  ".join(problems))
-                return 1
-        if len(problems) != len(expected):
-            print("self-test: unexpected problems:\n  " + "\n  ".join(problems))
+        write_tree(root, {
+            "docs/guide.md":
+                "# Guide\n\n## Resync handshake\n\n### The sandbox HTTP API (`sandboxd`)\n\n"
+                "## Resync handshake\n\n<a id=\"rule-s3\"></a>\n\n```\n# not a heading\n```\n"
+                "[ok](guide.md#resync-handshake-1) [bad](guide.md#nope) [gone](other.md)\n",
+            "src/a.cc":
+                "// " + d + "guide.md#resync-handshake\n"
+                "// " + d + "guide.md#the-sandbox-http-api-sandboxd\n"
+                "// " + d + "guide.md#rule-s3\n"
+                "// " + d + "guide.md#not-a-heading\n"
+                "// " + d + "missing.md#overview\n"
+                "// see " + SECTION_SIGN + "5.8\n"
+                "// see ../" + "sha" + "red/spec/x.md\n",
+            "tests/fuzz/corpus/seed": SECTION_SIGN + "\n",  # excluded
+        })
+        failure = expect_problems(check(root), [
+            (f"{prefix} ...{fragment}...",
+             lambda p, prefix=prefix, fragment=fragment: p.startswith(prefix) and fragment in p)
+            for prefix, fragment in (
+                ("src/a.cc:4:", "#not-a-heading"),
+                ("src/a.cc:5:", "docs/missing.md does not exist"),
+                ("src/a.cc:6:", "section-sign"),
+                ("src/a.cc:7:", "outside the repository"),
+                ("docs/guide.md:14:", "#nope"),
+                ("docs/guide.md:14:", "other.md does not exist"),
+            )])
+        if failure:
+            print("self-test: " + failure)
             return 1
     print("self-test: every kind of broken reference is reported")
     return 0
 
 
-def main(argv):
-    if len(argv) == 2 and argv[1] == "--self-test":
-        return self_test()
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    problems = check(argv[1])
-    if problems:
-        print("\n".join(problems))
-        print(f"\n{len(problems)} broken docs/ reference(s) or outside citation(s). Each code "
-              "comment must cite the project's own reference, docs/<file>.md#<anchor>, "
-              "whose anchor is a heading's GitHub slug or an <a id>.")
-        return 1
-    print("every docs/ reference resolves; no outside citations")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(tree_checker.main(
+        __doc__, check, self_test, "every docs/ reference resolves; no outside citations",
+        "broken docs/ reference(s) or outside citation(s). Each code comment must cite the "
+        "project's own reference, docs/<file>.md#<anchor>, whose anchor is a heading's GitHub "
+        "slug or an <a id>."))

@@ -1,7 +1,8 @@
 // The oracle shared by the request fuzz targets: hostile input must get a clear client error,
 // never a 5xx (a server-side failure) or a body that is not the JSON it claims to be. The one
-// exception is the workspace errors the protocol itself answers with 500 (README, "The sandbox
-// HTTP API"): FILESYSTEM_ERROR (EINVAL, ENOTEMPTY, a failed mkdir) and NO_SPACE.
+// exception is the workspace errors the protocol itself answers with 500
+// (docs/protocol.md#errno-mapping, docs/sandboxd.md#a-tour-with-curl): FILESYSTEM_ERROR (EINVAL,
+// ENOTEMPTY, a failed mkdir) and NO_SPACE.
 #pragma once
 
 #include <cstdio>

@@ -30,6 +30,7 @@
 
 #include "calc_engine.h"
 #include "fuzz_check.h"
+#include "interpreter/over_store.h"
 #include "sandbox/local_binding.h"
 #include "sandbox/sandbox_service.h"
 #include "server/sandboxd_handler.h"

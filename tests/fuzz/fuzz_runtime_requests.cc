@@ -26,6 +26,7 @@
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
+#include "interpreter/over_store.h"
 #include "protocol/context_row.h"
 #include "protocol/execute_request.h"
 #include "protocol/interpreter_execute_request.h"

@@ -28,6 +28,7 @@
 #include "fuzz_check.h"
 #include "fuzz_engine.h"
 #include "fuzz_input.h"
+#include "interpreter/over_store.h"
 #include "protocol/context_record.h"
 #include "protocol/context_request.h"
 #include "protocol/env_patch.h"
