@@ -7,8 +7,9 @@
 #   scripts/check_format.sh         list the files that differ; exit 1 if any does
 #   scripts/check_format.sh --fix   rewrite those files in place
 #
-# Checked: the files git tracks under bench/ engines/ include/ src/ tests/ tools/ ending in .c,
-# .cc, .h. Left out: build outputs and engine sources downloaded at build time (never tracked),
+# Checked: the files git tracks, and the new ones it would (untracked and not ignored, so a file
+# is checked before its first commit), under bench/ engines/ include/ src/ tests/ tools/ ending
+# in .c, .cc, .h. Left out: build outputs and engine sources downloaded at build time (never tracked),
 # what .clang-format-ignore lists (read here, so editors that run clang-format on save and this
 # check skip the same files): the fuzz corpora, the scaffold templates, and the guest sources of
 # the big engines (the reasons are in that file).
@@ -35,7 +36,7 @@ ignored_patterns() {
     sed -e 's/[.]/[.]/g' -e 's/[*]/[^\/]*/g' -e 's/^/^/' -e 's/$/$/'
 }
 
-mapfile -t files < <(git ls-files -- 'bench/*.c' 'bench/*.cc' 'bench/*.h' \
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'bench/*.c' 'bench/*.cc' 'bench/*.h' \
     'engines/*.c' 'engines/*.cc' 'engines/*.h' 'include/*.h' \
     'src/*.c' 'src/*.cc' 'src/*.h' 'tests/*.c' 'tests/*.cc' 'tests/*.h' \
     'tools/*.c' 'tools/*.cc' 'tools/*.h' |

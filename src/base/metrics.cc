@@ -1,10 +1,10 @@
-#include <sandbox/metrics.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <system_error>
+
+#include <sandbox/metrics.h>
 
 namespace sandbox {
 namespace {

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include <sandbox/http.h>
-
 #include <sandbox/metrics.h>
+
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
 #include "http/worker_pool.h"

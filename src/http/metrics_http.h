@@ -12,7 +12,6 @@
 #include <string_view>
 
 #include <sandbox/http.h>
-
 #include <sandbox/metrics.h>
 
 namespace sandbox {

@@ -11,7 +11,6 @@
 #include <string>
 
 #include <sandbox/engine.h>
-
 #include <sandbox/metrics.h>
 
 namespace sandbox {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include <sandbox/isolation.h>
-
 #include <sandbox/metrics.h>
 
 namespace sandbox {

@@ -2,8 +2,6 @@
 // (tests/support/prometheus_text.h), with the values that were recorded; labels and help are
 // escaped; registration refuses malformed names, mismatched re-registration and more than
 // kMaxMetricSeries series; callbacks are summed, and gone once their handle is.
-#include <sandbox/metrics.h>
-
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -11,6 +9,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include <sandbox/metrics.h>
 
 #include "support/prometheus_text.h"
 

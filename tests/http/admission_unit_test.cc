@@ -18,8 +18,8 @@
 #include <gtest/gtest.h>
 
 #include <sandbox/http.h>
-
 #include <sandbox/metrics.h>
+
 #include "http/admission.h"
 #include "http/metrics_http.h"
 #include "http/worker_pool.h"
