@@ -2,11 +2,11 @@
 #include <cctype>
 #include <charconv>
 
-#include <boost/json/serialize.hpp>
-
 #include <sandbox/clock.h>
 #include <sandbox/http.h>
 #include <sandbox/protocol.h>
+
+#include "http/error_answers.h"
 
 namespace sandbox {
 namespace {
@@ -89,7 +89,7 @@ HttpResponse busy_response(ErrorKind kind, const std::string& message, std::stri
   const ErrorResponse e =
       ApiError(kind, message, boost::json::object{{"limit", limit}, {"retryAfterSeconds", 1}})
           .to_response(SystemClock().now_ms());
-  HttpResponse r = HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
+  HttpResponse r = error_json(e);
   r.headers.emplace_back("retry-after", "1");
   return r;
 }

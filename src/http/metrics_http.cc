@@ -2,20 +2,16 @@
 
 #include <string>
 
-#include <boost/json/serialize.hpp>
-
 #include <sandbox/clock.h>
 #include <sandbox/protocol.h>
+
+#include "http/error_answers.h"
 
 namespace sandbox {
 
 HttpResponse metrics_response(const MetricsRegistry& registry, const HttpRequest& head) {
   if (head.method != "GET") {
-    const ErrorResponse e =
-        ApiError(ErrorKind::kMethodNotAllowed, "Use GET").to_response(SystemClock().now_ms());
-    HttpResponse r = HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
-    r.headers.emplace_back("allow", "GET");
-    return r;
+    return method_not_allowed("GET", "Use GET", SystemClock().now_ms());
   }
   HttpResponse r;
   r.status = 200;

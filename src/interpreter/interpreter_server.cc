@@ -14,6 +14,7 @@
 
 #include "base/url_codec.h"
 #include "base/utf8.h"
+#include "http/route_table.h"
 #include "interpreter/context_lifecycle.h"
 #include "interpreter/execute_args.h"
 #include "interpreter/key_leases.h"
@@ -30,6 +31,20 @@ namespace {
 
 HttpResponse json_response(int status, const boost::json::object& o) {
   return HttpResponse::json(status, boost::json::serialize(o));
+}
+
+// An interpreter key's routes, below /interpreters/{key} (docs/protocol.md#interpreter-routes).
+// The context id is the rest of the path, '/' included.
+enum class KeyRoute { kWipe, kCreateContext, kDeleteContext, kExecute };
+
+const RouteTable<KeyRoute>& key_routes() {
+  static const RouteTable<KeyRoute> routes{
+      {"DELETE", "/", KeyRoute::kWipe},
+      {"POST", "/contexts", KeyRoute::kCreateContext},
+      {"DELETE", "/contexts/{id...}", KeyRoute::kDeleteContext},
+      {"POST", "/execute", KeyRoute::kExecute},
+  };
+  return routes;
 }
 
 HttpResponse error_http(const InterpreterCallError& e) {
@@ -165,30 +180,21 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
   if (!valid_interpreter_key(key)) {
     return error_http(d.call_error(ApiError(ErrorKind::kBadRequest, "Invalid interpreter key")));
   }
-  enum class Route { kWipe, kCreateContext, kDeleteContext, kExecute };
-  constexpr std::string_view kContextsPrefix = "/contexts/";
-  Route route;
-  if (method == "DELETE" && path == "/") {
-    route = Route::kWipe;
-  } else if (method == "POST" && path == "/contexts") {
-    route = Route::kCreateContext;
-  } else if (method == "DELETE" && path.starts_with(kContextsPrefix) &&
-             path.size() > kContextsPrefix.size()) {
-    route = Route::kDeleteContext;
-  } else if (method == "POST" && path == "/execute") {
-    route = Route::kExecute;
-  } else {
+  const auto match = key_routes().match(method, path);
+  // A known path with another method is a route this key does not have either: 404.
+  if (!match.found()) {
     return error_http(d.call_error(ApiError(ErrorKind::kRouteNotFound, "Not found")));
   }
+  const KeyRoute route = match.id;
   try {
     // Only creating a context creates a key: every other route on a key this node has never
     // seen, with no stored meta row, answers as for a key without contexts.
-    if (route != Route::kCreateContext && !d.known(key)) {
+    if (route != KeyRoute::kCreateContext && !d.known(key)) {
       switch (route) {
-        case Route::kWipe:
+        case KeyRoute::kWipe:
           return json_response(200, {{"success", true}});
-        case Route::kDeleteContext:
-          throw context_not_found(url_decode(path.substr(kContextsPrefix.size())));
+        case KeyRoute::kDeleteContext:
+          throw context_not_found(url_decode(match.param(0)));
         default: {
           // The request's own errors come first, as for a known key.
           const HttpExecuteArgs parsed = parse_http_execute_args(body);
@@ -202,19 +208,19 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
     std::lock_guard lock(state->lock);
     d.claim(key, *state);
     switch (route) {
-      case Route::kWipe:
+      case KeyRoute::kWipe:
         d.lifecycle.wipe(key, *state);
         return json_response(200, {{"success", true}});
-      case Route::kCreateContext: {
+      case KeyRoute::kCreateContext: {
         d.lifecycle.ensure_meta(key, *state);
         const ContextRow row = d.lifecycle.create_context(key, *state, decode_new_context(body));
         return json_response(201,
                              {{"id", row.id}, {"cwd", row.cwd}, {"createdAt", row.created_at}});
       }
-      case Route::kDeleteContext:
-        d.lifecycle.delete_context(key, *state, url_decode(path.substr(kContextsPrefix.size())));
+      case KeyRoute::kDeleteContext:
+        d.lifecycle.delete_context(key, *state, url_decode(match.param(0)));
         return json_response(200, {{"success", true}});
-      case Route::kExecute: {
+      case KeyRoute::kExecute: {
         HttpExecuteArgs parsed = parse_http_execute_args(body);
         parsed.args.on_output = on_output;
         auto outcome = d.lifecycle.execute(key, *state, parsed.args, &parsed.files, nullptr);

@@ -17,7 +17,9 @@
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
+#include "http/error_answers.h"
 #include "http/event_stream.h"
+#include "http/route_table.h"
 #include "interpreter/engine_metrics.h"
 #include "interpreter/over_store.h"
 #include "protocol/execute_request.h"
@@ -26,20 +28,31 @@
 namespace sandbox {
 namespace {
 
-HttpResponse error_http(const ErrorResponse& e) {
-  return HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
+// A runtime's routes (docs/protocol.md#runtime-routes). An interpreter key's own routes are
+// InterpreterServer's; "/interpreters/{key}" alone is its route "/".
+enum class RuntimeRoute { kProbe, kKeyRoot, kKey, kExecute };
+
+const RouteTable<RuntimeRoute>& runtime_routes() {
+  static const RouteTable<RuntimeRoute> routes{
+      {"*", "/interpreter", RuntimeRoute::kProbe},
+      {"*", "/interpreters/{key}", RuntimeRoute::kKeyRoot},
+      {"*", "/interpreters/{key}{rest...}", RuntimeRoute::kKey},
+      {"POST", "/execute", RuntimeRoute::kExecute},
+  };
+  return routes;
 }
 
-// Splits "/interpreters/<key><rest>"; returns false for any other path.
-bool match_interpreters(std::string_view path, std::string& key, std::string& rest) {
-  constexpr std::string_view kPrefix = "/interpreters/";
-  if (!path.starts_with(kPrefix)) return false;
-  const std::string_view tail = path.substr(kPrefix.size());
-  const auto slash = tail.find('/');
-  key = std::string(tail.substr(0, slash));
-  if (key.empty()) return false;
-  rest = slash == std::string_view::npos ? "/" : std::string(tail.substr(slash));
-  return true;
+// The path below /interpreters/{key} of a kKeyRoot or kKey match.
+std::string key_path(const RouteTable<RuntimeRoute>::Match& match) {
+  return match.id == RuntimeRoute::kKeyRoot ? std::string("/") : match.param(1);
+}
+
+// What the runtime routes answer for an unknown path and for /execute with another method: plain
+// text, as docs/protocol.md#runtime-routes says.
+HttpResponse route_refusal(const RouteTable<RuntimeRoute>::Match& match) {
+  return match.outcome == RouteTable<RuntimeRoute>::Match::Outcome::kWrongMethod
+             ? HttpResponse::text(405, "Method not allowed")
+             : HttpResponse::text(404, "Not found");
 }
 
 // Runs InterpreterServer::run_due_alarms() when the earliest deadline comes (at least once a
@@ -167,12 +180,17 @@ class Runtime final : public InterpreterRuntime {
   HeadDecision on_head(const HttpRequest& head) override {
     HeadDecision d;
     d.body_limit = kMaxRequestBytes;
-    d.too_large = error_http(
+    d.too_large = error_json(
         ApiError(ErrorKind::kRequestTooLarge, "Request too large").to_response(clock_->now_ms()));
-    const std::string_view path = head.path();
-    std::string key, rest;
-    if (path == "/interpreter") return d;
-    if (match_interpreters(path, key, rest)) {
+    const auto route = runtime_routes().match(head.method, head.path());
+    if (!route.found()) {
+      d.early_response = route_refusal(route);
+      return d;
+    }
+    if (route.id == RuntimeRoute::kProbe) return d;
+    if (route.id != RuntimeRoute::kExecute) {
+      const std::string key = route.param(0);
+      const std::string rest = key_path(route);
       if (rest == "/execute") d.body_limit = kMaxSyncRequestBytes;
       // Admission (include/sandbox/http.h): calls on one key run one at a time anyway, so those
       // waiting for a busy key wait without a worker thread; executions run guest code.
@@ -184,16 +202,8 @@ class Runtime final : public InterpreterRuntime {
       }
       return d;
     }
-    if (path != "/execute") {
-      d.early_response = HttpResponse::text(404, "Not found");
-      return d;
-    }
-    if (head.method != "POST") {
-      d.early_response = HttpResponse::text(405, "Method not allowed");
-      return d;
-    }
     if (!is_json_content_type(head.header("content-type").value_or(""))) {
-      d.early_response = error_http(
+      d.early_response = error_json(
           ApiError(ErrorKind::kUnsupportedMediaType, "Content-Type must be application/json")
               .to_response(clock_->now_ms()));
       return d;
@@ -211,21 +221,20 @@ class Runtime final : public InterpreterRuntime {
     // stream (on_head's may_stream); everything else answers as usual.
     EventStreamWriter events(request.stream);
     try {
-      const std::string_view path = request.path();
-      if (path == "/interpreter") return probe();
-      std::string key, rest;
-      if (match_interpreters(path, key, rest)) {
+      const auto route = runtime_routes().match(request.method, request.path());
+      if (!route.found()) return route_refusal(route);
+      if (route.id == RuntimeRoute::kProbe) return probe();
+      if (route.id != RuntimeRoute::kExecute) {
+        const std::string key = route.param(0);
         check_context_call(key);
-        return events.finish(
-            interpreter_->handle(key, request.method, rest, request.body, events.observer()));
+        return events.finish(interpreter_->handle(key, request.method, key_path(route),
+                                                  request.body, events.observer()));
       }
-      if (path != "/execute") return HttpResponse::text(404, "Not found");
-      if (request.method != "POST") return HttpResponse::text(405, "Method not allowed");
       ExecutionRequest exec = parse_execute_request(request.body, engine_.language);
       exec.on_output = events.observer();
       return events.finish(HttpResponse::json(200, boost::json::serialize(to_json(execute(exec)))));
     } catch (const std::exception& e) {
-      return events.finish(error_http(error_response_for(e, clock_->now_ms())));
+      return events.finish(error_json(error_response_for(e, clock_->now_ms())));
     }
   }
 

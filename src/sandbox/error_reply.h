@@ -5,18 +5,17 @@
 
 #include <exception>
 
-#include <boost/json/serialize.hpp>
-
 #include <sandbox/http.h>
 #include <sandbox/protocol.h>
+
+#include "http/error_answers.h"
 
 namespace sandbox {
 
 class ErrorReply : public std::exception {
  public:
   explicit ErrorReply(HttpResponse response) : response_(std::move(response)) {}
-  explicit ErrorReply(const ErrorResponse& error)
-      : response_(HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)))) {}
+  explicit ErrorReply(const ErrorResponse& error) : response_(error_json(error)) {}
   const HttpResponse& response() const { return response_; }
   const char* what() const noexcept override { return "error reply"; }
 

@@ -10,6 +10,8 @@
 
 #include "base/url_codec.h"
 #include "base/uuid.h"
+#include "http/error_answers.h"
+#include "http/route_table.h"
 #include "protocol/context_request.h"
 #include "protocol/env_limits.h"
 #include "protocol/execute_request.h"
@@ -26,15 +28,30 @@ HttpResponse json_ok(int status, const boost::json::object& body) {
   return HttpResponse::json(status, boost::json::serialize(body));
 }
 
-HttpResponse error_http(const ErrorResponse& e) {
-  return HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
-}
+// A sandbox's routes, below /sandboxes/{id} (docs/sandbox-api.md).
+enum class SandboxRoute {
+  kInfo,
+  kDestroy,
+  kExecute,
+  kCreateContext,
+  kListContexts,
+  kDeleteContext,
+  kSetEnv,
+  kFiles
+};
 
-HttpResponse method_not_allowed(std::string allow, std::int64_t now_ms) {
-  HttpResponse r =
-      error_http(ApiError(ErrorKind::kMethodNotAllowed, "Method not allowed").to_response(now_ms));
-  r.headers.emplace_back("allow", std::move(allow));
-  return r;
+const RouteTable<SandboxRoute>& sandbox_routes() {
+  static const RouteTable<SandboxRoute> routes{
+      {"GET", "/", SandboxRoute::kInfo},
+      {"DELETE", "/", SandboxRoute::kDestroy},
+      {"POST", "/execute", SandboxRoute::kExecute},
+      {"GET", "/contexts", SandboxRoute::kListContexts},
+      {"POST", "/contexts", SandboxRoute::kCreateContext},
+      {"DELETE", "/contexts/{id}", SandboxRoute::kDeleteContext},
+      {"POST", "/env", SandboxRoute::kSetEnv},
+      {"POST", "/files", SandboxRoute::kFiles},
+  };
+  return routes;
 }
 
 }  // namespace
@@ -49,35 +66,34 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
   const std::int64_t now = env_.clock.now_ms();
   try {
     claim();
-    if (path == "/" || path.empty()) {
-      if (method == "GET") return info();
-      if (method == "DELETE") return destroy();
-      return method_not_allowed("GET, DELETE", now);
+    const auto route = sandbox_routes().match(method, path.empty() ? "/" : path);
+    switch (route.outcome) {
+      case RouteTable<SandboxRoute>::Match::Outcome::kNotFound:
+        return error_json(ApiError(ErrorKind::kRouteNotFound, "Not found").to_response(now));
+      case RouteTable<SandboxRoute>::Match::Outcome::kWrongMethod:
+        return method_not_allowed(route.allow, "Method not allowed", now);
+      case RouteTable<SandboxRoute>::Match::Outcome::kFound:
+        break;
     }
-    if (path == "/execute") {
-      if (method == "POST") return execute(body, on_output);
-      return method_not_allowed("POST", now);
+    switch (route.id) {
+      case SandboxRoute::kInfo:
+        return info();
+      case SandboxRoute::kDestroy:
+        return destroy();
+      case SandboxRoute::kExecute:
+        return execute(body, on_output);
+      case SandboxRoute::kCreateContext:
+        return create_context(body);
+      case SandboxRoute::kListContexts:
+        return list_contexts();
+      case SandboxRoute::kDeleteContext:
+        return delete_context(url_decode(route.param(0)));
+      case SandboxRoute::kSetEnv:
+        return set_env(body);
+      case SandboxRoute::kFiles:
+        return files(body);
     }
-    if (path == "/contexts") {
-      if (method == "POST") return create_context(body);
-      if (method == "GET") return list_contexts();
-      return method_not_allowed("GET, POST", now);
-    }
-    constexpr std::string_view kContextPrefix = "/contexts/";
-    if (path.starts_with(kContextPrefix) && path.size() > kContextPrefix.size() &&
-        path.find('/', kContextPrefix.size()) == std::string::npos) {
-      if (method == "DELETE") return delete_context(url_decode(path.substr(kContextPrefix.size())));
-      return method_not_allowed("DELETE", now);
-    }
-    if (path == "/env") {
-      if (method == "POST") return set_env(body);
-      return method_not_allowed("POST", now);
-    }
-    if (path == "/files") {
-      if (method == "POST") return files(body);
-      return method_not_allowed("POST", now);
-    }
-    return error_http(ApiError(ErrorKind::kRouteNotFound, "Not found").to_response(now));
+    return error_json(ApiError(ErrorKind::kRouteNotFound, "Not found").to_response(now));
   } catch (const ErrorReply& reply) {
     return reply.response();
   } catch (const StorageError& e) {
@@ -85,9 +101,9 @@ HttpResponse Sandbox::handle(const std::string& method, const std::string& path,
     // another node holds (a load balancer moving ids, or a node that just died and whose lease
     // has not run out) changed nothing here: the cache stays, the caller may retry (503).
     if (!dynamic_cast<const LeaseHeldError*>(&e)) forget_cached();
-    return error_http(error_response_for(e, now));
+    return error_json(error_response_for(e, now));
   } catch (const std::exception& e) {
-    return error_http(error_response_for(e, now));
+    return error_json(error_response_for(e, now));
   }
 }
 

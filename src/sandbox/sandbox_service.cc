@@ -10,13 +10,12 @@
 #include <thread>
 #include <unordered_map>
 
-#include <boost/json/serialize.hpp>
-
 #include <sandbox/client.h>
 #include <sandbox/protocol.h>
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
+#include "http/error_answers.h"
 #include "interpreter/fifo_lock.h"
 
 namespace sandbox {
@@ -157,9 +156,8 @@ HttpResponse SandboxService::handle(const std::string& sandbox_id, const std::st
   try {
     validate_sandbox_id(sandbox_id);
   } catch (const std::invalid_argument& e) {
-    const ErrorResponse error =
-        ApiError(ErrorKind::kBadRequest, e.what()).to_response(impl_->env.clock.now_ms());
-    return HttpResponse::json(error.http_status, boost::json::serialize(to_json(error)));
+    return error_json(
+        ApiError(ErrorKind::kBadRequest, e.what()).to_response(impl_->env.clock.now_ms()));
   }
   return impl_->with_sandbox(
       sandbox_id, [&](Sandbox& sandbox) { return sandbox.handle(method, path, body, on_output); });

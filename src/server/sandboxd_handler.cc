@@ -11,8 +11,10 @@
 #include <sandbox/version.h>
 #include <sandbox/workspace.h>
 
+#include "http/error_answers.h"
 #include "http/event_stream.h"
 #include "http/metrics_http.h"
+#include "http/route_table.h"
 #include "mcp/mcp_http.h"
 #include "protocol/execute_request.h"
 
@@ -51,41 +53,59 @@ boost::json::object limits_json(const EngineLimits& l) {
 }  // namespace
 
 struct SandboxdHandler::Route {
-  enum class Kind { kHealth, kMetrics, kLanguages, kExecute, kSandbox, kRuntime, kMcp, kNotFound };
+  enum class Kind {
+    kHealth,
+    kMetrics,
+    kLanguages,
+    kExecute,
+    kSandbox,
+    kRuntime,
+    kMcp,
+    kWrongMethod,
+    kNotFound
+  };
   Kind kind = Kind::kNotFound;
-  std::string name;  // sandbox id, binding, or language
-  std::string rest;  // after /sandboxes/{id} or /runtimes/{binding}; may be empty
+  std::string name;                // sandbox id, binding, or language
+  std::string rest;                // after /sandboxes/{id} or /runtimes/{binding}; may be empty
+  std::string allow;               // kWrongMethod: the methods the path takes
+  Kind refused = Kind::kNotFound;  // kWrongMethod: the route the method does not fit
 
-  static Route of(std::string_view path) {
+  // sandboxd's routes (docs/sandbox-api.md); a sandbox's and a runtime's own routes are theirs.
+  static Route of(std::string_view method, std::string_view path) {
+    static const RouteTable<Kind> routes{
+        {"*", "/healthz", Kind::kHealth},
+        {"*", kMetricsPath, Kind::kMetrics},
+        {"GET", "/languages", Kind::kLanguages},
+        {"*", "/mcp", Kind::kMcp},
+        {"POST", "/execute/{language}", Kind::kExecute},
+        {"*", "/sandboxes/{id}", Kind::kSandbox},
+        {"*", "/sandboxes/{id}{rest...}", Kind::kSandbox},
+        {"*", "/runtimes/{binding}", Kind::kRuntime},
+        {"*", "/runtimes/{binding}{rest...}", Kind::kRuntime},
+    };
+    const auto match = routes.match(method, path);
     Route r;
-    if (path == "/healthz") {
-      r.kind = Kind::kHealth;
-    } else if (path == kMetricsPath) {
-      r.kind = Kind::kMetrics;
-    } else if (path == "/languages") {
-      r.kind = Kind::kLanguages;
-    } else if (path == "/mcp") {
-      r.kind = Kind::kMcp;
-    } else if (path.starts_with("/execute/")) {
-      const std::string_view lang = path.substr(9);
-      if (!lang.empty() && lang.find('/') == std::string_view::npos) {
-        r.kind = Kind::kExecute;
-        r.name = lang;
-      }
-    } else {
-      for (const auto& [prefix, kind] :
-           {std::pair{std::string_view("/sandboxes/"), Kind::kSandbox},
-            std::pair{std::string_view("/runtimes/"), Kind::kRuntime}}) {
-        if (!path.starts_with(prefix)) continue;
-        const std::string_view tail = path.substr(prefix.size());
-        const auto slash = tail.find('/');
-        r.name = std::string(tail.substr(0, slash));
-        if (r.name.empty()) return r;
-        r.rest = slash == std::string_view::npos ? "" : std::string(tail.substr(slash));
-        r.kind = kind;
-      }
+    switch (match.outcome) {
+      case RouteTable<Kind>::Match::Outcome::kNotFound:
+        return r;
+      case RouteTable<Kind>::Match::Outcome::kWrongMethod:
+        r.kind = Kind::kWrongMethod;
+        r.allow = match.allow;
+        r.refused = match.id;
+        return r;
+      case RouteTable<Kind>::Match::Outcome::kFound:
+        break;
     }
+    r.kind = match.id;
+    if (!match.params.empty()) r.name = match.param(0);
+    if (match.params.size() > 1) r.rest = match.param(1);
     return r;
+  }
+
+  // The 405 of a kWrongMethod route; the execute route words it as docs/sandbox-api.md does.
+  HttpResponse method_refusal(std::int64_t now_ms) const {
+    return method_not_allowed(allow, refused == Kind::kExecute ? "Use POST" : "Method not allowed",
+                              now_ms);
   }
 };
 
@@ -121,8 +141,7 @@ std::shared_ptr<void> SandboxdHandler::take_execution_slot(std::size_t index) {
 }
 
 HttpResponse SandboxdHandler::error(ErrorKind kind, const std::string& message) const {
-  const ErrorResponse e = ApiError(kind, message).to_response(clock_.now_ms());
-  return HttpResponse::json(e.http_status, boost::json::serialize(to_json(e)));
+  return error_json(ApiError(kind, message).to_response(clock_.now_ms()));
 }
 
 std::optional<std::size_t> SandboxdHandler::authorized_key(const HttpRequest& request) const {
@@ -150,7 +169,7 @@ void SandboxdHandler::log(const HttpRequest& request, const Route& route, int st
 }
 
 HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
-  const Route route = Route::of(head.path());
+  const Route route = Route::of(head.method, head.path());
   HeadDecision d;
   d.body_limit = kMaxRequestBytes;
   d.too_large = error(ErrorKind::kRequestTooLarge, "Request too large");
@@ -176,9 +195,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
     if (head.method == "GET") {
       d.early_response = options_.static_files->respond(head);
     } else {
-      HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Method not allowed");
-      r.headers.emplace_back("allow", "GET");
-      d.early_response = std::move(r);
+      d.early_response = method_not_allowed("GET", "Method not allowed", clock_.now_ms());
     }
     return finish(std::move(d));
   }
@@ -261,13 +278,14 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
       }
       d.body_limit = mcp::kMaxMcpMessageBytes;
       break;
-    case Route::Kind::kExecute:
-      if (head.method != "POST") {
-        HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Use POST");
-        r.headers.emplace_back("allow", "POST");
-        d.early_response = std::move(r);
+    case Route::Kind::kWrongMethod:
+      // An execution's 405 comes before its body is read; the others' after (in dispatch).
+      if (route.refused == Route::Kind::kExecute) {
+        d.early_response = route.method_refusal(clock_.now_ms());
         return finish(std::move(d));
       }
+      break;
+    case Route::Kind::kExecute:
       if (!is_json_content_type(head.header("content-type").value_or(""))) {
         d.early_response =
             error(ErrorKind::kUnsupportedMediaType, "Content-Type must be application/json");
@@ -283,7 +301,7 @@ HeadDecision SandboxdHandler::on_head(const HttpRequest& head) {
 
 HttpResponse SandboxdHandler::handle(HttpRequest request) {
   const auto start = std::chrono::steady_clock::now();
-  const Route route = Route::of(request.path());
+  const Route route = Route::of(request.method, request.path());
   // The request may be handed on (moved) to a runtime: keep what the log line needs.
   HttpRequest head;
   head.method = request.method;
@@ -298,8 +316,7 @@ HttpResponse SandboxdHandler::answer(const Route& route, HttpRequest& request) {
   try {
     return dispatch(route, request);
   } catch (const std::exception& e) {
-    const ErrorResponse body = error_response_for(e, clock_.now_ms());
-    return HttpResponse::json(body.http_status, boost::json::serialize(to_json(body)));
+    return error_json(error_response_for(e, clock_.now_ms()));
   }
 }
 
@@ -309,19 +326,11 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
     case Kind::kHealth:
       return HttpResponse::json(200, R"({"status":"ok"})");
     case Kind::kLanguages:
-      if (request.method != "GET") {
-        HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Method not allowed");
-        r.headers.emplace_back("allow", "GET");
-        return r;
-      }
       return languages();
     case Kind::kExecute:
-      if (request.method != "POST") {
-        HttpResponse r = error(ErrorKind::kMethodNotAllowed, "Use POST");
-        r.headers.emplace_back("allow", "POST");
-        return r;
-      }
       return execute_language(route.name, request);
+    case Kind::kWrongMethod:
+      return route.method_refusal(clock_.now_ms());
     case Kind::kSandbox: {
       EventStreamWriter events(request.stream);
       return events.finish(service_.handle(route.name, request.method,
@@ -348,7 +357,7 @@ HttpResponse SandboxdHandler::dispatch(const Route& route, HttpRequest& request)
 
 HttpResponse SandboxdHandler::mcp_fetch(const std::string& method, const std::string& path,
                                         const std::string& body) {
-  const Route route = Route::of(path);
+  const Route route = Route::of(method, path);
   if (route.kind == Route::Kind::kMcp || route.kind == Route::Kind::kRuntime) {
     return error(ErrorKind::kRouteNotFound, "Not found");
   }
