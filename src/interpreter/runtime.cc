@@ -189,7 +189,7 @@ class Runtime final : public InterpreterRuntime {
     }
     if (route.id == RuntimeRoute::kProbe) return d;
     if (route.id != RuntimeRoute::kExecute) {
-      const std::string key = route.param(0);
+      const std::string& key = route.param(0);
       const std::string rest = key_path(route);
       if (rest == "/execute") d.body_limit = kMaxSyncRequestBytes;
       // Admission (include/sandbox/http.h): calls on one key run one at a time anyway, so those
@@ -225,7 +225,7 @@ class Runtime final : public InterpreterRuntime {
       if (!route.found()) return route_refusal(route);
       if (route.id == RuntimeRoute::kProbe) return probe();
       if (route.id != RuntimeRoute::kExecute) {
-        const std::string key = route.param(0);
+        const std::string& key = route.param(0);
         check_context_call(key);
         return events.finish(interpreter_->handle(key, request.method, key_path(route),
                                                   request.body, events.observer()));

@@ -156,6 +156,7 @@ TEST(Metrics, ConcurrentRecordsAreAllCounted) {
   constexpr int kThreads = 4;
   constexpr int kEach = 20'000;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < kEach; ++i) {

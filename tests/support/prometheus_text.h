@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -90,15 +91,15 @@ class PrometheusText {
   // +Inf/-Inf/NaN.
   static bool parse_value(std::string_view text, double& out) {
     if (text == "+Inf") {
-      out = INFINITY;
+      out = std::numeric_limits<double>::infinity();
       return true;
     }
     if (text == "-Inf") {
-      out = -INFINITY;
+      out = -std::numeric_limits<double>::infinity();
       return true;
     }
     if (text == "NaN") {
-      out = NAN;
+      out = std::numeric_limits<double>::quiet_NaN();
       return true;
     }
     if (text.empty()) return false;
