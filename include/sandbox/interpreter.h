@@ -13,7 +13,7 @@
 // Lifecycle of a context's instance, in short (the diagram, with the function of each
 // transition, is in docs/contexts.md#lifecycle and src/interpreter/context_lifecycle.h):
 // [none] --boot or restore--> [resident] --clean round--> snapshot written (record fresh);
-// [resident] --invalid() / execute threw / snapshot write failed / evicted / another context of
+// [resident] --invalid() / execute threw / storing the round failed / evicted / another context of
 // the key ran / deleted--> [none]. The stored record goes [null] -> [fresh] -> [stale] (a round
 // that could not snapshot) -> [fresh]; a build mismatch resets it to [null]; limit rounds and
 // dropped instances leave it untouched.

@@ -390,32 +390,28 @@ std::optional<double> ContextLifecycle::settle_snapshot(const std::string& key, 
                        ? &*state.resident
                        : nullptr;
   std::optional<double> snapshot_ms;
-  bool row_written = false;
-  if (live && live->instance->can_snapshot()) {
-    try {
+  try {
+    if (live && live->instance->can_snapshot()) {
       // CL9: chunks and row in one transaction.
       const auto base = snapshot_base();
       const SnapshotWriteResult written =
           write_snapshot(store_, key, engine_.build, base.get(), *live, row, clock_.now_ms());
       snapshot_ms = written.elapsed_ms;
       options_.metrics.snapshot_bytes_written(written.bytes_written);
-      row_written = true;
-    } catch (const WorkerLostError& e) {
-      // The round's memory died with its worker before it was stored: the round is not
-      // acknowledged (docs/contexts.md#worker-loss), so the row stays as it was.
-      spdlog::warn("interpreter {}: snapshot of context {} lost: {}", key, row.id, e.what());
-      drop_resident(state);
-      throw;
-    } catch (const std::exception& e) {
-      // CL6: memory is now ahead of a snapshot we could not write. Drop the instance so the
-      // context continues from what is on disk rather than silently diverging.
-      spdlog::error("interpreter {}: snapshot of context {} failed: {}", key, row.id, e.what());
-      drop_resident(state);
+      return snapshot_ms;
     }
-  } else if (live) {
-    mark_stale(row);
+    if (live) mark_stale(row);
+    store_.put_context(key, row.id, to_json(row));  // CL9
+  } catch (const std::exception& e) {
+    // CL6: the round could not be stored, so it is not acknowledged: the request fails (a
+    // storage failure is a retryable 500, a lost worker a 503) and the row stays as it was.
+    // The instance is dropped, since its memory is ahead of what is stored: the next round
+    // restores the last stored snapshot instead of continuing a round nobody was told of.
+    spdlog::error("interpreter {}: storing the round of context {} failed: {}", key, row.id,
+                  e.what());
+    if (state.resident && state.resident->context_id == row.id) drop_resident(state);
+    throw;
   }
-  if (!row_written) store_.put_context(key, row.id, to_json(row));  // CL9
   return snapshot_ms;
 }
 

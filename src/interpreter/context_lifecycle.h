@@ -16,7 +16,7 @@
 //                                                                    |  discard_foreign_snapshot
 //                                                                    v  + boot_instance
 //          +------ drop_resident: invalid() / execute threw ---- [resident] <----+
-//          |       (drop_if_invalid, run) / snapshot write failed     |          |
+//          |       (drop_if_invalid, run) / storing the round failed   |          |
 //          |       (settle_snapshot) / another context of the key     | run:     | reuse (not
 //          |       made live (make_live) / evict (ResidentCache) /    | execute  | invalid, same
 //          v       take_over / wipe                                   |          | context)
@@ -164,6 +164,7 @@ class ContextLifecycle {
   bool drop_if_invalid(KeyState& state, const ContextRow& row);
   // CL7-CL9: after a round, stores a snapshot of the live instance, or marks the record stale,
   // or leaves it; then writes the row. Returns the snapshot's duration when one was written.
+  // CL6: when storing fails it drops the resident and rethrows; the round is not answered.
   std::optional<double> settle_snapshot(const std::string& key, KeyState& state, ContextRow& row,
                                         bool limited);
   // CL8: the record (if any, not yet stale) becomes stale: memory is ahead of disk.

@@ -1,6 +1,9 @@
 #include "storage/postgres/pg_handle.h"
 
+#include <cerrno>
+
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include "base/utf8.h"
 #include "storage/storage_error.h"
@@ -139,6 +142,28 @@ PgConnection::PgConnection(const std::string& conninfo) : conn_(PQconnectdb(conn
 
 bool PgConnection::healthy() const {
   return PQstatus(conn_.get()) == CONNECTION_OK && PQtransactionStatus(conn_.get()) == PQTRANS_IDLE;
+}
+
+bool PgConnection::still_open() {
+  // A backend that ends sends a FATAL message and then closes its socket: the first read takes
+  // the message (libpq hands it to the notice processor), a later one sees the end of the
+  // stream, which turns the status to CONNECTION_BAD. An idle connection that is open has
+  // nothing to read, or a few notices: the rounds are bounded either way.
+  constexpr int kReadRounds = 4;
+  for (int round = 0; round < kReadRounds; ++round) {
+    if (!healthy()) return false;
+    pollfd p{PQsocket(conn_.get()), POLLIN, 0};
+    const int ready = ::poll(&p, 1, 0);
+    if (ready == 0) return true;  // nothing arrived: open
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    // libpq keeps its socket non-blocking: this reads only what has already arrived.
+    if (PQconsumeInput(conn_.get()) == 0) return false;
+    (void)PQisBusy(conn_.get());  // parses what arrived (a notice, a parameter status)
+  }
+  return healthy();
 }
 
 std::string PgConnection::error_message() const { return trimmed(PQerrorMessage(conn_.get())); }

@@ -94,6 +94,11 @@ class PgConnection {
   pg_conn* get() const { return conn_.get(); }
   // Whether the connection is still usable (not broken, not inside a failed transaction).
   bool healthy() const;
+  // For a connection that sat idle: reads, without waiting, what the server sent since its last
+  // statement, and answers whether it is still open. A connection whose server went away (a
+  // restart, pg_terminate_backend) has been closed from the other end, and this sees it, where
+  // healthy() would answer true until a statement failed on it.
+  bool still_open();
   // Runs `sql` with `params`; throws StorageError unless it succeeded.
   PgResult exec(const std::string& sql, const PgParams& params = {});
   std::string error_message() const;

@@ -108,7 +108,14 @@ std::unique_ptr<PgConnection> PostgresDatabase::take_connection() {
     if (!idle_.empty()) {
       auto c = std::move(idle_.back());
       idle_.pop_back();
-      return c;
+      lock.unlock();
+      // An idle connection may have been closed by the server since (a restart): it would fail
+      // the first statement of a request that did nothing wrong, so it is closed here instead.
+      if (c->still_open()) return c;
+      c.reset();
+      lock.lock();
+      --open_connections_;
+      continue;
     }
     if (open_connections_ < options_.max_connections) {
       ++open_connections_;
