@@ -96,6 +96,11 @@ class HostState {
   std::uint32_t mutation_policy(const FdEntry& dir) const;
   bool workspace_disabled() const;
   std::uint32_t read_path(std::uint32_t ptr, std::uint32_t len, GuestPath& out) const;
+  // The checks every call that changes one path makes first: `fd` is a directory the policy
+  // lets the guest change, the path reads and walks (lookup()). 0 with `path` and `found` set,
+  // else the errno.
+  std::uint32_t find_for_change(std::uint32_t fd, std::uint32_t path_ptr, std::uint32_t len,
+                                GuestPath& path, Lookup& found);
   std::uint32_t write_filestat(std::uint32_t out, Mount mount, const WorkspaceNode* node,
                                std::uint8_t filetype) const;
   std::uint64_t inode(const void* node) const;

@@ -30,31 +30,31 @@ std::uint32_t HostState::read_path(std::uint32_t ptr, std::uint32_t len, GuestPa
   return parse_guest_path(memory.text(ptr, len), out);
 }
 
-std::uint32_t HostState::path_create_directory(std::uint32_t fd, std::uint32_t path,
-                                               std::uint32_t len) {
+std::uint32_t HostState::find_for_change(std::uint32_t fd, std::uint32_t path_ptr,
+                                         std::uint32_t len, GuestPath& path, Lookup& found) {
   std::uint32_t err;
   FdEntry* dir = directory_fd(fd, &err);
   if (dir == nullptr) return err;
   if ((err = mutation_policy(*dir))) return err;
+  if ((err = read_path(path_ptr, len, path))) return err;
+  return lookup(dir->node, path, found);
+}
+
+std::uint32_t HostState::path_create_directory(std::uint32_t fd, std::uint32_t path,
+                                               std::uint32_t len) {
   GuestPath p;
-  if ((err = read_path(path, len, p))) return err;
   Lookup found;
-  if ((err = lookup(dir->node, p, found))) return err;
+  if (const std::uint32_t err = find_for_change(fd, path, len, p, found)) return err;
   if (found.node) return kEExist;
-  if ((err = check_new_entry(*found.parent, found.name))) return err;
+  if (const std::uint32_t err = check_new_entry(*found.parent, found.name)) return err;
   found.parent->put(found.name, std::make_shared<WorkspaceNode>(WorkspaceNode::Type::kDirectory));
   return kSuccess;
 }
 
 std::uint32_t HostState::path_unlink_file(std::uint32_t fd, std::uint32_t path, std::uint32_t len) {
-  std::uint32_t err;
-  FdEntry* dir = directory_fd(fd, &err);
-  if (dir == nullptr) return err;
-  if ((err = mutation_policy(*dir))) return err;
   GuestPath p;
-  if ((err = read_path(path, len, p))) return err;
   Lookup found;
-  if ((err = lookup(dir->node, p, found))) return err;
+  if (const std::uint32_t err = find_for_change(fd, path, len, p, found)) return err;
   if (!found.node) return kENoent;
   if (found.node->is_dir()) return kEIsdir;
   if (p.trailing_slash) return kENotdir;
@@ -64,14 +64,9 @@ std::uint32_t HostState::path_unlink_file(std::uint32_t fd, std::uint32_t path, 
 
 std::uint32_t HostState::path_remove_directory(std::uint32_t fd, std::uint32_t path,
                                                std::uint32_t len) {
-  std::uint32_t err;
-  FdEntry* dir = directory_fd(fd, &err);
-  if (dir == nullptr) return err;
-  if ((err = mutation_policy(*dir))) return err;
   GuestPath p;
-  if ((err = read_path(path, len, p))) return err;
   Lookup found;
-  if ((err = lookup(dir->node, p, found))) return err;
+  if (const std::uint32_t err = find_for_change(fd, path, len, p, found)) return err;
   if (!found.parent) return kEBusy;  // the descriptor's own directory
   if (!found.node) return kENoent;
   if (!found.node->is_dir()) return kENotdir;
