@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include <sandbox/http.h>
 #include <sandbox/protocol.h>
 
 namespace sandbox {
@@ -285,6 +286,29 @@ struct LanguageInfo {
   std::optional<EngineLimits> limits;  // built-in engines only
 };
 
+// ---- A client over a transport of the caller's ----------------------------------------------
+
+// One request as the client sends it to sandboxd.
+struct ClientRequest {
+  std::string method;
+  std::string path;  // e.g. /sandboxes/my-sandbox/files
+  std::string body;  // JSON; empty when the request has none
+  // content-type: application/json on a POST; authorization with an api_key; x-sandbox-id.
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// Delivers one request to sandboxd and returns its answer as the route gave it (an
+// ErrorResponse body when the route refused), for a caller that reaches sandboxd another way
+// than a URL: in process (sandboxd's own /mcp), through a proxy of its own, a test. The client
+// decodes the answer as it decodes one from the network. A transport that cannot deliver
+// throws: a SandboxError passes as it is, any other exception becomes SandboxError
+// INTERNAL_ERROR with http_status 0 and the exception's message.
+//
+// Over a transport nothing is streamed: run_code's on_stdout_text and on_stderr_text are called
+// once the answer is in, with each line of the output (and its newline). Timeouts are the
+// transport's own; ClientOptions::timeout and RunOptions::timeout are not used.
+using ClientTransport = std::function<HttpResponse(const ClientRequest&)>;
+
 class SandboxClient {
  public:
   SandboxClient(SandboxClient&&) noexcept;
@@ -326,6 +350,7 @@ class SandboxClient {
 
  private:
   friend SandboxClient get_sandbox(const std::string&, const std::string&, const ClientOptions&);
+  friend SandboxClient get_sandbox(ClientTransport, const std::string&, const ClientOptions&);
   struct Impl;
   explicit SandboxClient(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
@@ -339,5 +364,14 @@ SandboxClient get_sandbox(const std::string& server_url, const std::string& id,
 // GET {server_url}/languages.
 std::vector<LanguageInfo> list_languages(const std::string& server_url,
                                          const ClientOptions& options = {});
+
+// get_sandbox, list_languages and run_code_on_server over a ClientTransport (above): the same
+// checks, requests and errors as over a URL.
+SandboxClient get_sandbox(ClientTransport transport, const std::string& id,
+                          const ClientOptions& options = {});
+std::vector<LanguageInfo> list_languages(const ClientTransport& transport,
+                                         const ClientOptions& options = {});
+ExecutionResult run_code_on_server(const ClientTransport& transport, const std::string& language_id,
+                                   const std::string& code, const RunOptions& options = {});
 
 }  // namespace sandbox

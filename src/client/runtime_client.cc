@@ -7,9 +7,11 @@
 #include <sandbox/client.h>
 #include <sandbox/clock.h>
 
+#include "base/utf8.h"
 #include "client/client_support.h"
 #include "client/execute_stream_reader.h"
 #include "client/http_client.h"
+#include "client/sender.h"
 #include "protocol/sandbox_responses.h"
 
 namespace sandbox {
@@ -57,19 +59,31 @@ void throw_sandbox_error(ErrorResponse r) {
   throw SandboxError(std::move(r));
 }
 
+namespace {
+
+// How much of an answer that is not the protocol (a proxy's error page, say) an error quotes.
+constexpr std::size_t kQuotedBodyBytes = 200;
+
+// The start of `response`'s body, as valid UTF-8.
+std::string quoted_body(const HttpResponse& response) {
+  return sanitize_utf8(utf8_prefix(response.body, kQuotedBodyBytes));
+}
+
+}  // namespace
+
 boost::json::value client_detail::checked_json(const HttpResponse& response) {
   if (response.status == 204) return boost::json::object{};
   boost::system::error_code ec;
   boost::json::value body = boost::json::parse(response.body, ec);
   if (ec) {
-    throw_sandbox_error(
-        transport_error("HTTP " + std::to_string(response.status) + ": response is not JSON"));
+    throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) +
+                                        ": response is not JSON: " + quoted_body(response)));
   }
   if (response.status < 200 || response.status >= 300) {
     auto e = error_response_from_json(body);
     if (!e) {
       throw_sandbox_error(transport_error("HTTP " + std::to_string(response.status) + ": " +
-                                          response.body.substr(0, 200)));
+                                          quoted_body(response)));
     }
     if (e->timestamp.empty()) e->timestamp = iso8601_ms(SystemClock().now_ms());
     throw_sandbox_error(std::move(*e));
@@ -115,27 +129,23 @@ HttpResponse client_detail::send_or_throw(HttpClient& client, const std::string&
 
 namespace {
 
-// POST {base_url}{path} {code, envVars?}: the stateless execute of a runtime and of sandboxd.
-ExecutionResult execute_stateless(const std::string& base_url, const std::string& path,
-                                  const std::string& code, const RunOptions& options) {
-  std::unique_ptr<HttpClient> client;
-  try {
-    client = std::make_unique<HttpClient>(base_url, options.timeout);
-  } catch (const std::invalid_argument& e) {
-    throw_sandbox_error(transport_error(e.what()));
-  }
+// POST {path} {code, envVars?}: the stateless execute of a runtime and of sandboxd.
+ExecutionResult execute_stateless(Sender& sender, const std::string& path, const std::string& code,
+                                  const RunOptions& options) {
   boost::json::object body{{"code", code}};
   boost::json::object env;
   for (const auto& [k, v] : options.env_vars) {
     if (v) env[k] = *v;
   }
   if (!env.empty()) body["envVars"] = std::move(env);
-  const auto response = send_execute_or_throw(*client, path, boost::json::serialize(body),
-                                              auth_headers(options.api_key), options.on_stdout_text,
-                                              options.on_stderr_text);
+  const auto response =
+      sender.send_execute(path, boost::json::serialize(body), auth_headers(options.api_key),
+                          options.on_stdout_text, options.on_stderr_text);
   const auto json = checked_json(response);
   if (!json.is_object()) throw_sandbox_error(transport_error("Invalid sandbox response"));
-  return execution_result_from_json(json.get_object());
+  ExecutionResult result = execution_result_from_json(json.get_object());
+  if (!sender.streams()) deliver_unstreamed(result, options.on_stdout_text, options.on_stderr_text);
+  return result;
 }
 
 bool valid_language_id(std::string_view id) {
@@ -150,18 +160,37 @@ bool valid_language_id(std::string_view id) {
 
 ExecutionResult run_code(const std::string& runtime_url, const std::string& code,
                          const RunOptions& options) {
-  return execute_stateless(runtime_url, "/execute", code, options);
+  Sender sender = Sender::http(runtime_url, options.timeout);
+  return execute_stateless(sender, "/execute", code, options);
 }
 
-ExecutionResult run_code_on_server(const std::string& server_url, const std::string& language_id,
-                                   const std::string& code, const RunOptions& options) {
+namespace {
+
+// The path of POST /execute/{language_id}; ValidationFailedError for an id that is not one.
+std::string stateless_execute_path(const std::string& language_id) {
   if (!valid_language_id(language_id)) {
     throw_sandbox_error(
         ApiError(ErrorKind::kBadRequest,
                  "Invalid language id '" + language_id + "' (1-64 characters of A-Z a-z 0-9 . _ -)")
             .to_response(SystemClock().now_ms()));
   }
-  return execute_stateless(server_url, "/execute/" + language_id, code, options);
+  return "/execute/" + language_id;
+}
+
+}  // namespace
+
+ExecutionResult run_code_on_server(const std::string& server_url, const std::string& language_id,
+                                   const std::string& code, const RunOptions& options) {
+  const std::string path = stateless_execute_path(language_id);
+  Sender sender = Sender::http(server_url, options.timeout);
+  return execute_stateless(sender, path, code, options);
+}
+
+ExecutionResult run_code_on_server(const ClientTransport& transport, const std::string& language_id,
+                                   const std::string& code, const RunOptions& options) {
+  const std::string path = stateless_execute_path(language_id);
+  Sender sender = Sender::over(transport);
+  return execute_stateless(sender, path, code, options);
 }
 
 namespace {

@@ -13,7 +13,7 @@
 #include "base/base64.h"
 #include "base/url_codec.h"
 #include "client/client_support.h"
-#include "client/http_client.h"
+#include "client/sender.h"
 #include "protocol/sandbox_responses.h"
 
 namespace sandbox {
@@ -67,16 +67,26 @@ void validate_sandbox_id(std::string_view id) {
 }
 
 struct SandboxClient::Impl {
+  Impl(std::string sandbox_id, ClientOptions client_options, Sender request_sender)
+      : id(std::move(sandbox_id)),
+        base("/sandboxes/" + id),
+        options(std::move(client_options)),
+        sender(std::move(request_sender)) {}
+
   std::string id;
   std::string base;  // /sandboxes/{id}
   ClientOptions options;
-  std::unique_ptr<HttpClient> http;
+  Sender sender;
+
+  Headers headers() const {
+    Headers h = auth_headers(options.api_key);
+    h.emplace_back(std::string(kSandboxIdHeader), id);
+    return h;
+  }
 
   boost::json::value call(const std::string& method, const std::string& path,
                           const std::string& body = {}) {
-    Headers headers = auth_headers(options.api_key);
-    headers.emplace_back(std::string(kSandboxIdHeader), id);
-    return checked_json(send_or_throw(*http, method, base + path, body, headers));
+    return checked_json(sender.send(method, base + path, body, headers()));
   }
 
   boost::json::object files(const boost::json::object& request) {
@@ -91,24 +101,41 @@ SandboxClient::~SandboxClient() = default;
 
 const std::string& SandboxClient::id() const { return impl_->id; }
 
-SandboxClient get_sandbox(const std::string& server_url, const std::string& id,
-                          const ClientOptions& options) {
+namespace {
+
+// The id a client uses: lowercased first with normalize_id, then validated
+// (std::invalid_argument).
+std::string client_sandbox_id(const std::string& id, const ClientOptions& options) {
   std::string normalized = id;
   if (options.normalize_id) {
     std::transform(normalized.begin(), normalized.end(), normalized.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   }
   validate_sandbox_id(normalized);
-  auto impl = std::make_unique<SandboxClient::Impl>();
-  impl->id = normalized;
-  impl->base = "/sandboxes/" + normalized;
-  impl->options = options;
-  try {
-    impl->http = std::make_unique<HttpClient>(server_url, options.timeout);
-  } catch (const std::invalid_argument& e) {
-    throw_sandbox_error(transport_error(e.what()));
-  }
-  return SandboxClient(std::move(impl));
+  return normalized;
+}
+
+std::vector<LanguageInfo> languages_over(Sender& sender, const ClientOptions& options) {
+  const auto answer =
+      checked_json(sender.send("GET", "/languages", "", auth_headers(options.api_key)));
+  const auto& o = as_object(answer);
+  return decoded([&] { return decode_language_list(o); });
+}
+
+}  // namespace
+
+SandboxClient get_sandbox(const std::string& server_url, const std::string& id,
+                          const ClientOptions& options) {
+  std::string sandbox_id = client_sandbox_id(id, options);
+  return SandboxClient(std::make_unique<SandboxClient::Impl>(
+      std::move(sandbox_id), options, Sender::http(server_url, options.timeout)));
+}
+
+SandboxClient get_sandbox(ClientTransport transport, const std::string& id,
+                          const ClientOptions& options) {
+  std::string sandbox_id = client_sandbox_id(id, options);
+  return SandboxClient(std::make_unique<SandboxClient::Impl>(std::move(sandbox_id), options,
+                                                             Sender::over(std::move(transport))));
 }
 
 CodeContext SandboxClient::create_code_context(const CreateContextOptions& options) {
@@ -148,19 +175,17 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
     }
     body["envVars"] = std::move(env);
   }
-  impl_->http->set_timeout(options.timeout);
+  impl_->sender.set_timeout(options.timeout);
   boost::json::value answer;
   try {
-    Headers headers = auth_headers(impl_->options.api_key);
-    headers.emplace_back(std::string(kSandboxIdHeader), impl_->id);
-    answer = checked_json(send_execute_or_throw(*impl_->http, impl_->base + "/execute",
-                                                boost::json::serialize(body), headers,
-                                                options.on_stdout_text, options.on_stderr_text));
+    answer = checked_json(impl_->sender.send_execute(
+        impl_->base + "/execute", boost::json::serialize(body), impl_->headers(),
+        options.on_stdout_text, options.on_stderr_text));
   } catch (...) {
-    impl_->http->set_timeout(impl_->options.timeout);
+    impl_->sender.set_timeout(impl_->options.timeout);
     throw;
   }
-  impl_->http->set_timeout(impl_->options.timeout);
+  impl_->sender.set_timeout(impl_->options.timeout);
   const auto& o = as_object(answer);
   SandboxExecutionResult result;
   try {
@@ -172,6 +197,9 @@ SandboxExecutionResult SandboxClient::run_code(const std::string& code,
     result.execution_count = unsigned_of(o, "executionCount");
   }
   result.context = decoded([&] { return decode_execution_context_info(o); });
+  if (!impl_->sender.streams()) {
+    deliver_unstreamed(result, options.on_stdout_text, options.on_stderr_text);
+  }
   const auto& outcome = result.outcome;
   if (options.on_stdout) {
     for (const auto& line : outcome.logs.stdout_lines) options.on_stdout(line);
@@ -269,16 +297,14 @@ void SandboxClient::destroy() { impl_->call("DELETE", ""); }
 
 std::vector<LanguageInfo> list_languages(const std::string& server_url,
                                          const ClientOptions& options) {
-  std::unique_ptr<HttpClient> http;
-  try {
-    http = std::make_unique<HttpClient>(server_url, options.timeout);
-  } catch (const std::invalid_argument& e) {
-    throw_sandbox_error(transport_error(e.what()));
-  }
-  const auto answer =
-      checked_json(send_or_throw(*http, "GET", "/languages", "", auth_headers(options.api_key)));
-  const auto& o = as_object(answer);
-  return decoded([&] { return decode_language_list(o); });
+  Sender sender = Sender::http(server_url, options.timeout);
+  return languages_over(sender, options);
+}
+
+std::vector<LanguageInfo> list_languages(const ClientTransport& transport,
+                                         const ClientOptions& options) {
+  Sender sender = Sender::over(transport);
+  return languages_over(sender, options);
 }
 
 }  // namespace sandbox

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -25,10 +28,9 @@ class ToolFailure : public std::runtime_error {
 
 // The longest language name a tool accepts (it becomes part of a request path).
 constexpr std::size_t kMaxLanguageNameBytes = 64;
-// How much of an unexpected (non-protocol) answer body an error message quotes.
-constexpr std::size_t kQuotedBodyBytes = 512;
 
-using Handler = std::function<json::object(const Backend&, const json::object&)>;
+class Sandboxd;
+using Handler = std::function<json::object(Sandboxd&, const json::object&)>;
 
 struct Tool {
   std::string_view name;
@@ -108,78 +110,73 @@ void check_arguments(const Tool& tool, const json::object& schema, const json::o
   }
 }
 
-// ---- Requests to sandboxd ----------------------------------------------------------------------
+// ---- sandboxd, through the C++ client ----------------------------------------------------------
 
-// The JSON body of a 2xx answer to one request; ToolFailure for anything else.
-json::value request(const Backend& backend, const std::string& method, const std::string& path,
-                    const json::object* body = nullptr) {
-  const HttpResponse answer = backend(method, path, body ? json::serialize(*body) : "");
-  json::error_code ec;
-  json::parse_options options;
-  options.max_depth = kMaxMcpJsonDepth;
-  const json::value parsed = json::parse(answer.body, ec, {}, options);
-  if (answer.status >= 200 && answer.status < 300) {
-    if (ec) throw ToolFailure("sandboxd answered " + path + " with a body that is not JSON");
-    return parsed;
+// The C++ client over the backend: the client builds every request and decodes every answer
+// (its checks and errors are the tools'). The body of the last answer is kept, since a tool's
+// structuredContent is sandboxd's answer as it came (docs/mcp.md#tools).
+class Sandboxd {
+ public:
+  explicit Sandboxd(const Backend& backend)
+      : transport_([this, &backend](const ClientRequest& r) {
+          HttpResponse answer = backend(r.method, r.path, r.body);
+          last_body_ = answer.body;
+          return answer;
+        }) {}
+  Sandboxd(const Sandboxd&) = delete;
+  Sandboxd& operator=(const Sandboxd&) = delete;
+
+  const ClientTransport& transport() const { return transport_; }
+  // The client of sandbox `id` (the id is checked before anything is sent).
+  SandboxClient sandbox(const std::string& id) const { return get_sandbox(transport_, id); }
+
+  // The last answer, a JSON object (the client has accepted it already).
+  json::object last_answer() const {
+    json::error_code ec;
+    json::parse_options options;
+    options.max_depth = kMaxMcpJsonDepth;
+    json::value parsed = json::parse(last_body_, ec, {}, options);
+    if (ec || !parsed.is_object()) throw ToolFailure("sandboxd's answer is not a JSON object");
+    return std::move(parsed.as_object());
   }
-  if (!ec) {
-    std::string raw_code;
-    if (const auto e = error_response_from_json(parsed, &raw_code)) {
-      throw ToolFailure((raw_code.empty() ? std::string(error_code_name(e->code)) : raw_code) +
-                        " (HTTP " + std::to_string(answer.status) + "): " + e->message);
-    }
-  }
-  throw ToolFailure("sandboxd answered HTTP " + std::to_string(answer.status) + ": " +
-                    sanitize_utf8(answer.body.substr(0, kQuotedBodyBytes)));
+
+ private:
+  std::string last_body_;
+  ClientTransport transport_;
+};
+
+// The text of a SandboxError for the agent: sandboxd's code, status and message, or the
+// message alone when sandboxd was not reached or did not answer with the protocol.
+std::string error_text(const SandboxError& e) {
+  if (e.http_status() == 0) return e.what();
+  return std::string(error_code_name(e.code())) + " (HTTP " + std::to_string(e.http_status()) +
+         "): " + e.what();
 }
 
-json::object files_request(const Backend& backend, const std::string& sandbox_id,
-                           const json::object& body) {
-  const json::value answer = request(backend, "POST", "/sandboxes/" + sandbox_id + "/files", &body);
-  if (!answer.is_object()) throw ToolFailure("sandboxd's files answer is not an object");
-  return answer.as_object();
-}
-
-// The sandbox id argument, checked before it becomes part of a path.
-std::string sandbox_arg(const json::object& args) {
-  std::string id = string_arg(args, "sandbox_id");
-  try {
-    validate_sandbox_id(id);
-  } catch (const std::invalid_argument& e) {
-    throw ToolFailure(e.what());
+// The context id argument: context ids are interpreter-key shaped, and anything else never
+// names one (nor is it sent).
+std::string context_arg(const json::object& args) {
+  std::string id = string_arg(args, "context_id");
+  if (!valid_interpreter_key(id)) {
+    throw ToolFailure("CONTEXT_NOT_FOUND: no context '" + std::string(utf8_prefix(id, 128)) + "'");
   }
   return id;
 }
 
-struct LanguageEntry {
-  std::string id;
-  std::string binding;
-};
-
 // The binding that runs `language` (GET /languages): by id, binding name or language.
-LanguageEntry resolve_language(const Backend& backend, const std::string& language) {
+LanguageInfo resolve_language(const Sandboxd& sandboxd, const std::string& language) {
   if (language.empty() || language.size() > kMaxLanguageNameBytes) {
     throw ToolFailure("Unsupported language: " +
                       std::string(utf8_prefix(language, kMaxLanguageNameBytes)));
   }
   const std::string wanted = normalize_language(language);
-  const json::value answer = request(backend, "GET", "/languages");
-  const json::value* list =
-      answer.is_object() ? answer.as_object().if_contains("languages") : nullptr;
-  if (!list || !list->is_array()) throw ToolFailure("sandboxd's /languages answer has no list");
   std::string available;
-  for (const auto& entry : list->as_array()) {
-    if (!entry.is_object()) continue;
-    const auto field = [&](std::string_view key) {
-      const json::value* v = entry.as_object().if_contains(key);
-      return v && v->is_string() ? std::string(v->as_string()) : std::string();
-    };
-    const std::string id = field("id"), binding = field("binding");
-    if (id.empty() || binding.empty() || !valid_interpreter_key(id)) continue;
-    if (id == wanted || binding == language || field("language") == wanted) {
-      return LanguageEntry{id, binding};
+  for (LanguageInfo& entry : list_languages(sandboxd.transport())) {
+    if (entry.id.empty() || entry.binding.empty() || !valid_interpreter_key(entry.id)) continue;
+    if (entry.id == wanted || entry.binding == language || entry.language == wanted) {
+      return std::move(entry);
     }
-    available += (available.empty() ? "" : ", ") + id;
+    available += (available.empty() ? "" : ", ") + entry.id;
   }
   throw ToolFailure("No binding runs '" + language + "' (available: " + available + ")");
 }
@@ -232,118 +229,106 @@ std::string render_execution(const ExecutionResult& r, const json::object& answe
 
 // ---- The tools ---------------------------------------------------------------------------------
 
-json::object list_languages(const Backend& backend, const json::object&) {
-  json::value answer = request(backend, "GET", "/languages");
-  if (!answer.is_object()) throw ToolFailure("sandboxd's /languages answer is not an object");
-  return structured_result(std::move(answer.as_object()));
+json::object list_languages_tool(Sandboxd& sandboxd, const json::object&) {
+  static_cast<void>(list_languages(sandboxd.transport()));
+  return structured_result(sandboxd.last_answer());
 }
 
-json::object run_code(const Backend& backend, const json::object& args) {
-  const std::optional<std::string> sandbox_id =
-      args.contains("sandbox_id") ? std::optional(sandbox_arg(args)) : std::nullopt;
+json::object run_code(Sandboxd& sandboxd, const json::object& args) {
+  const std::optional<std::string> sandbox_id = optional_string_arg(args, "sandbox_id");
   const std::optional<std::string> context_id = optional_string_arg(args, "context_id");
   const std::optional<std::string> language = optional_string_arg(args, "language");
   if (context_id && !sandbox_id) throw InvalidParams("context_id needs sandbox_id");
   if (!context_id && !language) throw InvalidParams("run_code needs language (or context_id)");
-  json::object body{{"code", string_arg(args, "code")}};
-  std::string path;
-  if (const auto env = env_arg(args, sandbox_id.has_value())) body["envVars"] = *env;
-  if (!sandbox_id) {
-    path = "/execute/" + resolve_language(backend, *language).id;
-  } else {
-    path = "/sandboxes/" + *sandbox_id + "/execute";
-    if (context_id) {
-      body["contextId"] = *context_id;
-    } else {
-      body["binding"] = resolve_language(backend, *language).binding;
+  const std::string code = string_arg(args, "code");
+  std::map<std::string, std::optional<std::string>> env;
+  if (const auto given = env_arg(args, sandbox_id.has_value())) {
+    for (const auto& [k, v] : *given) {
+      env[std::string(k)] =
+          v.is_null() ? std::nullopt : std::optional<std::string>(std::string(v.as_string()));
     }
   }
-  json::value answer = request(backend, "POST", path, &body);
-  if (!answer.is_object()) throw ToolFailure("sandboxd's execute answer is not an object");
   ExecutionResult result;
-  try {
-    result = execution_result_from_json(answer.as_object());
-  } catch (const std::exception& e) {
-    throw ToolFailure(e.what());
+  if (!sandbox_id) {
+    RunOptions options;
+    options.env_vars = std::move(env);
+    result = run_code_on_server(sandboxd.transport(), resolve_language(sandboxd, *language).id,
+                                code, options);
+  } else {
+    SandboxClient sandbox = sandboxd.sandbox(*sandbox_id);
+    SandboxRunOptions options;
+    options.env_vars = std::move(env);
+    if (context_id) {
+      options.context = *context_id;
+    } else {
+      options.binding = resolve_language(sandboxd, *language).binding;
+    }
+    result = sandbox.run_code(code, options);
   }
-  json::object out =
-      structured_result(answer.as_object(), render_execution(result, answer.as_object()));
+  const json::object answer = sandboxd.last_answer();
+  json::object out = structured_result(answer, render_execution(result, answer));
   out["isError"] = result.outcome.error.has_value();
   return out;
 }
 
-json::object create_context(const Backend& backend, const json::object& args) {
-  const std::string sandbox_id = sandbox_arg(args);
-  json::object body{{"binding", resolve_language(backend, string_arg(args, "language")).binding}};
-  if (const auto cwd = optional_string_arg(args, "cwd")) body["cwd"] = *cwd;
-  if (const auto env = env_arg(args, false)) body["envVars"] = *env;
-  json::value answer = request(backend, "POST", "/sandboxes/" + sandbox_id + "/contexts", &body);
-  if (!answer.is_object()) throw ToolFailure("sandboxd's context answer is not an object");
-  return structured_result(std::move(answer.as_object()));
-}
-
-json::object list_contexts(const Backend& backend, const json::object& args) {
-  json::value answer = request(backend, "GET", "/sandboxes/" + sandbox_arg(args) + "/contexts");
-  if (!answer.is_object()) throw ToolFailure("sandboxd's contexts answer is not an object");
-  return structured_result(std::move(answer.as_object()));
-}
-
-json::object delete_context(const Backend& backend, const json::object& args) {
-  const std::string sandbox_id = sandbox_arg(args);
-  const std::string context_id = string_arg(args, "context_id");
-  // Context ids are interpreter-key shaped; anything else never names one (and would not be a
-  // safe path segment).
-  if (!valid_interpreter_key(context_id)) {
-    throw ToolFailure("CONTEXT_NOT_FOUND: no context '" +
-                      std::string(utf8_prefix(context_id, 128)) + "'");
+json::object create_context(Sandboxd& sandboxd, const json::object& args) {
+  SandboxClient sandbox = sandboxd.sandbox(string_arg(args, "sandbox_id"));
+  CreateContextOptions options;
+  options.binding = resolve_language(sandboxd, string_arg(args, "language")).binding;
+  options.cwd = optional_string_arg(args, "cwd");
+  if (const auto env = env_arg(args, false)) {
+    for (const auto& [k, v] : *env) options.env_vars[std::string(k)] = std::string(v.as_string());
   }
-  json::value answer =
-      request(backend, "DELETE", "/sandboxes/" + sandbox_id + "/contexts/" + context_id);
-  if (!answer.is_object()) throw ToolFailure("sandboxd's delete answer is not an object");
-  return structured_result(std::move(answer.as_object()));
+  static_cast<void>(sandbox.create_code_context(options));
+  return structured_result(sandboxd.last_answer());
 }
 
-json::object read_file(const Backend& backend, const json::object& args) {
-  json::object body{{"op", "read"}, {"path", string_arg(args, "path")}};
-  if (const auto encoding = optional_string_arg(args, "encoding")) body["encoding"] = *encoding;
-  json::object answer = files_request(backend, sandbox_arg(args), body);
-  const json::value* content = answer.if_contains("content");
-  const json::value* encoding = answer.if_contains("encoding");
-  if (!content || !content->is_string()) throw ToolFailure("sandboxd's read answer has no content");
-  std::string text(content->as_string());
-  if (encoding && encoding->is_string() && encoding->as_string() == "base64") {
-    text = "(base64)\n" + text;
-  }
-  return structured_result(std::move(answer), std::move(text));
+json::object list_contexts(Sandboxd& sandboxd, const json::object& args) {
+  static_cast<void>(sandboxd.sandbox(string_arg(args, "sandbox_id")).list_code_contexts());
+  return structured_result(sandboxd.last_answer());
 }
 
-json::object write_file(const Backend& backend, const json::object& args) {
-  const std::string sandbox_id = sandbox_arg(args);
+json::object delete_context(Sandboxd& sandboxd, const json::object& args) {
+  SandboxClient sandbox = sandboxd.sandbox(string_arg(args, "sandbox_id"));
+  sandbox.delete_code_context(context_arg(args));
+  return structured_result(sandboxd.last_answer());
+}
+
+json::object read_file(Sandboxd& sandboxd, const json::object& args) {
+  SandboxClient sandbox = sandboxd.sandbox(string_arg(args, "sandbox_id"));
+  const ReadFileResult read = sandbox.read_file(
+      string_arg(args, "path"), optional_string_arg(args, "encoding").value_or("utf-8"));
+  std::string text = read.encoding == "base64" ? "(base64)\n" + read.content : read.content;
+  return structured_result(sandboxd.last_answer(), std::move(text));
+}
+
+json::object write_file(Sandboxd& sandboxd, const json::object& args) {
+  SandboxClient sandbox = sandboxd.sandbox(string_arg(args, "sandbox_id"));
   const std::string path = string_arg(args, "path");
   if (bool_arg(args, "make_parents")) {
     if (const auto slash = path.find_last_of('/'); slash != std::string::npos && slash > 0) {
-      files_request(backend, sandbox_id,
-                    {{"op", "mkdir"}, {"path", path.substr(0, slash)}, {"recursive", true}});
+      static_cast<void>(sandbox.mkdir(path.substr(0, slash), /*recursive=*/true));
     }
   }
-  json::object body{{"op", "write"}, {"path", path}, {"content", string_arg(args, "content")}};
-  if (const auto encoding = optional_string_arg(args, "encoding")) body["encoding"] = *encoding;
-  return structured_result(files_request(backend, sandbox_id, body));
+  static_cast<void>(sandbox.write_file(path, string_arg(args, "content"),
+                                       optional_string_arg(args, "encoding").value_or("utf-8")));
+  return structured_result(sandboxd.last_answer());
 }
 
-json::object list_files(const Backend& backend, const json::object& args) {
-  json::object body{{"op", "list"},
-                    {"path", optional_string_arg(args, "path").value_or("/workspace")},
-                    {"recursive", bool_arg(args, "recursive")},
-                    {"includeHidden", bool_arg(args, "include_hidden")}};
-  return structured_result(files_request(backend, sandbox_arg(args), body));
+json::object list_files(Sandboxd& sandboxd, const json::object& args) {
+  SandboxClient sandbox = sandboxd.sandbox(string_arg(args, "sandbox_id"));
+  ListFilesOptions options;
+  options.recursive = bool_arg(args, "recursive");
+  options.include_hidden = bool_arg(args, "include_hidden");
+  static_cast<void>(
+      sandbox.list_files(optional_string_arg(args, "path").value_or("/workspace"), options));
+  return structured_result(sandboxd.last_answer());
 }
 
-json::object delete_file(const Backend& backend, const json::object& args) {
-  json::object body{{"op", "delete"},
-                    {"path", string_arg(args, "path")},
-                    {"recursive", bool_arg(args, "recursive")}};
-  return structured_result(files_request(backend, sandbox_arg(args), body));
+json::object delete_file(Sandboxd& sandboxd, const json::object& args) {
+  SandboxClient sandbox = sandboxd.sandbox(string_arg(args, "sandbox_id"));
+  static_cast<void>(sandbox.delete_file(string_arg(args, "path"), bool_arg(args, "recursive")));
+  return structured_result(sandboxd.last_answer());
 }
 
 // The schemas' shared properties.
@@ -362,7 +347,7 @@ const Tool kTools[] = {
     {"list_languages", "List languages",
      "Lists the languages this server runs (id, binding, language, engine, whether it keeps "
      "state in code contexts, and its limits). Use an id as run_code's language.",
-     R"({"type": "object", "properties": {}, "additionalProperties": false})", list_languages},
+     R"({"type": "object", "properties": {}, "additionalProperties": false})", list_languages_tool},
     {"run_code", "Run code",
      "Runs code and returns its stdout, stderr, result (the value of the last expression) and "
      "error. Without sandbox_id the run is stateless. With sandbox_id it runs in that sandbox "
@@ -481,10 +466,13 @@ json::object call_tool(const Backend& backend, std::string_view name,
   }
   check_arguments(*it, schemas()[static_cast<std::size_t>(it - std::begin(kTools))], arguments);
   try {
-    return it->call(backend, arguments);
+    Sandboxd sandboxd(backend);
+    return it->call(sandboxd, arguments);
   } catch (const InvalidParams&) {
     throw;
-  } catch (const std::exception& e) {  // ToolFailure, or the backend's own failure
+  } catch (const SandboxError& e) {  // sandboxd refused, or was not reached
+    return text_result(sanitize_utf8(error_text(e)), true);
+  } catch (const std::exception& e) {  // ToolFailure, an invalid id, an answer the client refused
     return text_result(sanitize_utf8(e.what()), true);
   }
 }

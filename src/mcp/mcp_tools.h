@@ -1,13 +1,14 @@
 // The MCP tools (docs/mcp.md#tools): list_languages, run_code, create_context, list_contexts,
 // delete_context, read_file, write_file, list_files, delete_file. Each is a name, a description
-// an agent can act on, a JSON Schema of its arguments, and a call that turns the arguments into
-// requests of sandboxd's HTTP API (docs/sandbox-api.md) over a Backend.
+// an agent can act on, a JSON Schema of its arguments, and a call that makes the requests of
+// sandboxd's HTTP API (docs/sandbox-api.md) through the C++ client (<sandbox/client.h>) over a
+// Backend; a result's structuredContent is sandboxd's answer as it came.
 //
 // Arguments are checked against the schema before anything is sent (InvalidParams: unknown
 // tool, unknown argument, missing required argument, wrong JSON type). Everything else that goes
 // wrong is a tool result with isError: true: a guest error (its name, message and traceback), an
 // ErrorResponse of sandboxd (its code and message), a backend that throws or answers something
-// that is not sandboxd's protocol.
+// that is not sandboxd's protocol (the client's message for it).
 //
 // Thread-safety: stateless; as thread-safe as the backend.
 #pragma once

@@ -1,10 +1,20 @@
 // The C++ client (include/sandbox/client.h) against sandboxd's core served in process: every
-// SandboxClient method, list_languages, run_code/probe_runtime through /runtimes/, API keys, and
-// the typed errors built from ErrorResponse bodies (docs/sandbox-api.md#client-errors).
+// SandboxClient method, list_languages, run_code/probe_runtime through /runtimes/, API keys, the
+// typed errors built from ErrorResponse bodies (docs/sandbox-api.md#client-errors), and the
+// client over a ClientTransport of the caller's.
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include <sandbox/client.h>
 
+#include "client/http_client.h"
 #include "server/sandboxd_fixture.h"
 
 namespace sandbox::test {
@@ -252,6 +262,91 @@ TEST(ClientAuth, ApiKeysAreSent) {
   EXPECT_EQ(
       *run_code(d.url() + "/runtimes/CALC", "2", {.api_key = "secret"}).outcome.results[0].text,
       "2");
+}
+
+// A ClientTransport that relays to the server over its own connection and records what the
+// client asked.
+struct RelayTransport {
+  explicit RelayTransport(const std::string& url) : http(std::make_shared<HttpClient>(url)) {}
+  std::shared_ptr<HttpClient> http;
+  std::shared_ptr<std::vector<ClientRequest>> seen = std::make_shared<std::vector<ClientRequest>>();
+  HttpResponse operator()(const ClientRequest& r) const {
+    seen->push_back(r);
+    return http->request(r.method, r.path, r.body, r.headers);
+  }
+};
+
+TEST_F(Client, OverATransportTheSameRequestsAndAnswers) {
+  RelayTransport relay(d_->url());
+  auto sb = get_sandbox(ClientTransport(relay), "over-transport", {.api_key = "k"});
+  EXPECT_EQ(sb.write_file("a.txt", "hello").path, "/workspace/a.txt");
+  ASSERT_EQ(relay.seen->size(), 1u);
+  EXPECT_EQ(relay.seen->at(0).method, "POST");
+  EXPECT_EQ(relay.seen->at(0).path, "/sandboxes/over-transport/files");
+  EXPECT_NE(relay.seen->at(0).body.find(R"("op":"write")"), std::string::npos);
+  const auto& headers = relay.seen->at(0).headers;
+  EXPECT_NE(std::find(headers.begin(), headers.end(),
+                      std::pair<std::string, std::string>("authorization", "Bearer k")),
+            headers.end());
+  EXPECT_EQ(sb.read_file("a.txt").content, "hello");
+  EXPECT_THROW(sb.read_file("missing.txt"), FileNotFoundError);
+
+  // Nothing streams over a transport: the text callbacks get the output once the answer is in.
+  std::string out;
+  const auto r =
+      sb.run_code("print('x') print('y') return 2",
+                  {.binding = "LUA", .on_stdout_text = [&](std::string_view t) { out += t; }});
+  EXPECT_EQ(*r.outcome.results[0].text, "2");
+  EXPECT_EQ(out, "x\ny\n");
+
+  const auto langs = list_languages(ClientTransport(relay));
+  ASSERT_EQ(langs.size(), 3u);
+  EXPECT_EQ(langs[2].binding, "LUA");
+  std::string streamed;
+  const auto stateless = run_code_on_server(
+      ClientTransport(relay), "calc", "x + 1",
+      {.env_vars = {{"x", "41"}}, .on_stdout_text = [&](std::string_view t) { streamed += t; }});
+  EXPECT_EQ(*stateless.outcome.results[0].text, "42");
+  EXPECT_EQ(streamed, "");
+
+  // An invalid language id is refused before anything is sent.
+  const std::size_t sent = relay.seen->size();
+  EXPECT_THROW(run_code_on_server(ClientTransport(relay), "../x", "1"), ValidationFailedError);
+  EXPECT_EQ(relay.seen->size(), sent);
+}
+
+TEST(ClientTransportFailures, AThrowingTransportIsAnUnreachableServer) {
+  const ClientTransport refused = [](const ClientRequest&) -> HttpResponse {
+    throw std::runtime_error("connection refused");
+  };
+  try {
+    static_cast<void>(get_sandbox(refused, "s").get_info());
+    FAIL();
+  } catch (const SandboxError& e) {
+    EXPECT_EQ(e.http_status(), 0);
+    EXPECT_EQ(e.kind(), ErrorKind::kUnreachable);
+    EXPECT_STREQ(e.what(), "connection refused");
+  }
+  // A transport's own SandboxError passes as it is.
+  const ClientTransport typed = [](const ClientRequest&) -> HttpResponse {
+    ErrorResponse r;
+    r.code = ErrorCode::kContextNotFound;
+    r.message = "gone";
+    r.http_status = 404;
+    throw ContextNotFoundError(r);
+  };
+  EXPECT_THROW(static_cast<void>(list_languages(typed)), ContextNotFoundError);
+  // An answer that is not JSON is quoted, as valid UTF-8.
+  const ClientTransport html = [](const ClientRequest&) {
+    return HttpResponse::text(502, "<html>\xbc</html>");
+  };
+  try {
+    static_cast<void>(list_languages(html));
+    FAIL();
+  } catch (const SandboxError& e) {
+    EXPECT_STREQ(e.what(), "HTTP 502: response is not JSON: <html>\xEF\xBF\xBD</html>");
+  }
+  EXPECT_THROW(static_cast<void>(get_sandbox(ClientTransport(), "s")), std::invalid_argument);
 }
 
 }  // namespace

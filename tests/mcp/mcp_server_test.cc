@@ -226,7 +226,7 @@ TEST(McpTools, InvalidUtf8InAnErrorBodyStaysValidJson) {
   const McpReply reply = server.handle(call("list_contexts", R"({"sandbox_id":"s"})"));
   auto [text, is_error] = tool_result(reply);
   EXPECT_TRUE(is_error);
-  EXPECT_EQ(text, "sandboxd answered HTTP 502: <html>\xEF\xBF\xBD\xEF\xBF\xBD</html>");
+  EXPECT_EQ(text, "HTTP 502: response is not JSON: <html>\xEF\xBF\xBD\xEF\xBF\xBD</html>");
 }
 
 TEST(McpStdio, OneReplyLinePerRequestAndOverlongLinesRefused) {
