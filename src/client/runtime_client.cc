@@ -206,13 +206,8 @@ namespace {
 }  // namespace
 
 InterpreterInfo probe_runtime(const std::string& runtime_url, const std::string& api_key) {
-  std::unique_ptr<HttpClient> client;
-  try {
-    client = std::make_unique<HttpClient>(runtime_url, std::chrono::seconds(30));
-  } catch (const std::invalid_argument& e) {
-    throw_sandbox_error(transport_error(e.what()));
-  }
-  const auto response = send_or_throw(*client, "GET", "/interpreter", "", auth_headers(api_key));
+  Sender sender = Sender::http(runtime_url, std::chrono::seconds(30));
+  const auto response = sender.send("GET", "/interpreter", "", auth_headers(api_key));
   if (response.status < 200 || response.status >= 300) {
     // An ErrorResponse (401 from a sandboxd with keys, ...) is thrown as what it is.
     boost::system::error_code parse_ec;
