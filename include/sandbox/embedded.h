@@ -52,16 +52,22 @@
 // dropped, whenever it may hold state the image does not describe: it trapped or exited, its
 // memory grew, it holds open files or extension handles, or it hit the output limit. Stateless
 // runs therefore never see anything of an earlier run. (The modules used here have no reference
-// types: their tables cannot change. One trace is not reset: the WASI host's append-only fd
-// numbering, so a run that opened files makes later runs' new descriptors numbered higher.)
+// types: their tables cannot change. The WASI host's fixed descriptors are put back and its
+// numbering starts again at fd_base().)
 //
-// sessions: boot() = an instance from the image with the context's /workspace mounted, then
-// after_copy; restore() = a fresh instance (no image, no boot), memory grown and filled from the
-// SnapshotSource (the instance is made without its data segments, so pages absent from it stay
-// zero), the saved mutable globals written back (they travel in the snapshot's
-// `extra` as {"globals": "<base64>"}, and are required), then after_copy. after_copy runs under
-// limits.fuel outside any execute's usage. Write tracking starts right after the image or
-// snapshot is in place, so snapshot() reports the pages written since.
+// sessions: boot() = an instance in the image's state (an idle one when one is kept, see below)
+// with the context's /workspace mounted, then after_copy; restore() = memory grown and filled
+// from the SnapshotSource, the saved mutable globals written back (they travel in the
+// snapshot's `extra` as {"globals": "<base64>"}, and are required), then after_copy. A snapshot
+// stored as a delta from the engine's image is restored into an instance in the image's state
+// (an idle one when one is kept) by writing the delta's pages; any other snapshot into a new
+// instance made without its data segments (pages absent from it stay zero). after_copy runs
+// under limits.fuel outside any execute's usage. Write tracking starts right after the image or
+// snapshot is in place, so snapshot() reports the pages written since. Sessions share the idle
+// instances of stateless runs: a session that ends without having failed gives its instance
+// back (reset to the image as after a run, or dropped when the reset refuses it), with the
+// context's /workspace unmounted and the environment as made, so the next run or session sees
+// nothing of it (docs/snapshot-format.md#restoring-into-an-idle-instance).
 //
 // Session instance state machine (src/embedded/session.h):
 //
@@ -285,14 +291,14 @@ struct EmbeddedLanguage {
   // Fuel and wall-clock time allowed for the boot that makes the image.
   std::uint64_t boot_fuel = 20'000'000'000;
   std::chrono::nanoseconds boot_timeout = std::chrono::seconds(120);
-  // Instances of finished stateless runs kept, reset to the image, for later runs (0 = every run
-  // makes a new instance). With the image mapped copy-on-write, an idle instance holds only the
-  // pages runs wrote (about 2 MiB for Python and Ruby); copied, its whole linear memory. One per
-  // default worker thread (ServeOptions::worker_threads): with 2, 16 concurrent stateless runs
-  // made and dropped 14 instances a round, and each drop's unmapping interrupted the other core
-  // (2-core machine, `1+1` over 16 connections: Lua 9-12k requests/s against 17k with 16, Python
-  // 1.4k against 4.9k, Ruby 1.6k against 4.3k; the server's RSS after Ruby's run 102 against
-  // 134 MiB).
+  // Instances of finished stateless runs and ended sessions kept, reset to the image, for later
+  // runs, boots and restores (0 = every run and session makes a new instance). With the image
+  // mapped copy-on-write, an idle instance holds only the pages runs wrote (about 2 MiB for Python
+  // and Ruby); copied, its whole linear memory. One per default worker thread
+  // (ServeOptions::worker_threads): with 2, 16 concurrent stateless runs made and dropped 14
+  // instances a round, and each drop's unmapping interrupted the other core (2-core machine, `1+1`
+  // over 16 connections: Lua 9-12k requests/s against 17k with 16, Python 1.4k against 4.9k,
+  // Ruby 1.6k against 4.3k; the server's RSS after Ruby's run 102 against 134 MiB).
   std::size_t idle_instances = 16;
   // The language's own driver; null = the built-in ABI.
   std::shared_ptr<const EmbeddedDriver> driver = nullptr;

@@ -183,6 +183,14 @@ class WasiHost {
   // fd_base() again (invariant 3). An instance reset for a new stateless run calls it: its
   // memory returns to an image in which they are open and nothing else is.
   void restore_fixed_fds();
+  // Mounts `workspace` at /workspace (fd 5) in place of the tree the host was made with, and
+  // gives the guest the environment it was made with again: for an instance that passes from one
+  // caller to another (a context restored into an idle instance, or an ended context's instance
+  // kept for later runs), which must reach neither the earlier caller's files nor its
+  // variables. The workspace must outlive the host's use of it. Throws std::logic_error when
+  // `workspace` is null, the host was made without a workspace, or a guest descriptor is open
+  // (it could point into the earlier tree).
+  void remount_workspace(Workspace* workspace);
   // Set once the guest called proc_exit.
   std::optional<std::uint32_t> exit_code() const;
   // What a SANDBOX_TRAP_HOST_ERROR from this host was about ("" if none).

@@ -14,14 +14,14 @@ namespace {
 
 using embedded::EngineState;
 using embedded::Guest;
-using embedded::StatelessGuest;
+using embedded::PooledGuest;
 
 // One stateless execution on an instance in the image's state. Traps and internal errors throw
 // (the kit reports them with empty logs); the guest's own errors are in the outcome. The
 // instance is kept for a later run when it can be reset to the image.
 EngineOutcome run_once(EngineState& state, const ExecutionRequest& request) {
   const auto image = state.image();
-  std::unique_ptr<StatelessGuest> stateless = state.take_guest(*image);
+  std::unique_ptr<PooledGuest> stateless = state.take_guest(*image);
   Guest& guest = stateless->guest;
   guest.wasi().set_env(request.env_vars);
   guest.reset_fuel();

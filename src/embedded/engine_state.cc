@@ -5,8 +5,8 @@
 
 namespace sandbox::embedded {
 
-StatelessGuest::StatelessGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
-                               const Clock& clock)
+PooledGuest::PooledGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
+                         const Clock& clock)
     : scratch(clock),
       guest(config, WasiOptions{.stdlib = std::move(stdlib), .workspace = &scratch}) {
   scratch.set_disabled(true);
@@ -88,21 +88,26 @@ std::shared_ptr<const SnapshotBase> EngineState::snapshot_base() {
   return base_;
 }
 
-std::unique_ptr<StatelessGuest> EngineState::take_guest(const Image& image) {
+std::unique_ptr<PooledGuest> EngineState::take_guest(const Image& image) {
   {
     std::lock_guard<std::mutex> lock(idle_mu_);
     if (!idle_.empty()) {
-      std::unique_ptr<StatelessGuest> guest = std::move(idle_.back());
+      std::unique_ptr<PooledGuest> guest = std::move(idle_.back());
       idle_.pop_back();
       return guest;
     }
   }
-  auto guest = std::make_unique<StatelessGuest>(placed_config(), language.stdlib, clock);
+  auto guest = std::make_unique<PooledGuest>(placed_config(), language.stdlib, clock);
   apply_image(image, guest->guest, /*track_writes=*/false);
   return guest;
 }
 
-void EngineState::give_back(std::unique_ptr<StatelessGuest> guest, const Image& image) {
+std::size_t EngineState::idle_guests() {
+  std::lock_guard<std::mutex> lock(idle_mu_);
+  return idle_.size();
+}
+
+void EngineState::give_back(std::unique_ptr<PooledGuest> guest, const Image& image) {
   {
     std::lock_guard<std::mutex> lock(idle_mu_);
     if (idle_.size() >= language.idle_instances) return;

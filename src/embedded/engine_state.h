@@ -18,10 +18,14 @@
 
 namespace sandbox::embedded {
 
-// A guest for stateless runs with its scratch /workspace (disabled: a run has no workspace).
-struct StatelessGuest {
-  StatelessGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
-                 const Clock& clock);
+// A guest with its own scratch /workspace (disabled: a stateless run has no workspace), the unit
+// the engine keeps idle between uses. A stateless run uses it as it is; a session mounts its
+// context's workspace over the scratch one (WasiHost::remount_workspace) and mounts the scratch
+// one back before the guest returns to the idle list, so an idle guest never reaches a context's
+// files.
+struct PooledGuest {
+  PooledGuest(const GuestConfig& config, std::shared_ptr<const StdlibTree> stdlib,
+              const Clock& clock);
   Workspace scratch;  // declared first: outlives the guest's WASI host
   Guest guest;
 };
@@ -45,11 +49,15 @@ struct EngineState {
   // process, where deltas against it could not be restored). Decided once; costs one more
   // boot, on the first use by a code context.
   std::shared_ptr<const SnapshotBase> snapshot_base();
-  // A guest in the image's state: a reset one from the idle list, or a new one.
-  std::unique_ptr<StatelessGuest> take_guest(const Image& image);
-  // Resets `guest` to the image and keeps it for a later run, or drops it (see reset_to_image;
-  // also when language.idle_instances are already kept).
-  void give_back(std::unique_ptr<StatelessGuest> guest, const Image& image);
+  // A guest in the image's state, untracked, with the scratch workspace mounted: a reset one from
+  // the idle list (a stateless run's, or an ended session's), or a new one.
+  std::unique_ptr<PooledGuest> take_guest(const Image& image);
+  // Resets `guest` to the image and keeps it for a later run or session, or drops it (see
+  // reset_to_image; also when language.idle_instances are already kept). The guest must be
+  // untracked and have its scratch workspace mounted.
+  void give_back(std::unique_ptr<PooledGuest> guest, const Image& image);
+  // How many guests the idle list holds now (for tests and metrics).
+  std::size_t idle_guests();
 
   wasm::Module module;
   EmbeddedLanguage language;
@@ -65,7 +73,7 @@ struct EngineState {
   bool base_decided_ = false;
   std::shared_ptr<const SnapshotBase> base_;
   std::mutex idle_mu_;
-  std::vector<std::unique_ptr<StatelessGuest>> idle_;
+  std::vector<std::unique_ptr<PooledGuest>> idle_;
 };
 
 }  // namespace sandbox::embedded

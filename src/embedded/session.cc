@@ -18,11 +18,10 @@ namespace {
 
 constexpr std::string_view kGlobalsKey = "globals";
 
-WasiOptions session_wasi(const EngineState& state, const SessionOptions& options) {
+void require_workspace(const SessionOptions& options) {
   if (options.workspace == nullptr) {
     throw std::invalid_argument("SessionOptions::workspace is required");
   }
-  return WasiOptions{.stdlib = state.language.stdlib, .workspace = options.workspace};
 }
 
 // Makes a new copy (of the image or of a snapshot) ready for its first execute: the driver's
@@ -114,40 +113,58 @@ void write_page(std::span<std::uint8_t> memory, std::uint32_t page,
 
 }  // namespace
 
-EmbeddedSession::EmbeddedSession(std::shared_ptr<EngineState> state, std::unique_ptr<Guest> guest,
-                                 const SessionOptions& options)
+EmbeddedSession::EmbeddedSession(std::shared_ptr<EngineState> state,
+                                 std::unique_ptr<PooledGuest> guest, const SessionOptions& options)
     : engine_(std::move(state)),
       workspace_(options.workspace),
       on_cwd_change_(options.on_cwd_change),
-      guest_(std::move(guest)),
+      pooled_(std::move(guest)),
+      guest_(&pooled_->guest),
       cwd_(options.cwd.empty() ? std::string(kWorkspaceRoot) : options.cwd) {}
+
+EmbeddedSession::~EmbeddedSession() { release_guest(state_ == State::kIdle); }
 
 std::unique_ptr<SessionInstance> EmbeddedSession::boot(std::shared_ptr<EngineState> state,
                                                        const SessionOptions& options) {
-  WasiOptions wasi = session_wasi(*state, options);
+  require_workspace(options);
   const auto image = state->image();
-  auto guest = std::make_unique<Guest>(state->placed_config(), std::move(wasi));
-  apply_image(*image, *guest, /*track_writes=*/true);
-  prepare_copy(*state, *guest);
-  return std::make_unique<EmbeddedSession>(std::move(state), std::move(guest), options);
+  // An idle guest (an earlier run's or session's, reset to the image) or a new one.
+  std::unique_ptr<PooledGuest> pooled = state->take_guest(*image);
+  pooled->guest.wasi().remount_workspace(options.workspace);
+  // Best effort: without tracking, snapshots hash every page.
+  (void)pooled->guest.instance().track_writes();
+  prepare_copy(*state, pooled->guest);
+  return std::make_unique<EmbeddedSession>(std::move(state), std::move(pooled), options);
 }
 
 std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<EngineState> state,
                                                           const SessionOptions& options,
                                                           const SnapshotSource& source) {
-  // With pages to read, the restore below writes every page: the data segments need no copy.
-  auto guest =
-      std::make_unique<Guest>(source.read_page ? state->placed_config() : state->run_config(),
-                              session_wasi(*state, options));
+  require_workspace(options);
+  const auto* delta_pages = delta_from_image(*state, source);
+  std::shared_ptr<const Image> image;
+  std::unique_ptr<PooledGuest> pooled;
+  if (delta_pages != nullptr) {
+    // A delta from this engine's image: start from a guest in the image's state, an idle one
+    // when there is one (its pages already mapped, and those that earlier runs wrote already
+    // private: docs/snapshot-format.md#restoring-into-an-idle-instance), and write only the
+    // pages the delta lists.
+    image = state->image();
+    pooled = state->take_guest(*image);
+    pooled->guest.instance().grow_memory_to(source.memory_pages);  // throws beyond the cap
+  } else {
+    // With pages to read, the restore below writes every page: the data segments need no copy.
+    pooled = std::make_unique<PooledGuest>(
+        source.read_page ? state->placed_config() : state->run_config(), state->language.stdlib,
+        state->clock);
+    pooled->guest.instance().prepare_restore(source.memory_pages);  // throws beyond the cap
+  }
+  pooled->guest.wasi().remount_workspace(options.workspace);
+  Guest* guest = &pooled->guest;
   wasm::Instance& instance = guest->instance();
-  instance.prepare_restore(source.memory_pages);  // throws beyond the memory cap
   const auto memory = instance.memory();
   std::vector<std::uint32_t> written;  // the 4 KiB pages the restore writes, ascending
-  if (const auto* delta_pages = delta_from_image(*state, source)) {
-    // A delta from this engine's image: place the image (mapped copy-on-write where possible)
-    // and write only the pages the delta lists.
-    const auto image = state->image();
-    place_image(*image, instance);
+  if (delta_pages != nullptr) {
     for (const std::uint32_t page : *delta_pages) {
       if (page >= source.memory_pages) continue;
       const auto bytes = source.read_page(page);
@@ -187,7 +204,24 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
     (void)sandbox_wasm_seed_hot_pages(instance.rt_memory(), written.data(), written.size());
   }
   prepare_copy(*state, *guest);
-  return std::make_unique<EmbeddedSession>(std::move(state), std::move(guest), options);
+  return std::make_unique<EmbeddedSession>(std::move(state), std::move(pooled), options);
+}
+
+void EmbeddedSession::release_guest(bool reusable) {
+  if (!pooled_) return;
+  std::unique_ptr<PooledGuest> pooled = std::move(pooled_);
+  guest_ = nullptr;
+  // Only the instance of a session that did not fail goes back to the idle list, and
+  // give_back() resets it to the image or drops it (grown memory, open files: reset_to_image).
+  if (!reusable || pooled->guest.instance().state() != wasm::InstanceState::kReady) return;
+  try {
+    (void)pooled->guest.instance().track_writes(wasm::WriteTracking::kNone);
+    pooled->guest.wasi().remount_workspace(&pooled->scratch);
+    pooled->guest.wasi().set_output_observer({});
+    engine_->give_back(std::move(pooled), *engine_->image());
+  } catch (const std::exception&) {
+    // Open descriptors or a failed reset: the guest is dropped.
+  }
 }
 
 void EmbeddedSession::update_cwd(const std::string& reported) {
@@ -261,8 +295,9 @@ SessionSnapshot EmbeddedSession::snapshot() {
 }
 
 void EmbeddedSession::close() {
+  const bool reusable = state_ == State::kIdle;
   state_ = State::kInvalid;
-  guest_.reset();
+  release_guest(reusable);
 }
 
 }  // namespace sandbox::embedded

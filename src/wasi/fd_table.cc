@@ -25,6 +25,12 @@ void FdTable::restore_fixed() {
   if (guest_.empty()) next_ = fd_base();
 }
 
+void FdTable::replace_fixed(std::uint32_t fd, FdEntry entry) {
+  assert(sealed_ && fd < fixed_.size());
+  sealed_fixed_[fd] = entry;
+  fixed_[fd] = std::move(entry);
+}
+
 FdEntry* FdTable::get(std::uint32_t fd) {
   if (fd < fixed_.size()) {
     std::optional<FdEntry>& slot = fixed_[fd];

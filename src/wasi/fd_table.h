@@ -55,6 +55,9 @@ class FdTable {
   // preopen, or renumbered one away). Guest-opened descriptors are not touched; when there are
   // none, numbering starts again at fd_base(), as in a new table.
   void restore_fixed();
+  // Replaces fixed slot `fd` (below fd_base()), both as it is now and as restore_fixed() puts
+  // it back.
+  void replace_fixed(std::uint32_t fd, FdEntry entry);
   bool has_open_guest_fds() const { return !guest_.empty(); }
   // Calls fn(entry) for every open descriptor, fixed ones included.
   template <typename Fn>

@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <stdexcept>
 
 #include <sys/random.h>
 
@@ -100,6 +101,20 @@ HostState::HostState(WasiOptions opts)
           static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     }
   }
+}
+
+void HostState::remount_workspace(Workspace* workspace) {
+  if (workspace == nullptr || options.workspace == nullptr) {
+    throw std::logic_error("remount_workspace: the host and the call both need a workspace");
+  }
+  if (fds.has_open_guest_fds()) {
+    throw std::logic_error("remount_workspace: the guest holds open descriptors");
+  }
+  options.workspace = workspace;
+  // The workspace is the last fixed slot (see the constructor).
+  fds.replace_fixed(fds.fd_base() - 1,
+                    preopen(std::string(kWorkspaceRoot), Mount::kWorkspace, workspace->root()));
+  environ = environ_strings(options.env);
 }
 
 void HostState::request_trap(std::uint32_t code, std::string why) {

@@ -78,6 +78,8 @@ class HostState {
 
   // Requests a trap; the import shim raises it once the call has returned.
   void request_trap(std::uint32_t code, std::string why = {});
+  // WasiHost::remount_workspace.
+  void remount_workspace(Workspace* workspace);
 
   WasiOptions options;
   GuestMemory memory;

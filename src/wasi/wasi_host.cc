@@ -43,6 +43,8 @@ bool WasiHost::has_open_guest_fds() const { return state_->fds.has_open_guest_fd
 
 void WasiHost::restore_fixed_fds() { state_->fds.restore_fixed(); }
 
+void WasiHost::remount_workspace(Workspace* workspace) { state_->remount_workspace(workspace); }
+
 std::optional<std::uint32_t> WasiHost::exit_code() const { return state_->exit_code; }
 
 std::string WasiHost::host_error() const { return state_->host_error; }

@@ -402,6 +402,23 @@ void Instance::prepare_restore(std::uint32_t pages) {
   state_ = InstanceState::kReady;
 }
 
+void Instance::grow_memory_to(std::uint32_t pages) {
+  if (state_ != InstanceState::kReady) {
+    throw WasmError("grow_memory_to needs a ready instance; this one is " +
+                    std::string(instance_state_name(state_)));
+  }
+  const std::uint32_t now = c_->memory == nullptr ? 0 : c_->memory->pages;
+  if (pages < now) {
+    throw WasmError("cannot shrink memory from " + std::to_string(now) + " to " +
+                    std::to_string(pages) + " pages");
+  }
+  if (pages == now) return;
+  if (c_->memory == nullptr || pages > c_->memory->max_pages ||
+      sandbox_wasm_grow(c_->memory, pages - now) == UINT32_MAX) {
+    throw WasmError("cannot grow memory to " + std::to_string(pages) + " pages");
+  }
+}
+
 void Instance::restore(const Snapshot& snapshot) {
   if (snapshot.memory.size() != static_cast<std::size_t>(snapshot.pages) * kPage) {
     throw WasmError("snapshot memory holds " + std::to_string(snapshot.memory.size()) +

@@ -117,6 +117,29 @@ TEST(Snapshot, StreamedRestoreWritesPagesIntoTheMemoryView) {
   EXPECT_EQ(after.page, before.page);
 }
 
+// A ready instance reused for a restore grows its memory from the host, as the guest's
+// memory.grow would: new pages zero, never smaller, never past the cap, only when ready.
+TEST(Snapshot, AReadyInstanceGrowsForARestoreAndNeverShrinks) {
+  Module m = plain_module();
+  TestEnv env;
+  auto fresh = make_instance(m, env);
+  EXPECT_THROW(fresh->grow_memory_to(fresh->memory_pages() + 1), WasmError);  // not ready
+  auto a = make_instance(m, env);
+  a->prepare_restore(a->memory_pages());
+  const std::uint32_t pages = a->memory_pages();
+  a->grow_memory_to(pages + 3);
+  ASSERT_EQ(a->memory_pages(), pages + 3);
+  const auto grown = a->memory().subspan(std::size_t{pages} * 65536);
+  EXPECT_TRUE(std::all_of(grown.begin(), grown.end(), [](std::uint8_t b) { return b == 0; }));
+  grown[0] = 7;                                                   // writable
+  EXPECT_EQ(a->call<std::uint32_t()>("pages").value, pages + 3);  // the guest sees the size
+  EXPECT_THROW(a->grow_memory_to(pages), WasmError);
+  a->grow_memory_to(pages + 3);  // the same size: nothing to do
+  a->set_memory_limit(std::uint64_t{pages + 4} * 65536);
+  EXPECT_THROW(a->grow_memory_to(pages + 5), WasmError);
+  EXPECT_EQ(a->memory_pages(), pages + 3);
+}
+
 TEST(Snapshot, RefusedWhenAMutableGlobalMovedUnlessSavedExplicitly) {
   Module m = plain_module();
   TestEnv env;

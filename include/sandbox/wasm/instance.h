@@ -213,6 +213,11 @@ class Instance {
   // kFresh only: grows memory to `pages` and becomes kReady; the caller then writes the stored
   // pages through memory() (pages it does not write keep their post-instantiation contents).
   void prepare_restore(std::uint32_t pages);
+  // kReady only: grows the memory to `pages` (the new pages zero), as the guest's memory.grow
+  // would; for an instance reused for a restore (a context restored into an idle instance in the
+  // image's state). Throws WasmError in another state, below the current size (memory never
+  // shrinks) or beyond the memory limit.
+  void grow_memory_to(std::uint32_t pages);
 
   // ---- low level ----
   // Runs `thunk(arg)` as a guest call on this instance (state, deadline, trap handling). `thunk`
