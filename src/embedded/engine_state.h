@@ -56,7 +56,7 @@ struct EngineState {
   // reset_to_image; also when language.idle_instances are already kept). The guest must be
   // untracked and have its scratch workspace mounted.
   void give_back(std::unique_ptr<PooledGuest> guest, const Image& image);
-  // How many guests the idle list holds now (for tests and metrics).
+  // How many guests the idle list holds now (for tests).
   std::size_t idle_guests();
 
   wasm::Module module;

@@ -212,12 +212,12 @@ void EmbeddedSession::release_guest(bool reusable) {
   std::unique_ptr<PooledGuest> pooled = std::move(pooled_);
   guest_ = nullptr;
   // Only the instance of a session that did not fail goes back to the idle list, and
-  // give_back() resets it to the image or drops it (grown memory, open files: reset_to_image).
-  if (!reusable || pooled->guest.instance().state() != wasm::InstanceState::kReady) return;
+  // give_back() resets it to the image or drops it (grown memory, open files, a trap:
+  // reset_to_image). Each execute's observer is gone already (OutputObserverScope).
+  if (!reusable) return;
   try {
     (void)pooled->guest.instance().track_writes(wasm::WriteTracking::kNone);
     pooled->guest.wasi().remount_workspace(&pooled->scratch);
-    pooled->guest.wasi().set_output_observer({});
     engine_->give_back(std::move(pooled), *engine_->image());
   } catch (const std::exception&) {
     // Open descriptors or a failed reset: the guest is dropped.

@@ -383,9 +383,21 @@ void Instance::prepare_restore(std::uint32_t pages) {
     throw WasmError("restore needs a fresh instance; this one is " +
                     std::string(instance_state_name(state_)));
   }
+  grow_for_restore(pages);
+  state_ = InstanceState::kReady;
+}
+
+void Instance::grow_memory_to(std::uint32_t pages) {
+  if (state_ != InstanceState::kReady) {
+    throw WasmError("grow_memory_to needs a ready instance; this one is " +
+                    std::string(instance_state_name(state_)));
+  }
+  grow_for_restore(pages);
+}
+
+void Instance::grow_for_restore(std::uint32_t pages) {
   if (c_->memory == nullptr) {
     if (pages != 0) throw WasmError("restore of a memory into a module without memory");
-    state_ = InstanceState::kReady;
     return;
   }
   if (pages < c_->memory->pages) {
@@ -398,24 +410,6 @@ void Instance::prepare_restore(std::uint32_t pages) {
   }
   if (sandbox_wasm_grow(c_->memory, pages - c_->memory->pages) == UINT32_MAX) {
     throw WasmError("cannot grow memory to " + std::to_string(pages) + " pages for restore");
-  }
-  state_ = InstanceState::kReady;
-}
-
-void Instance::grow_memory_to(std::uint32_t pages) {
-  if (state_ != InstanceState::kReady) {
-    throw WasmError("grow_memory_to needs a ready instance; this one is " +
-                    std::string(instance_state_name(state_)));
-  }
-  const std::uint32_t now = c_->memory == nullptr ? 0 : c_->memory->pages;
-  if (pages < now) {
-    throw WasmError("cannot shrink memory from " + std::to_string(now) + " to " +
-                    std::to_string(pages) + " pages");
-  }
-  if (pages == now) return;
-  if (c_->memory == nullptr || pages > c_->memory->max_pages ||
-      sandbox_wasm_grow(c_->memory, pages - now) == UINT32_MAX) {
-    throw WasmError("cannot grow memory to " + std::to_string(pages) + " pages");
   }
 }
 

@@ -78,6 +78,13 @@ class InstanceReuse : public ::testing::Test {
                                            const SnapshotSource& source) {
     return EmbeddedSession::restore(state, SessionOptions{.workspace = &ws}, source);
   }
+  // Tenant a's context: booted on ws_a_, `code` run (its text result must be `expect`), its
+  // snapshot kept in `out`; then the session ends, and its instance goes back to the idle list.
+  void ended_context(const std::string& code, const std::string& expect, StoredSnapshot& out) {
+    auto a = EmbeddedSession::boot(state_, SessionOptions{.workspace = &ws_a_});
+    ASSERT_EQ(text(*a, code), expect);
+    out = StoredSnapshot::of(*a);
+  }
   // A stateless tenant: runs `code` on an idle (or new) instance with `env` and gives it back
   // as a stateless run does, but without clearing the environment first (the session that
   // gets the instance next must not see it anyway).
@@ -112,10 +119,8 @@ std::set<std::size_t> differing_blocks(std::span<const std::uint8_t> a,
 TEST_F(InstanceReuse, ARestoreIntoAnIdleInstanceEqualsAFreshRestoreByteForByte) {
   const auto base = state_->snapshot_base();
   ASSERT_NE(base, nullptr);
-  auto a = EmbeddedSession::boot(state_, SessionOptions{.workspace = &ws_a_});
-  ASSERT_EQ(text(*a, "set x 5\nset y 6\nzerodata\nget x"), "5");
-  const StoredSnapshot whole = StoredSnapshot::of(*a);
-  a.reset();
+  StoredSnapshot whole;
+  ASSERT_NO_FATAL_FAILURE(ended_context("set x 5\nset y 6\nzerodata\nget x", "5", whole));
   const SnapshotSource delta = delta_of(whole, *base);
 
   // Fresh restores, from an engine that keeps no idle instance: twice, to find the blocks that
@@ -201,10 +206,8 @@ TEST_F(InstanceReuse, AFailedOrGrownSessionsInstanceIsNotKept) {
 TEST_F(InstanceReuse, TheDirtySetOfAReusedInstanceMissesNoWrite) {
   const auto base = state_->snapshot_base();
   ASSERT_NE(base, nullptr);
-  auto a = EmbeddedSession::boot(state_, SessionOptions{.workspace = &ws_a_});
-  ASSERT_EQ(text(*a, "set x 1\nget x"), "1");
-  const StoredSnapshot whole = StoredSnapshot::of(*a);
-  a.reset();
+  StoredSnapshot whole;
+  ASSERT_NO_FATAL_FAILURE(ended_context("set x 1\nget x", "1", whole));
   stateless_tenant("set filler 1\nset more 2\nzerodata", {});
   ASSERT_EQ(state_->idle_guests(), 1u);  // a's, which the stateless tenant used after it
   ws_b_.write("/workspace/data.txt", std::string(10000, 'd'));
@@ -237,11 +240,9 @@ TEST_F(InstanceReuse, TheDirtySetOfAReusedInstanceMissesNoWrite) {
 TEST_F(InstanceReuse, ARestoreIntoAPopulatedInstanceFaultsLessThanIntoANewOne) {
   const auto base = state_->snapshot_base();
   ASSERT_NE(base, nullptr);
-  auto a = EmbeddedSession::boot(state_, SessionOptions{.workspace = &ws_a_});
-  ASSERT_EQ(text(*a, "set x 1\nset y 2\nget x"), "1");
-  const StoredSnapshot whole = StoredSnapshot::of(*a);
+  StoredSnapshot whole;  // a's instance, populated by its run, is idle afterwards
+  ASSERT_NO_FATAL_FAILURE(ended_context("set x 1\nset y 2\nget x", "1", whole));
   const SnapshotSource delta = delta_of(whole, *base);
-  a.reset();  // a's instance, populated by its run, is now idle
   const auto fresh_state = probe_state(0);
   (void)fresh_state->image();
   const auto faults_of = [&](const std::shared_ptr<EngineState>& state) {

@@ -228,6 +228,10 @@ class Instance {
  private:
   struct State;
   Instance(const Module& module, const InstanceOptions& options);
+  // What prepare_restore() and grow_memory_to() share once the state is checked: grows the
+  // memory to `pages`; throws WasmError below its size, beyond its limit, or for pages of a
+  // module without memory.
+  void grow_for_restore(std::uint32_t pages);
   Module module_;
   void* raw_ = nullptr;  // the wasm2c instance struct
   std::unique_ptr<State> c_;
