@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
+#include "base/recycled_buffer.h"
 #include "snapshot/snapshot_error.h"
 
 namespace sandbox {
@@ -101,7 +103,11 @@ void check_record_against_base(const SnapshotRecord& record, const SnapshotBase*
 
 SnapshotPageReader::SnapshotPageReader(const SnapshotRecord& record, const ChunkMap& chunks,
                                        const SnapshotBase* base)
-    : record_(record), chunks_(chunks), base_(record.base ? base : nullptr), codec_(record.codec) {
+    : record_(record),
+      chunks_(chunks),
+      base_(record.base ? base : nullptr),
+      decoder_(Shelf<ChunkCodec>::take().value_or(ChunkCodec())),
+      buffer_(RecycledBuffer<std::vector<std::uint8_t>>::take()) {
   check_record_against_base(record, base);
   if (base_ && !chunks.empty()) {
     const std::uint64_t last_first_page =
@@ -111,6 +117,11 @@ SnapshotPageReader::SnapshotPageReader(const SnapshotRecord& record, const Chunk
                           " past its " + std::to_string(record.memory_pages) + " memory pages");
     }
   }
+}
+
+SnapshotPageReader::~SnapshotPageReader() {
+  Shelf<ChunkCodec>::put(std::move(decoder_));
+  RecycledBuffer<std::vector<std::uint8_t>>::give_back(std::move(buffer_));
 }
 
 std::optional<std::span<const std::uint8_t>> SnapshotPageReader::page(std::uint32_t page) {
@@ -130,7 +141,7 @@ std::optional<std::span<const std::uint8_t>> SnapshotPageReader::page(std::uint3
   if (decoded_ != chunk) {
     decoded_.reset();
     buffer_.resize(std::size_t{pages_per_chunk} * kSnapshotPageBytes);
-    codec_.decode_into(record_.codec, it->second, buffer_);  // exactly one chunk, or throws
+    decoder_.decode_into(record_.codec, it->second, buffer_);  // exactly one chunk, or throws
     if (base_) undelta_chunk(*base_, chunk, buffer_, pages_per_chunk);
     decoded_ = chunk;
   }

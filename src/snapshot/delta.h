@@ -64,6 +64,10 @@ class SnapshotPageReader {
   // throws SnapshotError for a delta record with a chunk row past its memory.
   SnapshotPageReader(const SnapshotRecord& record, const ChunkMap& chunks,
                      const SnapshotBase* base);
+  // Shelves its decoder and chunk buffer.
+  ~SnapshotPageReader();
+  SnapshotPageReader(const SnapshotPageReader&) = delete;
+  SnapshotPageReader& operator=(const SnapshotPageReader&) = delete;
 
   // Page `page`'s 64 KiB, or nullopt when it is all zero; valid until the next call. Throws
   // SnapshotError for a page past the record's memory or a chunk that does not decode to
@@ -78,7 +82,9 @@ class SnapshotPageReader {
   const SnapshotRecord& record_;
   const ChunkMap& chunks_;
   const SnapshotBase* base_;  // non-null only for a delta record
-  ChunkCodec codec_;
+  // A decoder and one chunk's buffer, both shelved for the next reader when this one is done
+  // (base/recycled_buffer.h).
+  ChunkCodec decoder_;
   std::vector<std::uint8_t> buffer_;
   std::optional<std::uint32_t> decoded_;
 };

@@ -5,11 +5,15 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
+
+#include "base/recycled_buffer.h"
 
 namespace sandbox::workers {
 namespace {
@@ -190,12 +194,15 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, b
   return true;
 }
 
+Frame::~Frame() { RecycledBuffer<std::string>::give_back(std::move(payload)); }
+
 std::optional<Frame> Channel::receive() { return receive_frame(nullptr); }
 
 std::optional<Frame> Channel::receive_until(Deadline deadline) { return receive_frame(&deadline); }
 
 std::optional<Frame> Channel::receive_frame(const Deadline* deadline) {
   Frame frame;
+  frame.payload = RecycledBuffer<std::string>::take();
   std::array<char, kFrameHeaderBytes> header{};
   if (!read_exact(header.data(), header.size(), frame.fds, true, deadline)) return std::nullopt;
   const std::size_t length = get_le(header.data(), 4);

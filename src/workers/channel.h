@@ -65,6 +65,15 @@ class ChannelTimeout : public std::runtime_error {
 };
 
 struct Frame {
+  Frame() = default;
+  Frame(Frame&&) noexcept = default;
+  Frame& operator=(Frame&&) noexcept = default;
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+  // Gives the payload's memory to the thread's spare, for the next frame received on it
+  // (base/recycled_buffer.h): a reply of a few hundred KiB then faults no fresh pages.
+  ~Frame();
+
   std::uint32_t kind = 0;
   std::uint64_t call = 0;
   std::string payload;
