@@ -19,11 +19,7 @@ WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_que
     const int rc = pthread_create(&t, &attr, &WorkerPool::thread_main, this);
     if (rc != 0) {
       pthread_attr_destroy(&attr);
-      {
-        MutexLock lock(mu_);
-        stopping_ = true;
-      }
-      cv_.notify_all();
+      stop();
       for (auto th : threads_) pthread_join(th, nullptr);
       throw std::runtime_error("cannot start worker thread: error " + std::to_string(rc));
     }
@@ -33,39 +29,59 @@ WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_que
 }
 
 WorkerPool::~WorkerPool() {
-  {
-    MutexLock lock(mu_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
+  stop();
   for (auto t : threads_) pthread_join(t, nullptr);
 }
 
-void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
-  {
-    MutexLock lock(mu_);
-    queue_.push_back(Queued{std::move(job), long_running});
+void WorkerPool::stop() {
+  MutexLock lock(mu_);
+  stopping_ = true;
+  wake_all();
+}
+
+void WorkerPool::wake_all() {
+  for (Waiter* waiter : idle_) {
+    waiter->woken = true;
+    waiter->cv.notify_one();  // under mu_, as in wake_one()
   }
+  idle_.clear();
+}
+
+void WorkerPool::wake_one() {
+  if (idle_.empty()) return;
+  Waiter* waiter = idle_.back();
+  idle_.pop_back();
+  waiter->woken = true;
+  // Under mu_: once mu_ is released, the thread may end (stopping) and its Waiter with it.
+  waiter->cv.notify_one();
+}
+
+void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
+  MutexLock lock(mu_);
+  queue_.push_back(Queued{std::move(job), long_running});
   // One job, one worker: waking every idle worker for it costs each of them a futex wake and
   // two context switches for nothing. A job none can start now (a long-running one over
   // max_long_running) cannot be started by any other worker either; the end of a long job
-  // wakes them all (loop()).
-  cv_.notify_one();
+  // wakes one (loop()).
+  wake_one();
 }
 
 bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
-  {
-    MutexLock lock(mu_);
-    if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
-    queue_.push_back(Queued{std::move(job), long_running});
-  }
-  cv_.notify_one();  // as in submit()
+  MutexLock lock(mu_);
+  if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
+  queue_.push_back(Queued{std::move(job), long_running});
+  wake_one();  // as in submit()
   return true;
 }
 
 std::size_t WorkerPool::queued() const {
   MutexLock lock(mu_);
   return queue_.size();
+}
+
+std::size_t WorkerPool::idle_threads() const {
+  MutexLock lock(mu_);
+  return idle_.size();
 }
 
 void* WorkerPool::thread_main(void* self) {
@@ -80,14 +96,24 @@ std::deque<WorkerPool::Queued>::iterator WorkerPool::next_runnable() {
 }
 
 void WorkerPool::loop() {
+  Waiter self;
   for (;;) {
     Queued next;
     {
       MutexLock lock(mu_);
       // Stopping: run what is queued (a long job waits for a running one to finish).
-      while (!(stopping_ && queue_.empty()) && next_runnable() == queue_.end()) lock.wait(cv_);
+      while (!(stopping_ && queue_.empty()) && next_runnable() == queue_.end()) {
+        self.woken = false;
+        idle_.push_back(&self);
+        while (!self.woken) lock.wait(self.cv);  // taken off idle_ by whoever set it
+      }
       const auto it = next_runnable();
-      if (it == queue_.end()) return;  // stopping, and nothing left to run
+      if (it == queue_.end()) {
+        // Stopping, and nothing left to run. Threads that went idle while stopping, behind a
+        // long job they could not start, may exit too.
+        wake_all();
+        return;
+      }
       next = std::move(*it);
       queue_.erase(it);
       if (next.long_running) ++long_running_;
@@ -95,17 +121,10 @@ void WorkerPool::loop() {
     next.job->run();
     next.job.reset();
     if (next.long_running) {
-      bool long_waiting = false;
-      {
-        MutexLock lock(mu_);
-        --long_running_;
-        long_waiting = std::any_of(queue_.begin(), queue_.end(),
-                                   [](const Queued& q) { return q.long_running; });
-      }
-      // A long job held back by max_long_running may start now: one worker takes it. Waking
-      // them all at the end of every long job (every execute is one) cost each idle worker a
-      // futex wake and two context switches, the most of a stateless run's CPU time under load.
-      if (long_waiting) cv_.notify_one();
+      MutexLock lock(mu_);
+      --long_running_;
+      // A long job held back by max_long_running may start now: this thread takes it itself at
+      // the top of the loop, no other needs waking.
     }
   }
 }

@@ -2,6 +2,12 @@
 // order. Engine work runs here rather than on I/O threads; guest code compiled with wasm2c uses
 // the worker thread's own stack as its native stack, which is why the stack size is explicit.
 //
+// Jobs are FIFO; idle threads are LIFO: a job goes to the thread that became idle last, whose
+// stack and thread-local buffers (a zstd context, a chunk buffer) are still mapped and warm. With
+// a condition variable shared by all, requests one after another went to each of the threads in
+// turn, and each found its memory cold: a page fault per 4 KiB page first touched
+// (docs/snapshot-format.md#recycled-buffers).
+//
 // Admission: try_submit() refuses a job when `max_queued` jobs already wait (the HTTP server
 // answers 503 instead of queueing without bound); submit() never refuses (for a job admitted
 // earlier, e.g. one that waited behind its serial key). A job marked long-running starts only
@@ -63,21 +69,34 @@ class WorkerPool {
 
   // Jobs waiting for a thread now.
   std::size_t queued() const SANDBOX_EXCLUDES(mu_);
+  // Threads waiting for a job now.
+  std::size_t idle_threads() const SANDBOX_EXCLUDES(mu_);
 
  private:
   struct Queued {
     std::unique_ptr<Job> job;
     bool long_running = false;
   };
+  // A thread waiting for a job; lives on that thread's stack for as long as the thread runs.
+  struct Waiter {
+    std::condition_variable cv;  // with mu_
+    bool woken = false;          // guarded by mu_: taken off idle_ to look at the queue
+  };
 
   static void* thread_main(void* self);
   void loop();
   // The first queued job that may start now, or queue_.end().
   std::deque<Queued>::iterator next_runnable() SANDBOX_REQUIRES(mu_);
+  // Wakes the thread that became idle last (a job was queued, or may start now), if any.
+  void wake_one() SANDBOX_REQUIRES(mu_);
+  // Wakes every idle thread.
+  void wake_all() SANDBOX_REQUIRES(mu_);
+  // Sets stopping_ and wakes every idle thread.
+  void stop() SANDBOX_EXCLUDES(mu_);
 
   mutable Mutex mu_;
-  std::condition_variable cv_;  // with mu_: a job was queued or may start, or stopping_ was set
   std::deque<Queued> queue_ SANDBOX_GUARDED_BY(mu_);
+  std::vector<Waiter*> idle_ SANDBOX_GUARDED_BY(mu_);  // the one idle last at the back
   std::size_t max_queued_ = 0;
   int max_long_running_ = 1;
   int long_running_ SANDBOX_GUARDED_BY(mu_) = 0;  // long-running jobs running now
