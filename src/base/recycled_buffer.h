@@ -7,8 +7,8 @@
 // chunk a snapshot reader decodes into, a zstd decoder's context. Taken from a shelf instead,
 // such memory faults only while the shelf fills.
 //
-// The shelf is the process's, not a thread's: requests go to whichever of the server's threads
-// is free, so a thread's own spare would be cold about as often as fresh memory is.
+// The shelf is the process's, not a thread's: requests at once run on several of the server's
+// threads, and any of them finds the shelf warm.
 //
 //   std::string payload = RecycledBuffer<std::string>::take();  // empty, capacity kept
 //   ...

@@ -11,6 +11,10 @@ WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_que
     : max_queued_(max_queued),
       max_long_running_(
           std::clamp(max_long_running <= 0 ? threads : max_long_running, 1, std::max(threads, 1))) {
+  {
+    MutexLock lock(mu_);
+    idle_.reserve(static_cast<std::size_t>(std::max(threads, 0)));  // loop() never allocates
+  }
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, stack_bytes);
@@ -61,8 +65,8 @@ void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
   queue_.push_back(Queued{std::move(job), long_running});
   // One job, one worker: waking every idle worker for it costs each of them a futex wake and
   // two context switches for nothing. A job none can start now (a long-running one over
-  // max_long_running) cannot be started by any other worker either; the end of a long job
-  // wakes one (loop()).
+  // max_long_running) cannot be started by any other worker either; the thread that ends a
+  // long job takes it (loop()).
   wake_one();
 }
 
