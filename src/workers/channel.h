@@ -70,8 +70,8 @@ struct Frame {
   Frame& operator=(Frame&&) noexcept = default;
   Frame(const Frame&) = delete;
   Frame& operator=(const Frame&) = delete;
-  // Gives the payload's memory to the thread's spare, for the next frame received on it
-  // (base/recycled_buffer.h): a reply of a few hundred KiB then faults no fresh pages.
+  // Gives the payload's memory back to the process's shelf, for the next frame received on any
+  // thread (base/recycled_buffer.h): a reply of a few hundred KiB then faults no fresh pages.
   ~Frame();
 
   std::uint32_t kind = 0;

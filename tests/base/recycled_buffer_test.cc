@@ -34,8 +34,8 @@ TEST(RecycledBuffer, ABufferGivenBackIsTakenAgainEmptyWithItsCapacity) {
   std::string again = RecycledBuffer<std::string>::take();
   EXPECT_TRUE(again.empty());
   EXPECT_EQ(again.capacity(), capacity);
-  EXPECT_EQ(again.data(), memory);                           // the same memory, not a copy
-  EXPECT_TRUE(RecycledBuffer<std::string>::take().empty());  // the shelf is empty again
+  EXPECT_EQ(again.data(), memory);           // the same memory, not a copy
+  EXPECT_FALSE(Shelf<std::string>::take());  // the shelf is empty again
 }
 
 TEST(RecycledBuffer, BuffersTooSmallOrTooLargeAreNotKept) {

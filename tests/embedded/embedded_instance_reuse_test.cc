@@ -13,12 +13,12 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include "embedded/abi_driver.h"
 #include "embedded/engine_state.h"
 #include "embedded/session.h"
 #include "embedded_test_util.h"
+#include "support/proc_memory.h"
 
 namespace sandbox {
 namespace {
@@ -28,12 +28,6 @@ using embedded::EngineState;
 using namespace testing_embedded;
 
 constexpr std::size_t kBlock = 4096;
-
-long minor_faults() {
-  rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_minflt;
-}
 
 std::shared_ptr<EngineState> probe_state(std::size_t idle_instances) {
   EmbeddedLanguage language = probe_language();
@@ -246,11 +240,11 @@ TEST_F(InstanceReuse, ARestoreIntoAPopulatedInstanceFaultsLessThanIntoANewOne) {
   const auto fresh_state = probe_state(0);
   (void)fresh_state->image();
   const auto faults_of = [&](const std::shared_ptr<EngineState>& state) {
-    const long before = minor_faults();
+    const long before = testing_support::thread_minor_faults();
     auto s = restore(state, ws_b_, delta);
     EXPECT_EQ(text(*s, "set z 3\nget x"), "1");
     (void)s->snapshot();
-    return minor_faults() - before;
+    return testing_support::thread_minor_faults() - before;
   };
   const long fresh = faults_of(fresh_state);
   ASSERT_EQ(state_->idle_guests(), 1u);

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include "base/recycled_buffer.h"
 #include "snapshot/snapshot_error.h"
+#include "support/proc_memory.h"
 #include "support/snapshot_reads.h"
 
 namespace sandbox {
@@ -269,12 +269,9 @@ TEST(Delta, TheNextReaderReusesTheLastOnesMemoryEvenAfterABrokenChunk) {
   long faults = -1;
   std::thread other([&] {
     SnapshotPageReader reader(record, chunks, &image.base);
-    rusage before{};
-    getrusage(RUSAGE_THREAD, &before);
+    const long before = testing_support::thread_minor_faults();
     second_memory = reader.page(0)->data();
-    rusage after{};
-    getrusage(RUSAGE_THREAD, &after);
-    faults = after.ru_minflt - before.ru_minflt;
+    faults = testing_support::thread_minor_faults() - before;
     testing_support::expect_reads_back(reader, memory);
   });
   other.join();

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
+#include "support/proc_memory.h"
 #include "test_host.h"
 #include "wasm/uffd_tracking.h"
 #include "wasm/write_tracking.h"
@@ -25,12 +25,6 @@ using testing::TestEnv;
 
 constexpr std::size_t kPage = 65536;
 constexpr std::size_t kSmall = 4096;
-
-long minor_faults() {
-  rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_minflt;
-}
 
 class HotPages : public ::testing::Test {
  protected:
@@ -49,9 +43,9 @@ class HotPages : public ::testing::Test {
   }
   // Writes one byte and returns the faults it cost.
   long write(std::size_t at, std::uint8_t value) {
-    const long before = minor_faults();
+    const long before = testing_support::thread_minor_faults();
     inst_->memory()[at] = value;
-    return minor_faults() - before;
+    return testing_support::thread_minor_faults() - before;
   }
 
   TestEnv env_;

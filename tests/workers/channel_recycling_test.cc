@@ -9,22 +9,16 @@
 #include <thread>
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "base/recycled_buffer.h"
+#include "support/proc_memory.h"
 #include "workers/channel.h"
 
 namespace sandbox::workers {
 namespace {
 
 constexpr std::size_t kReplyBytes = std::size_t{512} << 10;  // 128 pages of 4 KiB
-
-long minor_faults() {
-  rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_minflt;
-}
 
 TEST(ChannelRecycling, AnotherThreadReadsTheNextLargeFrameIntoTheLastOnesMemory) {
   while (Shelf<std::string>::take()) {  // start with no shelved buffer
@@ -55,9 +49,9 @@ TEST(ChannelRecycling, AnotherThreadReadsTheNextLargeFrameIntoTheLastOnesMemory)
   });
   std::thread second([&] {
     first_done.wait();
-    const long before = minor_faults();
+    const long before = testing_support::thread_minor_faults();
     const std::optional<Frame> frame = receiver.receive();
-    second_faults = minor_faults() - before;
+    second_faults = testing_support::thread_minor_faults() - before;
     EXPECT_TRUE(frame && frame->payload == std::string(kReplyBytes, 'b'));
     if (frame) second_memory = frame->payload.data();
     second_done.count_down();

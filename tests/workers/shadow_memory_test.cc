@@ -11,8 +11,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
+#include "support/proc_memory.h"
 #include "workers/memory_baseline.h"
 
 namespace sandbox::workers {
@@ -20,12 +20,6 @@ namespace {
 
 constexpr std::uint32_t kImagePages = 8;
 constexpr std::uint32_t kMaxPages = 32;
-
-long minor_faults() {
-  rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_minflt;
-}
 
 class ShadowReuse : public ::testing::Test {
  protected:
@@ -106,11 +100,11 @@ TEST_F(ShadowReuse, NothingOfThePreviousInstanceSurvives) {
 TEST_F(ShadowReuse, WritingTheBlocksOfAPreviousInstanceAgainCostsNoFault) {
   const std::vector<std::uint8_t> bytes(kChangeBlockBytes, 0x5A);
   const auto write_blocks = [&](ShadowMemory& shadow) {
-    const long before = minor_faults();
+    const long before = testing_support::thread_minor_faults();
     for (std::uint32_t b = 0; b < kImagePages * kChangeBlocksPerPage; b += 3) {
       shadow.write_block(b, bytes.data());
     }
-    return minor_faults() - before;
+    return testing_support::thread_minor_faults() - before;
   };
   ShadowMemory shadow(std::uint64_t{kMaxPages} * kWasmPageBytes);
   shadow.reset(server_, kImagePages);
