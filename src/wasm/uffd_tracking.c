@@ -297,13 +297,16 @@ typedef struct ProtectRuns {
   int protect;       /* 1: write-protect the runs; 0: take the protection off */
   uint32_t from, to; /* the pending run [from, to) of 4 KiB pages; empty when equal */
   int failed;
+  uint64_t calls; /* ioctls made */
 } ProtectRuns;
 
 static void flush_run(ProtectRuns* r) {
-  if (r->to > r->from && !r->failed &&
-      write_protect(r->base + (size_t)r->from * SMALL_PAGE, (size_t)(r->to - r->from) * SMALL_PAGE,
-                    r->protect) != 0) {
-    r->failed = 1;
+  if (r->to > r->from && !r->failed) {
+    r->calls++;
+    if (write_protect(r->base + (size_t)r->from * SMALL_PAGE,
+                      (size_t)(r->to - r->from) * SMALL_PAGE, r->protect) != 0) {
+      r->failed = 1;
+    }
   }
   r->from = r->to = 0;
 }
@@ -318,6 +321,16 @@ static void add_to_run(ProtectRuns* r, uint32_t page) {
   r->to = page + 1;
 }
 
+/* add_to_run for pages to protect, when every page between the pending run and `page` is
+ * protected already (the caller ends the run at each page it leaves writable). */
+static void add_to_protected_run(ProtectRuns* r, uint32_t page) {
+  if (r->to > r->from && page >= r->to && page - r->to <= SANDBOX_UFFD_PROTECT_MERGE_GAP) {
+    r->to = page + 1;
+    return;
+  }
+  add_to_run(r, page);
+}
+
 /* What sandbox_uffd_collect_hot gathers and decides, run by run. */
 typedef struct HotCollection {
   uint8_t* base;
@@ -326,6 +339,7 @@ typedef struct HotCollection {
   uint32_t old_count, old_at;
   sandbox_uffd_hot_page* next; /* this collection's */
   uint32_t next_count;
+  int round; /* a protection round: quiet hot pages are protected */
   ProtectRuns runs;
   Report report;
 } HotCollection;
@@ -349,13 +363,17 @@ static int hot_run(uint64_t from, uint64_t to, void* context) {
     }
     if (quiet == 0)
       report_run((uint64_t)q * SMALL_PAGE, (uint64_t)(q + 1) * SMALL_PAGE, &c->report);
-    if (quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS && room) {
+    if ((quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS || !c->round) && room) {
+      /* Stays writable: no run of pages to protect may span it. */
+      flush_run(&c->runs);
       c->next[c->next_count].hash = hash;
       c->next[c->next_count].page = q;
       c->next[c->next_count].quiet = quiet;
       c->next_count++;
     } else {
-      add_to_run(&c->runs, q);
+      /* The scan lists every page whose protection is off, so the pages since the last one it
+       * listed are protected. */
+      add_to_protected_run(&c->runs, q);
     }
   }
   return c->runs.failed;
@@ -366,14 +384,24 @@ int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* h
   if (hot == NULL || hot->capacity == 0) {
     return sandbox_uffd_collect(base, size, out, blocks, written_4k);
   }
-  HotCollection c = {base,       hot, hot->pages,         hot->count,         0,
-                     hot->spare, 0,   {base, 1, 0, 0, 0}, {out, blocks, 0, 0}};
+  hot->collections++;
+  HotCollection c = {
+      .base = base,
+      .hot = hot,
+      .old = hot->pages,
+      .old_count = hot->count,
+      .next = hot->spare,
+      .round = hot->collections % SANDBOX_UFFD_HOT_PROTECT_PERIOD == 0,
+      .runs = {.base = base, .protect = 1},
+      .report = {.out = out, .blocks = blocks},
+  };
   hot->count = 0; /* until the collection succeeds */
   /* Without protecting: every page whose protection is off is listed, the hot ones included,
    * and only the ones that go quiet are protected again (hot_run). */
-  if (scan_written(base, size, 0, hot_run, &c) != 0) return -1;
-  flush_run(&c.runs);
-  if (c.runs.failed) return -1;
+  const int scanned = scan_written(base, size, 0, hot_run, &c);
+  if (scanned == 0) flush_run(&c.runs);
+  hot->protect_calls += c.runs.calls;
+  if (scanned != 0 || c.runs.failed) return -1;
   hot->spare = hot->pages;
   hot->pages = c.next;
   hot->count = c.next_count;
@@ -384,7 +412,7 @@ int64_t sandbox_uffd_collect_hot(uint8_t* base, size_t size, sandbox_uffd_hot* h
 int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
                               const uint32_t* pages, size_t n) {
   if (hot->count != 0 || !usable()) return -1;
-  ProtectRuns runs = {base, 0, 0, 0, 0}; /* unprotecting the seeded pages */
+  ProtectRuns runs = {.base = base, .protect = 0}; /* unprotecting the seeded pages */
   for (size_t i = 0; i < n && hot->count < hot->capacity; i++) {
     const uint32_t q = pages[i];
     if ((uint64_t)(q + 1) * SMALL_PAGE > size ||

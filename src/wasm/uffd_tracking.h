@@ -66,11 +66,24 @@ typedef struct sandbox_uffd_hot {
   sandbox_uffd_hot_page* pages; /* `count` entries in use, room for `capacity` */
   sandbox_uffd_hot_page* spare; /* room for `capacity`: the next collection's list */
   uint32_t count;
-  uint32_t capacity; /* 0: every written page is protected again (no hot pages) */
+  uint32_t capacity;      /* 0: every written page is protected again (no hot pages) */
+  uint32_t collections;   /* collections since sandbox_uffd_hot_init */
+  uint64_t protect_calls; /* UFFDIO_WRITEPROTECT calls the collections made */
 } sandbox_uffd_hot;
 
-/* Collections in a row that find a hot page unchanged before it is protected again. */
+/* Collections in a row that find a hot page unchanged before it may be protected again. */
 #define SANDBOX_UFFD_HOT_QUIET_COLLECTIONS 4
+
+/* Quiet hot pages are protected again together, on every SANDBOX_UFFD_HOT_PROTECT_PERIOD-th
+ * collection (a protection round), and until then stay hot. Each protecting call makes the
+ * kernel flush the page translations of every other CPU running the process, an
+ * inter-processor interrupt the caller waits for (docs/snapshot-format.md#hot-pages). */
+#define SANDBOX_UFFD_HOT_PROTECT_PERIOD 32
+
+/* Pages to protect with one call may lie up to this many 4 KiB pages apart (256 KiB): the
+ * pages between are protected already, and protecting them again costs the kernel a walk of
+ * their page table entries, far less than a second call. */
+#define SANDBOX_UFFD_PROTECT_MERGE_GAP 64
 
 /* Allocates room for `capacity` hot pages (0: none); 0, or -1 when out of memory (then
  * `hot` has none). `sandbox_uffd_hot_free` releases it; an empty struct needs no freeing. */
@@ -80,7 +93,10 @@ void sandbox_uffd_hot_free(sandbox_uffd_hot* hot);
 /* sandbox_uffd_collect with hot pages: a written page that was protected is reported and kept
  * writable as a hot page while there is room (else protected again); a hot page is reported
  * only when its bytes changed since the last collection (keyed 64-bit hash), and protected
- * again after SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections without a change. So the report is
+ * again at the first protection round (SANDBOX_UFFD_HOT_PROTECT_PERIOD) after
+ * SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections without a change. Pages protected together
+ * take one call per run of pages at most SANDBOX_UFFD_PROTECT_MERGE_GAP apart that no hot page
+ * interrupts. So the report is
  * every page written for the first time since it was protected, and every hot page whose
  * bytes changed: a hot page rewritten with the same bytes is not reported. `*written_4k`
  * counts the reported 4 KiB pages. With `hot` NULL or of capacity 0 this is

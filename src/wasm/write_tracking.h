@@ -20,7 +20,9 @@
  * With uffd, a 4 KiB page found written stays writable for the next collections as a hot page
  * (docs/snapshot-format.md#hot-pages): a page written step after step then costs a hash of its
  * bytes per collection instead of a fault, and is reported only when its bytes changed. It is
- * protected again after SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections that found it unchanged.
+ * protected again after SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections that found it unchanged,
+ * at the next protection round (every SANDBOX_UFFD_HOT_PROTECT_PERIOD-th collection), together
+ * with the other quiet pages.
  * At most sandbox_wasm_hot_page_limit() pages per memory are hot (SANDBOX_HOT_PAGES, else
  * SANDBOX_WASM_HOT_PAGES; 0 turns hot pages off).
  *

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include "support/proc_memory.h"
 #include "test_host.h"
@@ -87,20 +88,37 @@ TEST_F(HotPages, AHotPageRewrittenWithItsBytesIsNotReported) {
   EXPECT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{2});
 }
 
-TEST_F(HotPages, AQuietHotPageIsProtectedAgain) {
+// A hot page unchanged for SANDBOX_UFFD_HOT_QUIET_COLLECTIONS collections stays writable until
+// the next protection round (every SANDBOX_UFFD_HOT_PROTECT_PERIOD-th collection since tracking
+// was armed), and is protected then.
+TEST_F(HotPages, AQuietHotPageIsProtectedAgainAtTheNextProtectionRound) {
   arm(SANDBOX_WASM_HOT_PAGES);
   write(5 * kPage, 1);
-  ASSERT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{5});
-  for (int quiet = 0; quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS; ++quiet) {
-    EXPECT_EQ(write(5 * kPage, 2 + quiet % 2), 0) << "still hot after " << quiet;
-    ASSERT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{5});
-  }
-  // Quiet collections: unchanged bytes.
-  for (int quiet = 0; quiet < SANDBOX_UFFD_HOT_QUIET_COLLECTIONS; ++quiet) {
+  ASSERT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{5});  // collection 1
+  for (int collection = 2; collection <= SANDBOX_UFFD_HOT_PROTECT_PERIOD; ++collection) {
+    // The same byte again: no fault, nothing changed.
+    EXPECT_EQ(write(5 * kPage, 1), 0) << "still hot before collection " << collection;
     ASSERT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{});
   }
-  EXPECT_EQ(write(5 * kPage, 9), 1);  // protected again: the write faults
+  EXPECT_EQ(write(5 * kPage, 9), 1);  // protected by the round: the write faults
   EXPECT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{5});
+}
+
+// A page that went quiet too short a time before a round stays hot until the round after.
+TEST_F(HotPages, APageQuietForTooFewCollectionsAtARoundWaitsForTheNext) {
+  arm(SANDBOX_WASM_HOT_PAGES);
+  const int changed_until =
+      SANDBOX_UFFD_HOT_PROTECT_PERIOD - SANDBOX_UFFD_HOT_QUIET_COLLECTIONS + 1;
+  for (int collection = 1; collection <= 2 * SANDBOX_UFFD_HOT_PROTECT_PERIOD; ++collection) {
+    const bool change = collection <= changed_until;
+    const long faults =
+        write(7 * kPage, static_cast<std::uint8_t>(change ? collection : changed_until));
+    EXPECT_EQ(faults, collection == 1 ? 1 : 0) << "collection " << collection;
+    ASSERT_EQ(inst_->take_dirty_pages(),
+              change ? std::vector<std::uint32_t>{7} : std::vector<std::uint32_t>{})
+        << "collection " << collection;
+  }
+  EXPECT_EQ(write(7 * kPage, 1), 1);  // protected by the second round
 }
 
 // With room for two hot pages, a third written page is protected again at once: the report is
@@ -197,6 +215,79 @@ TEST_F(HotPages, SeedingPagesOutOfOrderProtectsEverything) {
   EXPECT_EQ(write(16 * kSmall, 1), 1);
   EXPECT_EQ(write(17 * kSmall, 1), 1);
   EXPECT_EQ(inst_->take_dirty_pages(), std::vector<std::uint32_t>{1});
+}
+
+// The primitives on a plain mapping: which calls a protection round makes.
+class HotPageRounds : public ::testing::Test {
+ protected:
+  static constexpr std::uint32_t kPages = 256;  // 4 KiB pages: 1 MiB
+  static constexpr std::size_t kBytes = std::size_t{kPages} * kSmall;
+
+  void SetUp() override {
+    if (!sandbox_uffd_available()) GTEST_SKIP() << "userfaultfd unavailable";
+    void* p = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(p, MAP_FAILED);
+    base_ = static_cast<std::uint8_t*>(p);
+    std::memset(base_, 0, kBytes);  // every page present: only protection faults are counted
+    ASSERT_EQ(sandbox_uffd_arm(base_, kBytes, kBytes), 0);
+    ASSERT_EQ(sandbox_uffd_hot_init(&hot_, 64), 0);
+  }
+  void TearDown() override {
+    if (base_ == nullptr) return;
+    sandbox_uffd_hot_free(&hot_);
+    sandbox_uffd_disarm(base_, kBytes);
+    ::munmap(base_, kBytes);
+  }
+  long write(std::uint32_t page, std::uint8_t value) {
+    const long before = testing_support::thread_minor_faults();
+    base_[std::size_t{page} * kSmall + 9] = value;
+    return testing_support::thread_minor_faults() - before;
+  }
+  // One collection; the 4 KiB pages it reports.
+  std::set<std::uint32_t> collect() {
+    std::vector<std::uint32_t> out(kBytes / kPage);
+    std::vector<std::uint16_t> blocks(kBytes / kPage);
+    const std::int64_t n =
+        sandbox_uffd_collect_hot(base_, kBytes, &hot_, out.data(), blocks.data(), nullptr);
+    EXPECT_GE(n, 0);
+    std::set<std::uint32_t> pages;
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::uint32_t b = 0; b < kPage / kSmall; ++b) {
+        if (blocks[i] & (1U << b)) pages.insert(out[i] * (kPage / kSmall) + b);
+      }
+    }
+    return pages;
+  }
+
+  std::uint8_t* base_ = nullptr;
+  sandbox_uffd_hot hot_{};
+};
+
+// Quiet pages protected by one round take one call per run: pages 1, 3 and 10 (the pages
+// between are protected already) in one, page 30 in another (page 20, still hot, lies between),
+// page 200 in a third (farther than SANDBOX_UFFD_PROTECT_MERGE_GAP). Before the round, no
+// call at all. The pages in between stay exactly tracked.
+TEST_F(HotPageRounds, QuietPagesAreProtectedInOneCallPerRun) {
+  static_assert(200 - 30 > SANDBOX_UFFD_PROTECT_MERGE_GAP);
+  const std::set<std::uint32_t> once = {1, 3, 10, 30, 200};
+  for (const std::uint32_t page : once) write(page, 1);
+  ASSERT_EQ(collect(), once);  // collection 1
+  for (int collection = 2; collection <= SANDBOX_UFFD_HOT_PROTECT_PERIOD; ++collection) {
+    write(20, static_cast<std::uint8_t>(collection));  // hot, changing every time
+    const std::set<std::uint32_t> expected = {20};
+    ASSERT_EQ(collect(), expected) << "collection " << collection;
+    if (collection < SANDBOX_UFFD_HOT_PROTECT_PERIOD) {
+      ASSERT_EQ(hot_.protect_calls, 0U) << "collection " << collection;
+    }
+  }
+  EXPECT_EQ(hot_.protect_calls, 3U);
+  for (const std::uint32_t page : once) EXPECT_EQ(write(page, 2), 1) << "page " << page;
+  EXPECT_EQ(write(20, 1), 0);  // still hot
+  EXPECT_EQ(write(2, 0), 1);   // between the merged pages: protected, and its bytes unchanged
+  std::set<std::uint32_t> expected = once;
+  expected.insert(20);
+  expected.insert(2);  // written, though with the bytes it had: reported as any first write is
+  EXPECT_EQ(collect(), expected);
 }
 
 }  // namespace
