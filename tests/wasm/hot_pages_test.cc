@@ -2,6 +2,7 @@
 // found written stays writable, so a page written collection after collection costs no fault;
 // it is reported only when its bytes changed, and protected again once it stays quiet. Faults
 // are counted with getrusage(RUSAGE_THREAD): the count is the same on every host.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -27,6 +28,26 @@ using testing::TestEnv;
 constexpr std::size_t kPage = 65536;
 constexpr std::size_t kSmall = 4096;
 
+// Stores one byte and returns the faults it cost.
+long faults_writing(std::uint8_t* at, std::uint8_t value) {
+  const long before = testing_support::thread_minor_faults();
+  *at = value;
+  return testing_support::thread_minor_faults() - before;
+}
+
+// The 4 KiB pages a report names: its first `n` 64 KiB pages, each with its mask of written
+// 4 KiB pages.
+std::set<std::size_t> small_pages(const std::uint32_t* pages, const std::uint16_t* blocks,
+                                  std::size_t n) {
+  std::set<std::size_t> small;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t b = 0; b < kPage / kSmall; ++b) {
+      if (blocks[i] & (1U << b)) small.insert(pages[i] * (kPage / kSmall) + b);
+    }
+  }
+  return small;
+}
+
 class HotPages : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -44,9 +65,7 @@ class HotPages : public ::testing::Test {
   }
   // Writes one byte and returns the faults it cost.
   long write(std::size_t at, std::uint8_t value) {
-    const long before = testing_support::thread_minor_faults();
-    inst_->memory()[at] = value;
-    return testing_support::thread_minor_faults() - before;
+    return faults_writing(&inst_->memory()[at], value);
   }
 
   TestEnv env_;
@@ -165,12 +184,7 @@ TEST_F(HotPages, RandomWritesReportEveryChangeAndNothingUnwritten) {
     const auto dirty = inst_->take_dirty_pages(blocks);
     ASSERT_TRUE(dirty.has_value());
     const std::vector<std::uint32_t> pages = dirty.value_or(std::vector<std::uint32_t>{});
-    std::set<std::size_t> reported;
-    for (std::size_t i = 0; i < pages.size(); ++i) {
-      for (std::size_t b = 0; b < kPage / kSmall; ++b) {
-        if (blocks[i] & (1U << b)) reported.insert(pages[i] * (kPage / kSmall) + b);
-      }
-    }
+    const std::set<std::size_t> reported = small_pages(pages.data(), blocks.data(), pages.size());
     for (std::size_t q = 0; q < bytes / kSmall; ++q) {
       const bool changed =
           std::memcmp(last.data() + q * kSmall, inst_->memory().data() + q * kSmall, kSmall) != 0;
@@ -238,25 +252,18 @@ class HotPageRounds : public ::testing::Test {
     sandbox_uffd_disarm(base_, kBytes);
     ::munmap(base_, kBytes);
   }
-  long write(std::uint32_t page, std::uint8_t value) {
-    const long before = testing_support::thread_minor_faults();
-    base_[std::size_t{page} * kSmall + 9] = value;
-    return testing_support::thread_minor_faults() - before;
+  long write(std::size_t page, std::uint8_t value) {
+    return faults_writing(&base_[page * kSmall + 9], value);
   }
   // One collection; the 4 KiB pages it reports.
-  std::set<std::uint32_t> collect() {
+  std::set<std::size_t> collect() {
     std::vector<std::uint32_t> out(kBytes / kPage);
     std::vector<std::uint16_t> blocks(kBytes / kPage);
     const std::int64_t n =
         sandbox_uffd_collect_hot(base_, kBytes, &hot_, out.data(), blocks.data(), nullptr);
     EXPECT_GE(n, 0);
-    std::set<std::uint32_t> pages;
-    for (std::int64_t i = 0; i < n; ++i) {
-      for (std::uint32_t b = 0; b < kPage / kSmall; ++b) {
-        if (blocks[i] & (1U << b)) pages.insert(out[i] * (kPage / kSmall) + b);
-      }
-    }
-    return pages;
+    return small_pages(out.data(), blocks.data(),
+                       static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
   }
 
   std::uint8_t* base_ = nullptr;
@@ -269,22 +276,22 @@ class HotPageRounds : public ::testing::Test {
 // call at all. The pages in between stay exactly tracked.
 TEST_F(HotPageRounds, QuietPagesAreProtectedInOneCallPerRun) {
   static_assert(200 - 30 > SANDBOX_UFFD_PROTECT_MERGE_GAP);
-  const std::set<std::uint32_t> once = {1, 3, 10, 30, 200};
-  for (const std::uint32_t page : once) write(page, 1);
+  const std::set<std::size_t> once = {1, 3, 10, 30, 200};
+  for (const std::size_t page : once) write(page, 1);
   ASSERT_EQ(collect(), once);  // collection 1
   for (int collection = 2; collection <= SANDBOX_UFFD_HOT_PROTECT_PERIOD; ++collection) {
     write(20, static_cast<std::uint8_t>(collection));  // hot, changing every time
-    const std::set<std::uint32_t> expected = {20};
+    const std::set<std::size_t> expected = {20};
     ASSERT_EQ(collect(), expected) << "collection " << collection;
     if (collection < SANDBOX_UFFD_HOT_PROTECT_PERIOD) {
       ASSERT_EQ(hot_.protect_calls, 0U) << "collection " << collection;
     }
   }
   EXPECT_EQ(hot_.protect_calls, 3U);
-  for (const std::uint32_t page : once) EXPECT_EQ(write(page, 2), 1) << "page " << page;
+  for (const std::size_t page : once) EXPECT_EQ(write(page, 2), 1) << "page " << page;
   EXPECT_EQ(write(20, 1), 0);  // still hot
   EXPECT_EQ(write(2, 0), 1);   // between the merged pages: protected, and its bytes unchanged
-  std::set<std::uint32_t> expected = once;
+  std::set<std::size_t> expected = once;
   expected.insert(20);
   expected.insert(2);  // written, though with the bytes it had: reported as any first write is
   EXPECT_EQ(collect(), expected);
