@@ -8,6 +8,7 @@
 // flight).
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -251,11 +252,20 @@ TEST(EngineWorkers, ASessionReadsAndWritesTheServersWorkspaceMirror) {
   SessionOutcome read = session->execute({"read /workspace/in.txt", {}});
   EXPECT_EQ(text_of(read), "from the server");
   clock.advance(5);
+  const auto before = std::chrono::steady_clock::now();
   SessionOutcome wrote = session->execute({"write /workspace/out.txt from the guest", {}});
+  const std::int64_t call_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::steady_clock::now() - before)
+                                   .count();
   ASSERT_FALSE(wrote.error) << wrote.error->message;
   EXPECT_EQ(mirror.read("/workspace/out.txt").content, "from the guest");
-  // Written with the server's clock, as in one process.
-  EXPECT_EQ(mirror.stat("/workspace/out.txt").updated_at, 1'800'000'000'005);
+  // Written with the server's clock at the start of the call, advanced by the time the worker
+  // has spent in the call so far (never more than the call took as the server saw it): a write
+  // 3 s into a long call carries the time it would carry in one process. Under a sanitizer the
+  // write may come a millisecond or more into the call, so the time is a window, not one value.
+  const std::int64_t written_at = mirror.stat("/workspace/out.txt").updated_at;
+  EXPECT_GE(written_at, 1'800'000'000'005);
+  EXPECT_LE(written_at, 1'800'000'000'005 + call_ms);
   // The server changes the mirror between calls: the next call sees it.
   mirror.write("/workspace/in.txt", "changed");
   mirror.remove("/workspace/out.txt", false, false);
