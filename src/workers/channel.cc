@@ -58,24 +58,34 @@ void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payl
     send_parts(kind, call, {payload});
     return;
   }
-  // A descriptor travels with the header's first byte; the rest follows as a plain send.
+  send(kind, call, payload, std::span<const int>(&fd, 1));
+}
+
+void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload,
+                   std::span<const int> fds) {
+  if (fds.empty()) {
+    send_parts(kind, call, {payload});
+    return;
+  }
+  if (fds.size() > kMaxFdsPerRead) throw ChannelError("too many descriptors for one frame");
+  // The descriptors travel with the header's first byte; the rest follows as a plain send.
   std::array<char, kFrameHeaderBytes> header{};
   put_u32(header.data(), static_cast<std::uint32_t>(payload.size()));
   put_u32(header.data() + 4, kind);
   put_u64(header.data() + 8, call);
   std::lock_guard lock(send_mu_);
   iovec iov{header.data(), 1};
-  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int))> control{};
+  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * kMaxFdsPerRead)> control{};
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
   msg.msg_control = control.data();
-  msg.msg_controllen = control.size();
+  msg.msg_controllen = CMSG_SPACE(sizeof(int) * fds.size());
   cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
   cmsg->cmsg_level = SOL_SOCKET;
   cmsg->cmsg_type = SCM_RIGHTS;
-  cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+  cmsg->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+  std::memcpy(CMSG_DATA(cmsg), fds.data(), sizeof(int) * fds.size());
   ssize_t n;
   do {
     n = ::sendmsg(fd_.get(), &msg, MSG_NOSIGNAL);

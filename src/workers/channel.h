@@ -21,8 +21,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,6 +80,11 @@ struct Frame {
   std::uint64_t call = 0;
   std::string payload;
   std::vector<UniqueFd> fds;  // received with the frame (SCM_RIGHTS)
+  // An answer read on a lane: the lane's shared area (workers/lane_area.h), whose bytes belong
+  // to this answer while the frame lives (empty otherwise), and what keeps the lane from its
+  // next call until then. A frame that holds a lane must not outlive its WorkerConnection.
+  std::span<const char> area;
+  std::shared_ptr<void> lane_hold;
 };
 
 inline constexpr std::size_t kFrameHeaderBytes = 16;
@@ -92,6 +99,9 @@ class Channel {
 
   // Sends one frame, with `fd` attached when >= 0. Throws ChannelError when the peer is gone.
   void send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd = -1);
+  // Sends one frame with `fds` attached (1 to 4; a receiver takes at most 4 per frame).
+  void send(std::uint32_t kind, std::uint64_t call, std::string_view payload,
+            std::span<const int> fds);
   // Sends one frame whose payload is the concatenation of `parts` (no copy into one buffer).
   void send_parts(std::uint32_t kind, std::uint64_t call,
                   const std::vector<std::string_view>& parts);

@@ -107,7 +107,7 @@ class RemoteSession final : public SessionInstance {
     const Frame reply = call(Kind::kRestore, parts);
     decode(*worker_, reply, [&](Reader& r) {
       state_ = read_state(r);
-      read_changes_if_any(r);
+      read_changes_if_any(r, reply.area);
       return 0;
     });
   }
@@ -154,7 +154,7 @@ class RemoteSession final : public SessionInstance {
       apply_workspace_update(r, *workspace_, home_->last);
       workspace_->set_disabled(disabled);
       home_->last.disabled = disabled;
-      read_changes_if_any(r);
+      read_changes_if_any(r, reply.area);
       r.finish();
     } catch (const WireError& e) {
       home_->last.known = false;
@@ -172,7 +172,7 @@ class RemoteSession final : public SessionInstance {
       w.boolean(!shadow_known_);
       const Frame reply = call(Kind::kSnapshot, {w.buffer()});
       decode(*worker_, reply, [&](Reader& r) {
-        read_changes(r);
+        read_changes(r, reply.area);
         return 0;
       });
     }
@@ -224,24 +224,34 @@ class RemoteSession final : public SessionInstance {
   void write_update(Writer& w) { write_workspace_update(w, *workspace_, home_->last); }
 
   // The changes a reply carries when its call left the instance able to take a snapshot.
-  void read_changes_if_any(Reader& r) {
+  void read_changes_if_any(Reader& r, std::span<const char> area) {
     if (r.boolean()) {
-      read_changes(r);
+      read_changes(r, area);
     } else {
       changes_ready_ = false;
     }
   }
 
-  // Applies a worker's changes to the shadow and keeps them for the next snapshot().
-  void read_changes(Reader& r) {
-    ChangesHeader h = read_changes_header(r);
+  // Applies a worker's changes to the shadow and keeps them for the next snapshot(). Blocks in
+  // the lane's `area` are copied out once each: the worker may change the area meanwhile, which
+  // changes only what this answer says.
+  void read_changes(Reader& r, std::span<const char> area) {
+    ChangesHeader h = read_changes_header(r, area.size());
     if (h.memory_pages > shadow_->max_pages()) {
       throw WireError("snapshot is larger than the engine's memory limit");
     }
     shadow_->resize(h.memory_pages);
     if (h.blocks) {
+      const char* in_area = area.data();
       for (const std::uint32_t b : *h.blocks) {
-        shadow_->write_block(b, r.raw(kChangeBlockBytes).data());
+        const char* bytes = nullptr;
+        if (h.in_area) {
+          bytes = in_area;
+          in_area += kChangeBlockBytes;
+        } else {
+          bytes = r.raw(kChangeBlockBytes).data();
+        }
+        shadow_->write_block(b, bytes);
         const std::uint32_t page = b / kChangeBlocksPerPage;
         if (changed_pages_.empty() || changed_pages_.back() != page) {
           changed_pages_.push_back(page);

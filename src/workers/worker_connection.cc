@@ -107,14 +107,28 @@ WorkerConnection::Lane WorkerConnection::open_lane() {
   }
   UniqueFd ours(ends[0]);
   const UniqueFd theirs(ends[1]);  // closed here once sent: the worker holds the only copy
+  // The area: mapped here read-only, its descriptor closed once sent (the mapping stays).
+  const UniqueFd area_fd = LaneArea::create();
+  LaneArea area(area_fd.get(), false);
   try {
-    channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {}, theirs.get());
+    if (area.bytes().empty()) {
+      channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {}, theirs.get());
+    } else {
+      const int fds[] = {theirs.get(), area_fd.get()};
+      channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {}, fds);
+    }
   } catch (const ChannelError&) {
     lane_lost();  // the channel is closed: the process is gone
   }
   ++lanes_;
-  return std::make_unique<Channel>(std::move(ours), max_payload_bytes_);
+  return std::make_unique<LaneEnd>(std::move(ours), max_payload_bytes_, std::move(area));
 }
+
+struct WorkerConnection::LaneHold {
+  WorkerConnection& connection;
+  Lane lane;
+  ~LaneHold() { connection.release_lane(std::move(lane)); }
+};
 
 void WorkerConnection::release_lane(Lane lane) {
   {
@@ -203,14 +217,14 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
   if (!lane) lane = open_lane();
   const std::uint64_t id = next_call_++;
   try {
-    lane->send_parts(static_cast<std::uint32_t>(kind), id, parts);
+    lane->channel.send_parts(static_cast<std::uint32_t>(kind), id, parts);
   } catch (const ChannelError&) {
     lane_lost();
   }
   for (;;) {
     std::optional<Frame> frame;
     try {
-      frame = lane->receive_until(deadline);
+      frame = lane->channel.receive_until(deadline);
     } catch (const ChannelTimeout&) {
       timed_out(timeout);
     } catch (const ChannelError& e) {
@@ -223,9 +237,16 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
                      std::to_string(id));
     }
     switch (static_cast<Kind>(frame->kind)) {
-      case Kind::kReply:
-        release_lane(std::move(lane));
+      case Kind::kReply: {
+        // The area holds this answer's blocks until the caller is done with the frame.
+        frame->area = lane->area.bytes();
+        if (!frame->area.empty()) {
+          frame->lane_hold = std::shared_ptr<LaneHold>(new LaneHold{*this, std::move(lane)});
+        } else {
+          release_lane(std::move(lane));
+        }
         return std::move(*frame);
+      }
       case Kind::kFailure: {
         const Failure failure = read_failure_frame(*frame);
         release_lane(std::move(lane));

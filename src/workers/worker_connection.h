@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "workers/channel.h"
+#include "workers/lane_area.h"
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
@@ -85,8 +86,17 @@ class WorkerConnection {
     std::deque<Frame> frames;
     bool lost = false;
   };
-  // A lane's server end, whose peer end the worker holds.
-  using Lane = std::unique_ptr<Channel>;
+  // A lane's server end, whose peer end the worker holds, and the area they share (none when
+  // no memfd could be made: the answers then carry their blocks in the frame).
+  struct LaneEnd {
+    LaneEnd(UniqueFd fd, std::size_t max_payload_bytes, LaneArea shared)
+        : channel(std::move(fd), max_payload_bytes), area(std::move(shared)) {}
+    Channel channel;
+    LaneArea area;
+  };
+  using Lane = std::unique_ptr<LaneEnd>;
+  // Holds a lane whose answer is still being read (Frame::lane_hold) and releases it after.
+  struct LaneHold;
 
   void reader_main();
   void die(const std::string& reason);

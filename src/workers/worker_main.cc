@@ -15,6 +15,7 @@
 
 #include "snapshot/delta.h"
 #include "snapshot/snapshot_error.h"
+#include "workers/lane_area.h"
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
@@ -91,9 +92,11 @@ class Worker {
         frame.reset();
       }
       if (!frame) _exit(0);  // the server is gone (or broke the protocol): nothing to serve
-      if (static_cast<Kind>(frame->kind) == Kind::kLane && frame->fds.size() == 1) {
-        std::thread([this, lane = std::move(frame->fds[0])]() mutable {
-          serve_lane(std::move(lane));
+      const std::size_t fds = frame->fds.size();
+      if (static_cast<Kind>(frame->kind) == Kind::kLane && (fds == 1 || fds == 2)) {
+        UniqueFd area = fds == 2 ? std::move(frame->fds[1]) : UniqueFd();
+        std::thread([this, lane = std::move(frame->fds[0]), area = std::move(area)]() mutable {
+          serve_lane(std::move(lane), std::move(area));
         }).detach();
         continue;
       }
@@ -103,8 +106,11 @@ class Worker {
 
  private:
   // Serves the calls of one lane, each handled on this thread, until the server closes it.
-  void serve_lane(UniqueFd fd) {
+  // `area_fd`: the area the lane's answers put memory blocks in (none: they carry them).
+  void serve_lane(UniqueFd fd, UniqueFd area_fd) {
     Channel lane(std::move(fd), kMaxWorkerPayloadBytes);
+    const LaneArea area(area_fd.get(), true);
+    area_fd = UniqueFd();  // the mapping stays
     for (;;) {
       std::optional<Frame> frame;
       try {
@@ -114,12 +120,13 @@ class Worker {
       }
       if (!frame) return;  // the server closed the lane (or broke it): the lane ends
       frame->fds.clear();
-      handle(lane, *frame);
+      handle(lane, *frame, area.writable());
     }
   }
 
-  // Handles one call and answers it on `channel`, where it came from.
-  void handle(Channel& channel, const Frame& frame) {
+  // Handles one call and answers it on `channel`, where it came from, with the memory blocks it
+  // sends in `area` when they fit.
+  void handle(Channel& channel, const Frame& frame, std::span<char> area) {
     Writer out;
     try {
       Reader r(frame.payload);
@@ -129,13 +136,13 @@ class Worker {
           break;
         case Kind::kBoot:
         case Kind::kRestore:
-          start_session(r, channel, frame, out);
+          start_session(r, channel, frame, out, area);
           break;
         case Kind::kExecute:
-          execute(r, channel, frame.call, out);
+          execute(r, channel, frame.call, out, area);
           break;
         case Kind::kSnapshot:
-          snapshot(r, out);
+          snapshot(r, out, area);
           break;
         case Kind::kClose:
           close(r);
@@ -228,7 +235,8 @@ class Worker {
     write_outcome(out, e.run(request));
   }
 
-  void start_session(Reader& r, Channel& channel, const Frame& frame, Writer& out) {
+  void start_session(Reader& r, Channel& channel, const Frame& frame, Writer& out,
+                     std::span<char> area) {
     const Engine& e = engine(r);
     if (!e.sessions) throw WireError("engine has no sessions");
     const std::uint64_t id = r.u64();
@@ -309,7 +317,7 @@ class Worker {
         }
       }
       write_state(out, state_of(*s->instance));
-      write_changes_if_any(*s, out);
+      write_changes_if_any(*s, out, area);
     }
     std::lock_guard lock(mu_);
     slots_[id] = std::move(s);
@@ -332,19 +340,19 @@ class Worker {
 
   // After a call that leaves the instance able to take a snapshot: true and what its memory
   // changed since the server's copy, which saves the server a kSnapshot call; otherwise false.
-  static void write_changes_if_any(Slot& s, Writer& out) {
+  static void write_changes_if_any(Slot& s, Writer& out, std::span<char> area) {
     const bool ready = !s.instance->invalid() && s.instance->can_snapshot();
     out.boolean(ready);
-    if (ready) write_changes_now(s, out);
+    if (ready) write_changes_now(s, out, area);
   }
 
-  static void write_changes_now(Slot& s, Writer& out) {
+  static void write_changes_now(Slot& s, Writer& out, std::span<char> area) {
     const SessionSnapshot snap = s.instance->snapshot();
     const auto blocks = s.baseline.take_changes(snap.memory, snap.dirty_pages, snap.dirty_blocks);
-    write_changes(out, snap, blocks ? &*blocks : nullptr);
+    write_changes(out, snap, blocks ? &*blocks : nullptr, area);
   }
 
-  void execute(Reader& r, Channel& channel, std::uint64_t call, Writer& out) {
+  void execute(Reader& r, Channel& channel, std::uint64_t call, Writer& out, std::span<char> area) {
     auto s = slot(r.u64());
     s->replica->clock.set(r.i64());
     const bool stream = r.boolean();
@@ -359,15 +367,15 @@ class Worker {
     out.str(outcome.cwd);
     write_state(out, state_of(*s->instance));
     write_workspace_update(out, s->replica->ws, s->replica->last);
-    write_changes_if_any(*s, out);
+    write_changes_if_any(*s, out, area);
   }
 
-  void snapshot(Reader& r, Writer& out) {
+  void snapshot(Reader& r, Writer& out, std::span<char> area) {
     auto s = slot(r.u64());
     if (r.boolean()) s->baseline.forget();
     r.finish();
     if (!s->instance->can_snapshot()) throw WireError("the instance cannot be snapshotted now");
-    write_changes_now(*s, out);
+    write_changes_now(*s, out, area);
   }
 
   void close(Reader& r) {

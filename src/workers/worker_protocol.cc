@@ -1,6 +1,7 @@
 #include "workers/worker_protocol.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -348,7 +349,7 @@ void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last) {
 // ---- Snapshots ---------------------------------------------------------------------------------
 
 void write_changes(Writer& w, const SessionSnapshot& snapshot,
-                   const std::vector<std::uint32_t>* blocks) {
+                   const std::vector<std::uint32_t>* blocks, std::span<char> area) {
   const auto pages = static_cast<std::uint32_t>(snapshot.memory.size() / kWasmPageBytes);
   w.u64(snapshot.handle);
   w.str(boost::json::serialize(snapshot.extra));
@@ -359,13 +360,28 @@ void write_changes(Writer& w, const SessionSnapshot& snapshot,
     return;
   }
   write_pages(w, *blocks);
-  w.buffer().reserve(w.buffer().size() + blocks->size() * kChangeBlockBytes);
-  for (const std::uint32_t b : *blocks) {
-    w.raw(snapshot.memory.subspan(std::size_t{b} * kChangeBlockBytes, kChangeBlockBytes));
+  const std::size_t bytes = blocks->size() * kChangeBlockBytes;
+  const bool in_area = bytes <= area.size();
+  w.boolean(in_area);
+  char* to = in_area ? area.data() : nullptr;
+  if (!in_area) w.buffer().reserve(w.buffer().size() + bytes);
+  // One copy per run of adjacent blocks.
+  for (std::size_t i = 0; i < blocks->size();) {
+    std::size_t j = i + 1;
+    while (j < blocks->size() && (*blocks)[j] == (*blocks)[j - 1] + 1) ++j;
+    const auto run = snapshot.memory.subspan(std::size_t{(*blocks)[i]} * kChangeBlockBytes,
+                                             (j - i) * kChangeBlockBytes);
+    if (in_area) {
+      std::memcpy(to, run.data(), run.size());
+      to += run.size();
+    } else {
+      w.raw(run);
+    }
+    i = j;
   }
 }
 
-ChangesHeader read_changes_header(Reader& r) {
+ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes) {
   ChangesHeader h;
   h.handle = r.u64();
   h.extra = read_object(r);
@@ -375,7 +391,12 @@ ChangesHeader read_changes_header(Reader& r) {
   }
   if (r.boolean()) {
     h.blocks = read_ascending_pages(r, h.memory_pages * kChangeBlocksPerPage);
-    if (r.left() != h.blocks->size() * kChangeBlockBytes) {
+    h.in_area = r.boolean();
+    const std::size_t bytes = h.blocks->size() * kChangeBlockBytes;
+    if (h.in_area && bytes > area_bytes) {
+      throw WireError("worker snapshot's blocks do not fit in the lane's area");
+    }
+    if (r.left() != (h.in_area ? 0 : bytes)) {
       throw WireError("worker snapshot's block bytes do not match its block list");
     }
   } else if (r.left() != std::size_t{h.memory_pages} * kWasmPageBytes) {

@@ -13,15 +13,15 @@
 //   kBase       engine                                        -> base image or none
 //   kForget     workspace                                     -> (empty)
 // Server -> worker: kLane (call 0, empty, unanswered) carries one end of a new lane, a socket
-// pair of its own for one call at a time (docs/security.md#worker-processes). The server sends
-// each call on a lane; the worker answers it on that lane, with its kOutput and kCwd frames,
-// and closes the lane when the server does. A worker sent a call on the channel itself exits.
-// Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the channel.
-// Server -> zygote started as a program: first kEngines (count, then name and build id of each
-// engine to make), unanswered.
-// Server -> zygote: kSpawn -> kReply (the new worker's pid, with the server's end of its channel
-// attached; empty when the fork failed). The zygote also sends kExited (pid, wait status, call 0)
-// whenever a worker ends.
+// pair of its own for one call at a time (docs/security.md#worker-processes), and the lane's
+// area when the server could make one (a second descriptor; docs/security.md#lane-areas). The
+// server sends each call on a lane; the worker answers it on that lane, with its kOutput and kCwd
+// frames, and closes the lane when the server does. A worker sent a call on the channel itself
+// exits. Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the
+// channel. Server -> zygote started as a program: first kEngines (count, then name and build id of
+// each engine to make), unanswered. Server -> zygote: kSpawn -> kReply (the new worker's pid, with
+// the server's end of its channel attached; empty when the fork failed). The zygote also sends
+// kExited (pid, wait status, call 0) whenever a worker ends.
 //
 // Everything a worker or the zygote sends is decoded as hostile input (wire.h): a compromised
 // worker can make a call fail, never make the server misbehave.
@@ -142,14 +142,19 @@ struct ChangesHeader {
   // The blocks whose bytes follow (kChangeBlockBytes each), ascending, each below
   // memory_pages * kChangeBlocksPerPage; unset: every page of the memory follows.
   std::optional<std::vector<std::uint32_t>> blocks;
+  // The blocks' bytes are in the lane's area (workers/lane_area.h), block i of `blocks` at
+  // offset i * kChangeBlockBytes, rather than in the frame.
+  bool in_area = false;
 };
 // The header, then the bytes of each block listed in `blocks` (every page when null) of
-// snapshot.memory.
+// snapshot.memory: into `area` when the blocks fit in it (the frame then ends with the header),
+// otherwise after the header.
 void write_changes(Writer& w, const SessionSnapshot& snapshot,
-                   const std::vector<std::uint32_t>* blocks);
+                   const std::vector<std::uint32_t>* blocks, std::span<char> area = {});
 // Reads the header; the bytes are left in `r` (read them with r.raw()), exactly as many as it
-// announces (WireError otherwise).
-ChangesHeader read_changes_header(Reader& r);
+// announces, or they are in the answer's area of `area_bytes` (in_area; the frame must end with
+// the header and the blocks must fit). WireError otherwise.
+ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes = 0);
 
 // The stored snapshot a restore starts from: its metadata and the blocks the worker needs. The
 // memory to restore is the engine's image (a delta: base_delta_pages set, the pages the engine

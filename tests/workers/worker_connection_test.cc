@@ -1,28 +1,37 @@
 // WorkerConnection's lanes (src/workers/worker_connection.h, docs/security.md#worker-processes)
 // against a scripted worker that runs in this process: lanes are made on demand and kept for the
 // next call only after a normal end, idle ones are bounded, and what arrives on a lane is hostile
-// input (the payload limit, the call id, descriptors, a lane closed or left silent).
+// input (the payload limit, the call id, descriptors, a lane closed or left silent). A lane's
+// shared area (src/workers/lane_area.h) is mapped only when sealed and whole, and stays with an
+// answer until the caller lets the answer go.
 //
 // The connection kills its process when a worker misbehaves; the scripted worker has none, so
 // each test gives the connection a child that only waits, to be killed.
 #include "workers/worker_connection.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <sandbox/isolation.h>
+
+#include "workers/lane_area.h"
 
 namespace sandbox::workers {
 namespace {
@@ -67,8 +76,12 @@ class Victim {
   int status_ = 0;
 };
 
+// The area of the lane the calling thread serves (a ScriptedWorker's lane thread).
+thread_local std::span<char> t_lane_area;
+
 // The worker's side: receives lanes on the channel and serves each on a thread of its own with
-// `serve_call`, until the server closes the lane.
+// `serve_call`, until the server closes the lane. A lane's area is mapped as a worker maps it
+// (t_lane_area while the lane is served).
 class ScriptedWorker {
  public:
   using ServeCall = std::function<void(Channel& lane, const Frame& call)>;
@@ -78,11 +91,14 @@ class ScriptedWorker {
     main_ = std::thread([this] {
       try {
         while (std::optional<Frame> frame = channel_.receive()) {
-          if (static_cast<Kind>(frame->kind) != Kind::kLane || frame->fds.size() != 1) continue;
+          if (static_cast<Kind>(frame->kind) != Kind::kLane || frame->fds.empty()) continue;
           ++lanes_received_;
+          UniqueFd area = frame->fds.size() > 1 ? std::move(frame->fds[1]) : UniqueFd();
           std::lock_guard lock(mu_);
           lane_threads_.emplace_back(
-              [this, fd = std::move(frame->fds[0])]() mutable { serve(std::move(fd)); });
+              [this, fd = std::move(frame->fds[0]), area = std::move(area)]() mutable {
+                serve(std::move(fd), std::move(area));
+              });
         }
       } catch (const ChannelError&) {
       }
@@ -99,8 +115,10 @@ class ScriptedWorker {
   int lanes_received() const { return lanes_received_; }
 
  private:
-  void serve(UniqueFd fd) {
+  void serve(UniqueFd fd, UniqueFd area_fd) {
     Channel lane(std::move(fd), kLimit);
+    const LaneArea area(area_fd.get(), true);
+    t_lane_area = area.writable();
     try {
       while (std::optional<Frame> call = lane.receive()) serve_call_(lane, *call);
     } catch (const ChannelError&) {
@@ -271,6 +289,68 @@ TEST(WorkerConnectionLanes, ADescriptorSentOnALaneIsDropped) {
   const Frame reply = s.connection->call(Kind::kRun, {"x"}, {}, 10s);
   EXPECT_EQ(reply.payload, "x");
   EXPECT_TRUE(reply.fds.empty());
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+TEST(WorkerConnectionLanes, ALanesAreaCarriesWhatTheWorkerWrote) {
+  Rig s([](Channel& lane, const Frame& call) {
+    const std::span<char> area = t_lane_area;
+    std::string reply = area.size() == kLaneAreaBytes ? "mapped" : "no area";
+    // Writes the request at the area's end: the whole area is the worker's to write.
+    std::copy(call.payload.begin(), call.payload.end(),
+              area.end() - static_cast<std::ptrdiff_t>(call.payload.size()));
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, reply);
+  });
+  const Frame reply = s.connection->call(Kind::kRun, {"in the area"}, {}, 10s);
+  EXPECT_EQ(reply.payload, "mapped");
+  ASSERT_EQ(reply.area.size(), kLaneAreaBytes);
+  EXPECT_EQ(std::string(reply.area.end() - 11, reply.area.end()), "in the area");
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+TEST(WorkerConnectionLanes, AnAreaThatCouldShrinkOrHasAnotherSizeIsNotMapped) {
+  // A worker reads only areas the server made: sealed against shrinking and growing, of
+  // kLaneAreaBytes. Anything else would let one side cut the area short under the other's reads.
+  const UniqueFd made = LaneArea::create();
+  ASSERT_GE(made.get(), 0);
+  EXPECT_EQ(::ftruncate(made.get(), 4096), -1);  // sealed
+  EXPECT_EQ(LaneArea(made.get(), true).writable().size(), kLaneAreaBytes);
+  EXPECT_EQ(LaneArea(made.get(), false).bytes().size(), kLaneAreaBytes);
+  EXPECT_TRUE(LaneArea(made.get(), false).writable().empty());  // the server's map: read-only
+
+  const UniqueFd unsealed(::memfd_create("unsealed", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  ASSERT_EQ(::ftruncate(unsealed.get(), static_cast<off_t>(kLaneAreaBytes)), 0);
+  EXPECT_TRUE(LaneArea(unsealed.get(), true).bytes().empty());
+  ASSERT_EQ(::fcntl(unsealed.get(), F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SEAL), 0);
+  EXPECT_TRUE(LaneArea(unsealed.get(), true).bytes().empty());  // may still shrink
+
+  const UniqueFd small(::memfd_create("small", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  ASSERT_EQ(::ftruncate(small.get(), 4096), 0);
+  ASSERT_EQ(::fcntl(small.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), 0);
+  EXPECT_TRUE(LaneArea(small.get(), true).bytes().empty());
+  EXPECT_TRUE(LaneArea(-1, true).bytes().empty());
+}
+
+TEST(WorkerConnectionLanes, ALaneStaysWithItsAnswerUntilTheAnswerIsGone) {
+  // The worker writes each request into its lane's area; an answer held by the caller keeps its
+  // bytes while later calls run, each on another lane.
+  Rig s([](Channel& lane, const Frame& call) {
+    std::copy(call.payload.begin(), call.payload.end(), t_lane_area.begin());
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, "");
+  });
+  auto area_text = [](const Frame& f, std::size_t n) { return std::string(f.area.data(), n); };
+  std::optional<Frame> first(s.connection->call(Kind::kRun, {"first"}, {}, 10s));
+  EXPECT_EQ(s.connection->lanes(), 1u);
+  for (const std::string later : {"later", "again"}) {
+    const Frame reply = s.connection->call(Kind::kRun, {later}, {}, 10s);
+    EXPECT_EQ(area_text(reply, 5), later);
+  }
+  EXPECT_EQ(area_text(*first, 5), "first");
+  EXPECT_EQ(s.worker->lanes_received(), 2);  // the second lane was kept after each later call
+  first.reset();                             // the first lane is idle again
+  EXPECT_EQ(s.connection->lanes(), 2u);
+  EXPECT_EQ(s.call("third"), "");
+  EXPECT_EQ(s.worker->lanes_received(), 2);
   EXPECT_FALSE(s.victim.killed(0ms));
 }
 

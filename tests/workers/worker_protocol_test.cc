@@ -257,6 +257,43 @@ TEST(WorkerProtocol, ChangesCarryTheListedBlocksAndMustMatchTheirBytes) {
   EXPECT_THROW(read_changes_header(c), WireError);
 }
 
+TEST(WorkerProtocol, ChangesInTheAreaAreReadFromIt) {
+  std::vector<std::uint8_t> memory(2 * kWasmPageBytes, 7);
+  memory[4 * kChangeBlockBytes] = 8;
+  memory[17 * kChangeBlockBytes] = 9;
+  SessionSnapshot snap{.handle = 9, .memory = memory};
+  const std::vector<std::uint32_t> blocks{3, 4, 17};
+  std::vector<char> area(3 * kChangeBlockBytes, 0);
+  Writer w;
+  write_changes(w, snap, &blocks, area);
+  Reader r(w.buffer());
+  const ChangesHeader h = read_changes_header(r, area.size());
+  EXPECT_TRUE(h.in_area);
+  EXPECT_EQ(*h.blocks, blocks);
+  EXPECT_EQ(r.left(), 0u);  // the frame ends with the list
+  EXPECT_EQ(area[0], 7);
+  EXPECT_EQ(area[kChangeBlockBytes], 8);
+  EXPECT_EQ(area[2 * kChangeBlockBytes], 9);
+  // A reader whose area is smaller than the blocks claimed refuses the header: the bytes would
+  // be read past its end.
+  Reader small(w.buffer());
+  EXPECT_THROW(read_changes_header(small, area.size() - 1), WireError);
+  // Bytes after a header whose blocks are in the area are refused.
+  std::string padded = w.buffer() + "x";
+  Reader p(padded);
+  EXPECT_THROW(read_changes_header(p, area.size()), WireError);
+
+  // Blocks that do not fit the area travel in the frame.
+  std::vector<char> one(kChangeBlockBytes, 0);
+  Writer inline_w;
+  write_changes(inline_w, snap, &blocks, one);
+  Reader in(inline_w.buffer());
+  const ChangesHeader ih = read_changes_header(in, one.size());
+  EXPECT_FALSE(ih.in_area);
+  EXPECT_EQ(in.left(), 3 * kChangeBlockBytes);
+  EXPECT_EQ(one[0], 0);  // untouched
+}
+
 TEST(WorkerProtocol, ChangesWithoutAListCarryTheWholeMemory) {
   std::vector<std::uint8_t> memory(3 * kWasmPageBytes, 1);
   SessionSnapshot snap{.memory = memory};
@@ -282,6 +319,7 @@ TEST(WorkerProtocol, ChangesListingBlocksOutOfOrderOrPastTheMemoryAreRefused) {
     w.boolean(true);
     w.u32(static_cast<std::uint32_t>(blocks.size()));
     for (const std::uint32_t b : blocks) w.u32(b);
+    w.boolean(false);  // the bytes follow
     w.buffer().append(blocks.size() * kChangeBlockBytes, '\0');
     Reader r(w.buffer());
     EXPECT_THROW(read_changes_header(r), WireError);
