@@ -54,11 +54,7 @@ Channel::Channel(UniqueFd fd, std::size_t max_payload_bytes)
     : fd_(std::move(fd)), max_payload_bytes_(max_payload_bytes) {}
 
 void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd) {
-  if (fd < 0) {
-    send_parts(kind, call, {payload});
-    return;
-  }
-  send(kind, call, payload, std::span<const int>(&fd, 1));
+  send(kind, call, payload, fd < 0 ? std::span<const int>() : std::span<const int>(&fd, 1));
 }
 
 void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload,

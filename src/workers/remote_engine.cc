@@ -95,15 +95,9 @@ class RemoteSession final : public SessionInstance {
     // hold) straight into the frame.
     const std::vector<std::uint32_t> sent = write_restore(w, *source, base.get(), server_base);
     std::vector<std::string_view> parts{w.buffer()};
-    const auto memory = shadow_->view();
-    for (std::size_t i = 0; i < sent.size();) {
-      std::size_t j = i + 1;
-      while (j < sent.size() && sent[j] == sent[j - 1] + 1) ++j;  // one part per run of blocks
-      parts.emplace_back(
-          reinterpret_cast<const char*>(memory.data()) + std::size_t{sent[i]} * kChangeBlockBytes,
-          (j - i) * kChangeBlockBytes);
-      i = j;
-    }
+    for_each_block_run(shadow_->view(), sent, [&](std::span<const std::uint8_t> run) {
+      parts.emplace_back(reinterpret_cast<const char*>(run.data()), run.size());
+    });
     const Frame reply = call(Kind::kRestore, parts);
     decode(*worker_, reply, [&](Reader& r) {
       state_ = read_state(r);

@@ -365,20 +365,14 @@ void write_changes(Writer& w, const SessionSnapshot& snapshot,
   w.boolean(in_area);
   char* to = in_area ? area.data() : nullptr;
   if (!in_area) w.buffer().reserve(w.buffer().size() + bytes);
-  // One copy per run of adjacent blocks.
-  for (std::size_t i = 0; i < blocks->size();) {
-    std::size_t j = i + 1;
-    while (j < blocks->size() && (*blocks)[j] == (*blocks)[j - 1] + 1) ++j;
-    const auto run = snapshot.memory.subspan(std::size_t{(*blocks)[i]} * kChangeBlockBytes,
-                                             (j - i) * kChangeBlockBytes);
+  for_each_block_run(snapshot.memory, *blocks, [&](std::span<const std::uint8_t> run) {
     if (in_area) {
       std::memcpy(to, run.data(), run.size());
       to += run.size();
     } else {
       w.raw(run);
     }
-    i = j;
-  }
+  });
 }
 
 ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes) {

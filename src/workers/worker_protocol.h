@@ -14,14 +14,16 @@
 //   kForget     workspace                                     -> (empty)
 // Server -> worker: kLane (call 0, empty, unanswered) carries one end of a new lane, a socket
 // pair of its own for one call at a time (docs/security.md#worker-processes), and the lane's
-// area when the server could make one (a second descriptor; docs/security.md#lane-areas). The
-// server sends each call on a lane; the worker answers it on that lane, with its kOutput and kCwd
-// frames, and closes the lane when the server does. A worker sent a call on the channel itself
-// exits. Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the
-// channel. Server -> zygote started as a program: first kEngines (count, then name and build id of
-// each engine to make), unanswered. Server -> zygote: kSpawn -> kReply (the new worker's pid, with
-// the server's end of its channel attached; empty when the fork failed). The zygote also sends
-// kExited (pid, wait status, call 0) whenever a worker ends.
+// area when the server could make one (a second descriptor; docs/security.md#lane-areas).
+// The server sends each call on a lane; the worker answers it on that lane, with its kOutput and
+// kCwd frames, and closes the lane when the server does. A worker sent a call on the channel
+// itself exits.
+// Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the channel.
+// Server -> zygote started as a program: first kEngines (count, then name and build id of each
+// engine to make), unanswered.
+// Server -> zygote: kSpawn -> kReply (the new worker's pid, with the server's end of its channel
+// attached; empty when the fork failed). The zygote also sends kExited (pid, wait status, call 0)
+// whenever a worker ends.
 //
 // Everything a worker or the zygote sends is decoded as hostile input (wire.h): a compromised
 // worker can make a call fail, never make the server misbehave.
