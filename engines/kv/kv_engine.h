@@ -8,6 +8,9 @@
 // Thread-safety: the Engine's run() may be called from any thread.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
+
 #include <sandbox/engine.h>
 #include <sandbox/engine_limits.h>
 
@@ -17,5 +20,9 @@ inline constexpr std::uint64_t kKvFuel = 10'000'000;
 inline constexpr std::uint64_t kKvMemoryBytes = kWasmEngineMemoryBytes;
 
 Engine make_kv_engine();
+
+// The same engine with another fuel budget and guest call timeout: with fuel to spare, `spin`
+// runs until the call's deadline (tests of the deadline watchdog).
+Engine make_kv_engine_with(std::uint64_t fuel, std::chrono::milliseconds call_timeout);
 
 }  // namespace sandbox::engines

@@ -241,7 +241,8 @@ constexpr int kIdentity[] = {SCMP_SYS(getpid),  SCMP_SYS(gettid), SCMP_SYS(getui
                              SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid)};
 // Signals within the process: handlers (the Wasm runtime's trap handlers run on an alternate
 // stack), masks, returning from a handler, restarting an interrupted call, and the exits.
-// tgkill (raise, abort, pthread_kill) is added below, bound to the process's own pid.
+// tgkill (raise, abort, pthread_kill) and rt_tgsigqueueinfo (pthread_sigqueue) are added below,
+// bound to the process's own pid.
 constexpr int kSignalsAndExit[] = {SCMP_SYS(rt_sigaction),    SCMP_SYS(rt_sigprocmask),
                                    SCMP_SYS(rt_sigreturn),    SCMP_SYS(sigaltstack),
                                    SCMP_SYS(restart_syscall), SCMP_SYS(exit),
@@ -400,8 +401,12 @@ Filter build_filter(SyscallPolicy policy) {
     // namespace, so the kernel would allow some).
     allow(filter, SCMP_SYS(clone),
           {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD | kCloneNamespaceFlags, CLONE_THREAD)});
-    // Signals to its own threads only (raise, abort, pthread_kill), never to another process.
+    // Signals to its own threads only (raise, abort, pthread_kill, and pthread_sigqueue: the
+    // Wasm runtime's watchdog interrupts a guest call past its deadline with it), never to
+    // another process.
     allow(filter, SCMP_SYS(tgkill), {SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(getpid()))});
+    allow(filter, SCMP_SYS(rt_tgsigqueueinfo),
+          {SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(getpid()))});
   }
   return filter;
 }

@@ -1,6 +1,8 @@
 #include "wasm/watchdog.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 
 #include <signal.h>
 
@@ -69,9 +71,27 @@ Watchdog::Watchdog() : impl_(std::make_unique<Impl>()) {}
 Watchdog::~Watchdog() = default;
 std::uint64_t Watchdog::signals_sent() const { return impl_->sent.load(); }
 
+namespace {
+// The process-wide watchdog: made on first use, never destroyed while guest calls may run
+// (static destructors run while they may), ended only by end_process_watchdog().
+std::mutex g_process_watchdog_mu;  // guards the making and the ending
+std::atomic<Watchdog*> g_process_watchdog{nullptr};
+}  // namespace
+
 Watchdog& process_watchdog() {
-  static Watchdog* watchdog = new Watchdog();
-  return *watchdog;
+  if (Watchdog* w = g_process_watchdog.load(std::memory_order_acquire)) return *w;
+  const std::lock_guard lock(g_process_watchdog_mu);
+  Watchdog* w = g_process_watchdog.load(std::memory_order_relaxed);
+  if (w == nullptr) {
+    w = new Watchdog();
+    g_process_watchdog.store(w, std::memory_order_release);
+  }
+  return *w;
+}
+
+void end_process_watchdog() {
+  const std::lock_guard lock(g_process_watchdog_mu);
+  delete g_process_watchdog.exchange(nullptr, std::memory_order_acq_rel);  // joins its thread
 }
 
 }  // namespace sandbox::wasm

@@ -61,4 +61,10 @@ struct Watchdog::Impl {
 // never destroyed: guest calls may still run while static destructors do).
 Watchdog& process_watchdog();
 
+// Ends the process-wide watchdog and joins its thread; the next guest call with a deadline
+// starts a new one. Only for a process that runs no guest call at that moment and will fork
+// next: the zygote, after booting engines to capture their images, so that it forks its workers
+// single-threaded (a forked child would hold a watchdog whose thread did not follow it).
+void end_process_watchdog();
+
 }  // namespace sandbox::wasm

@@ -15,6 +15,9 @@ namespace {
 
 // How long the server waits for the zygote to fork a worker.
 constexpr auto kSpawnTimeout = std::chrono::seconds(30);
+// How long it waits for the zygote to make an engine's image (two boots of the interpreter: about
+// a second for Ruby, far longer in a sanitizer build).
+constexpr auto kPrepareTimeout = std::chrono::minutes(5);
 // The most a zygote sends in one frame (a pid, or a pid and a wait status).
 constexpr std::size_t kMaxZygotePayloadBytes = 64;
 
@@ -102,10 +105,57 @@ void Pool::start() {
         }
       });
   std::lock_guard lock(mu_);
-  for (auto& slot : slots_) slot.worker = spawn(true);
+  for (auto& slot : slots_) fill(slot);
 }
 
-std::shared_ptr<WorkerConnection> Pool::spawn(bool slot) {
+void Pool::fill(Slot& slot) {
+  const std::uint64_t prepared = prepared_.load();
+  auto counted = std::make_shared<std::atomic<bool>>(false);
+  slot.worker = spawn(counted);
+  slot.counted = std::move(counted);
+  slot.prepared = prepared;
+}
+
+void Pool::refresh(Slot& slot) {
+  if (slot.prepared == prepared_.load() || !slot.worker || slot.worker->dead() || slot.homes > 0 ||
+      slot.worker->in_flight() > 0) {
+    return;
+  }
+  const pid_t old = slot.worker->pid();
+  {
+    std::lock_guard stats_lock(stats_mu_);
+    retired_.insert(old);
+  }
+  if (slot.counted && slot.counted->exchange(false)) --live_;
+  try {
+    fill(slot);
+  } catch (const WorkerLostError&) {
+    slot.worker.reset();  // the next call that needs the slot tries again
+  }
+}
+
+bool Pool::prepare_in_zygote(std::size_t engine) {
+  Writer w;
+  w.u32(static_cast<std::uint32_t>(engine));
+  try {
+    Frame frame;
+    {
+      std::lock_guard lock(spawn_mu_);
+      frame = zygote_->call(Kind::kPrepare, {w.buffer()}, nullptr, kPrepareTimeout);
+    }
+    Reader r(frame.payload);
+    const bool made = r.boolean();
+    r.finish();
+    if (made) ++prepared_;
+    return made;
+  } catch (const std::exception& e) {
+    log(std::string("the zygote could not make an engine's image (") + e.what() +
+        "): each worker makes its own");
+    return false;
+  }
+}
+
+std::shared_ptr<WorkerConnection> Pool::spawn(const std::shared_ptr<std::atomic<bool>>& counted) {
   Frame frame;
   {
     std::lock_guard lock(spawn_mu_);
@@ -130,10 +180,10 @@ std::shared_ptr<WorkerConnection> Pool::spawn(bool slot) {
         } catch (const WireError&) {
         }
       },
-      [weak, pid, slot](const std::string& reason) {
+      [weak, pid, counted](const std::string& reason) {
         auto pool = weak.lock();
         if (!pool) return;
-        if (slot) --pool->live_;
+        if (counted && counted->exchange(false)) --pool->live_;
         {
           std::lock_guard lock(pool->stats_mu_);
           if (pool->stopping_) return;
@@ -143,14 +193,17 @@ std::shared_ptr<WorkerConnection> Pool::spawn(bool slot) {
                   "); its calls failed and the next call replaces it");
       });
   ++started_;
-  if (slot) ++live_;
+  if (counted) {
+    counted->store(true);
+    ++live_;
+  }
   return worker;
 }
 
 std::shared_ptr<WorkerConnection> Pool::live(Slot& slot) {
   if (!slot.worker || slot.worker->dead()) {
     const bool replacing = slot.worker != nullptr;
-    slot.worker = spawn(true);
+    fill(slot);
     if (replacing) ++restarts_;
     slot.homes = 0;  // the homes of the dead worker move when next entered
   }
@@ -164,7 +217,8 @@ std::shared_ptr<WorkerConnection> Pool::least_busy() {
     if (!slot.worker || slot.worker->dead()) return live(slot);
     if (best == nullptr || slot.worker->in_flight() < best->worker->in_flight()) best = &slot;
   }
-  return best->worker;
+  refresh(*best);
+  return live(*best);
 }
 
 std::shared_ptr<Pool::Home> Pool::enter_home(const Workspace* workspace) {
@@ -184,6 +238,7 @@ std::shared_ptr<Pool::Home> Pool::enter_home(const Workspace* workspace) {
   }
   auto fresh = std::make_shared<Home>();
   try {
+    refresh(*best);
     fresh->worker = live(*best);
   } catch (...) {
     if (!home) homes_.erase(workspace);
@@ -226,8 +281,10 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
   if (!e.sessions || !e.sessions->base) return nullptr;
   std::lock_guard lock(base_mu_);
   if (const auto it = bases_.find(engine); it != bases_.end()) return it->second;
-  // A fresh worker, used for this capture only and then closed.
-  std::shared_ptr<WorkerConnection> worker = spawn(false);
+  const bool prepared = prepare_in_zygote(engine);
+  // A fresh worker, used for this capture only and then closed: it starts with the image when
+  // the zygote made it, and makes it otherwise.
+  std::shared_ptr<WorkerConnection> worker = spawn(nullptr);
   Writer w;
   w.u32(static_cast<std::uint32_t>(engine));
   const Frame frame = worker->call(Kind::kBase, {w.buffer()}, nullptr, kWorkerCallTimeout);
@@ -248,6 +305,10 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
     retired_.insert(worker->pid());
   }
   bases_[engine] = made;
+  if (prepared) {
+    std::lock_guard lock(mu_);
+    for (auto& slot : slots_) refresh(slot);
+  }
   return made;
 }
 

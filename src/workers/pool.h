@@ -58,6 +58,9 @@ class Pool : public std::enable_shared_from_this<Pool> {
   void leave_home(const Workspace* workspace, const std::shared_ptr<Home>& home);
   // The engine's base image, made once by a worker that has run nothing else (so no guest can
   // have tampered with it); null when the engine offers none. Throws when the capture fails.
+  // The zygote makes the engine's image first (kPrepare), so that worker and every worker forked
+  // after it start with the image instead of each making its own; then each slot worker that
+  // holds no home and runs no call is replaced by one that has it (docs/security.md#the-zygote).
   std::shared_ptr<const SnapshotBase> base(std::size_t engine);
 
   // A shadow for an instance of `engine`: an idle one, whose memory made private by the
@@ -76,12 +79,26 @@ class Pool : public std::enable_shared_from_this<Pool> {
   struct Slot {
     std::shared_ptr<WorkerConnection> worker;
     std::size_t homes = 0;
+    // True while the worker counts in live_: cleared by whichever comes first, its loss or its
+    // retirement (so each worker is counted out once).
+    std::shared_ptr<std::atomic<bool>> counted;
+    // prepared_'s value when the worker was forked: it holds the images the zygote had made then.
+    std::uint64_t prepared = 0;
   };
-  // A new worker from the zygote; `slot`: one of the pool's (counted in live_ until it is
-  // lost), not a base capture's. Throws WorkerLostError when none can be had.
-  std::shared_ptr<WorkerConnection> spawn(bool slot);
+  // A new worker from the zygote; `counted` non-null for one of the pool's slots (set, and the
+  // worker counted in live_, until it is lost or retired), null for a base capture's. Throws
+  // WorkerLostError when none can be had.
+  std::shared_ptr<WorkerConnection> spawn(const std::shared_ptr<std::atomic<bool>>& counted);
   // The slot's worker, replaced first when dead. Caller holds mu_.
   std::shared_ptr<WorkerConnection> live(Slot& slot);
+  // Forks the slot a new worker, counted in live_ (the old one, if any, is not). Caller holds mu_.
+  void fill(Slot& slot);
+  // Replaces the slot's worker when it was forked before the zygote's last kPrepare and holds no
+  // home and runs no call, so that it starts with every image made so far. The old worker ends
+  // when the last caller holding it lets go. Caller holds mu_.
+  void refresh(Slot& slot);
+  // Asks the zygote to make the engine's image (kPrepare); true when it did.
+  bool prepare_in_zygote(std::size_t engine);
   void log(const std::string& line) const;
 
   std::vector<Engine> engines_;
@@ -99,12 +116,15 @@ class Pool : public std::enable_shared_from_this<Pool> {
   std::atomic<std::uint64_t> started_{0};
   std::atomic<std::size_t> live_{0};        // slot workers started and not lost
   std::atomic<std::uint64_t> restarts_{0};  // slot workers started in place of a lost one
+  std::atomic<std::uint64_t> prepared_{0};  // the zygote's images made so far (kPrepare)
   mutable std::mutex stats_mu_;
   std::atomic<std::uint64_t> lost_{0};  // written under stats_mu_
   std::string confinement_;
   std::string last_exit_;
   bool stopping_ = false;
-  std::set<int> retired_;  // workers closed on purpose (the base captures): their end is no news
+  // Workers closed on purpose (the base captures, the workers refresh() replaced): their end is
+  // no news.
+  std::set<int> retired_;
 
   std::mutex shadow_mu_;
   std::map<std::size_t, std::vector<std::unique_ptr<ShadowMemory>>> idle_shadows_;

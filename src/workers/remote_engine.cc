@@ -58,7 +58,10 @@ class RemoteSession final : public SessionInstance {
         workspace_(options.workspace != nullptr ? options.workspace : scratch_.get()),
         on_cwd_change_(options.on_cwd_change),
         shadow_(pool_->take_shadow(engine)),
-        id_(pool_->next_instance_id()) {
+        id_(pool_->next_instance_id()),
+        // Before the home: learning the base first (once per engine) lets the pool give this
+        // instance a worker that starts with the engine's image.
+        base_(pool_->base(engine)) {
     home_ = pool_->enter_home(workspace_);
     worker_ = home_->worker;
   }
@@ -77,7 +80,7 @@ class RemoteSession final : public SessionInstance {
     w.i64(now_for(workspace_));
     write_update(w);
     w.str(options.cwd);
-    const auto base = pool_->base(engine_);
+    const std::shared_ptr<const SnapshotBase>& base = base_;
     const ServerBase* server_base = base ? server_base_of(*base) : nullptr;
     if (source == nullptr) {
       // A booted instance holds the engine's image, which is the base.
@@ -342,6 +345,7 @@ class RemoteSession final : public SessionInstance {
   std::uint64_t handle_ = 0;
   boost::json::object extra_;
   std::uint64_t id_;
+  std::shared_ptr<const SnapshotBase> base_;  // the engine's, or null
   std::shared_ptr<Pool::Home> home_;
   std::shared_ptr<WorkerConnection> worker_;
   SessionState state_;

@@ -24,6 +24,8 @@
 // Server -> zygote: kSpawn -> kReply (the new worker's pid, with the server's end of its channel
 // attached; empty when the fork failed). The zygote also sends kExited (pid, wait status, call 0)
 // whenever a worker ends.
+// Server -> zygote: kPrepare engine -> kReply (1 when the zygote now holds the engine's image,
+// which every worker it forks from then on starts with; 0 when it could not make it).
 //
 // Everything a worker or the zygote sends is decoded as hostile input (wire.h): a compromised
 // worker can make a call fail, never make the server misbehave.
@@ -63,6 +65,7 @@ enum class Kind : std::uint32_t {
   kSpawn = 200,
   kEngines = 201,
   kExited = 202,
+  kPrepare = 203,
 };
 
 // The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm

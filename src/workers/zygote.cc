@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "isolation/confinement.h"
 #include "wasm/memory_image.h"
 #include "wasm/uffd_tracking.h"
+#include "wasm/watchdog.h"
 #include "workers/worker_main.h"
 #include "workers/worker_protocol.h"
 
@@ -137,6 +139,26 @@ void die_with_parent(pid_t parent) {
   run_worker(std::move(channel), engines, report);
 }
 
+// kPrepare: makes the engine's image here, where every worker forked later finds it made (it
+// boots the engine, in its own Wasm instance, before any tenant's code has run anywhere). The
+// boot arms the process's watchdog; it is ended again, so the zygote forks single-threaded.
+bool prepare(const std::vector<Engine>& engines, const std::string& payload) {
+  bool made = false;
+  try {
+    Reader r(payload);
+    const std::uint32_t i = r.u32();
+    r.finish();
+    if (i < engines.size()) {
+      const std::optional<Sessions>& sessions = engines[i].sessions;
+      if (sessions.has_value() && sessions->base) made = sessions->base() != nullptr;
+    }
+  } catch (const std::exception&) {
+    made = false;  // the workers make it themselves, as without this
+  }
+  wasm::end_process_watchdog();
+  return made;
+}
+
 volatile sig_atomic_t g_child_ended = 0;
 void on_sigchld(int) { g_child_ended = 1; }
 
@@ -196,6 +218,12 @@ using EngineSource = std::function<const std::vector<Engine>&(Channel&)>;
       if (ready <= 0) continue;
       std::optional<Frame> frame = channel.receive();
       if (!frame) _exit(0);  // the server is gone
+      if (static_cast<Kind>(frame->kind) == Kind::kPrepare) {
+        Writer w;
+        w.boolean(prepare(engines, frame->payload));
+        channel.send(static_cast<std::uint32_t>(Kind::kReply), frame->call, w.buffer());
+        continue;
+      }
       if (static_cast<Kind>(frame->kind) != Kind::kSpawn) continue;
       int pair[2];
       if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {

@@ -7,7 +7,9 @@
 // it from the zygote hands it nothing. The zygote runs no guest code. It confines itself with
 // the zygote policy (which still allows fork), answers each kSpawn with a new worker's pid and
 // the server's end of that worker's channel, and reports each worker's end (kExited with the
-// wait status). It exits when the server closes its channel.
+// wait status). On kPrepare it boots an engine to make its image, which every worker forked
+// after that starts with (docs/security.md#the-zygote), and forks single-threaded still. It
+// exits when the server closes its channel.
 #pragma once
 
 #include <functional>

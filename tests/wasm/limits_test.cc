@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "test_host.h"
+#include "wasm/watchdog.h"
 
 namespace sandbox::wasm {
 namespace {
@@ -220,6 +221,17 @@ TEST(Deadline, StopsAMeteredLoopWithPlentyOfFuel) {
   inst->set_fuel(INT64_MAX);
   inst->set_call_timeout(50ms);
   EXPECT_EQ(inst->call<void()>("loop_forever").trap.kind, TrapKind::kDeadline);
+}
+
+TEST(Deadline, AnEndedProcessWatchdogIsStartedAgainByTheNextCall) {
+  TestEnv env;
+  for (int round = 0; round < 2; ++round) {
+    auto inst = make_instance(fuel_module(), env);  // the process-wide watchdog
+    inst->set_fuel(INT64_MAX);
+    inst->set_call_timeout(50ms);
+    EXPECT_EQ(inst->call<void()>("loop_forever").trap.kind, TrapKind::kDeadline) << round;
+    end_process_watchdog();  // what the zygote does before it forks
+  }
 }
 
 TEST(Deadline, IsDeferredWhileAnImportRunsAndFiresWhenItReturns) {

@@ -5,7 +5,10 @@
 // The host faults come from a test-only engine around kv (faulty(), compiled only into this
 // test): its own code, which runs in the worker, dereferences null on "crash-host", opens a
 // host file on "open-host-file" and sleeps for a while on "sleep-host" (a call that stays in
-// flight).
+// flight). It also answers "base-made-in" with the process that first asked for the engine's
+// image in this process's history: a worker forked after the zygote made the image inherits the
+// zygote's answer.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -40,6 +44,11 @@ constexpr const char* kOpenHostFile = "open-host-file";
 constexpr const char* kSleepHost = "sleep-host";
 constexpr const char* kThrowClassified = "throw-classified";
 constexpr const char* kThrowPlain = "throw-plain";
+constexpr const char* kBaseMadeIn = "base-made-in";
+
+// The first process (in this process's history, which a fork inherits) that asked for the
+// engine's base image; 0 before any did.
+std::atomic<int> g_base_made_in{0};
 
 // Host code that faults on request; everything else goes to `inner`.
 void fault_if_asked(const std::string& code) {
@@ -63,6 +72,12 @@ class FaultySession final : public SessionInstance {
   bool invalid() const override { return inner_->invalid(); }
   SessionOutcome execute(const ExecutionRequest& request) override {
     fault_if_asked(request.code);
+    if (request.code == kBaseMadeIn) {
+      SessionOutcome out;
+      out.results.push_back(ResultEntry::of_text(std::to_string(g_base_made_in.load())));
+      out.cwd = inner_->cwd();
+      return out;
+    }
     return inner_->execute(request);
   }
   bool can_snapshot() const override { return inner_->can_snapshot(); }
@@ -96,6 +111,11 @@ Engine faulty(Engine inner) {
                                                   const SnapshotSource& src) {
     return std::unique_ptr<SessionInstance>(std::make_unique<FaultySession>(restore(o, src)));
   };
+  s.base = [base = inner.sessions->base] {
+    int none = 0;
+    g_base_made_in.compare_exchange_strong(none, static_cast<int>(::getpid()));
+    return base();
+  };
   e.sessions = s;
   return e;
 }
@@ -104,6 +124,12 @@ Engine faulty(Engine inner) {
 // sandboxd: main() below serves it. (A zygote forked from this multi-threaded test process would
 // also work, but ThreadSanitizer cannot follow threads started after such a fork.)
 constexpr const char* kFaultyKv = "faulty-kv";
+// kv with fuel to spare and a 300 ms call timeout: "spin" ends at its deadline.
+constexpr const char* kSlowKv = "slow-kv";
+constexpr auto kSlowKvTimeout = std::chrono::milliseconds(300);
+Engine make_slow_kv() {
+  return engines::make_kv_engine_with(std::uint64_t{1} << 50, kSlowKvTimeout);
+}
 
 std::shared_ptr<EngineWorkers> start_workers(std::size_t n = 2) {
   std::vector<Engine> engines;
@@ -295,6 +321,77 @@ TEST(EngineWorkers, ASnapshotRestoresInAnotherInstanceWithItsMemory) {
   auto third =
       workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, second.source());
   EXPECT_EQ(text_of(third->execute({"get greeting", {}})), "again");
+}
+
+// The parent of process `pid` (from /proc/PID/stat), or 0.
+int parent_of(int pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (f == nullptr) return 0;
+  int ppid = 0;
+  // pid (comm) state ppid: comm is this test program's name, without spaces or parentheses.
+  if (std::fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) != 1) ppid = 0;
+  std::fclose(f);
+  return ppid;
+}
+
+TEST(EngineImages, EveryWorkerStartsWithTheImageTheZygoteMade) {
+  auto workers = start_workers(2);
+  const std::vector<int> before = workers->stats().pids;
+  SystemClock clock;
+  Workspace a(clock);
+  Workspace b(clock);
+  // Two mirrors: two homes, one in each worker.
+  auto first = workers->engine(0).sessions->boot(SessionOptions{.workspace = &a});
+  auto second = workers->engine(0).sessions->boot(SessionOptions{.workspace = &b});
+  const std::vector<int> pids = workers->stats().pids;
+  ASSERT_EQ(pids.size(), 2u);
+  ASSERT_NE(pids[0], pids[1]);
+  // The workers that ran before the engine's image was made, holding no instance, were replaced.
+  for (const int pid : pids) {
+    EXPECT_EQ(std::count(before.begin(), before.end(), pid), 0) << pid;
+  }
+  // Each found the image made by their parent, the zygote: neither made its own.
+  const std::string made_first = text_of(first->execute({kBaseMadeIn, {}}));
+  const std::string made_second = text_of(second->execute({kBaseMadeIn, {}}));
+  EXPECT_EQ(made_first, std::to_string(parent_of(pids[0])));
+  EXPECT_EQ(made_second, std::to_string(parent_of(pids[1])));
+  EXPECT_NE(made_first, std::to_string(::getpid()));
+  // The sessions run as before: the image is the one the server's copy starts from.
+  ASSERT_FALSE(first->execute({"set x 41", {}}).error);
+  EXPECT_EQ(text_of(first->execute({"incr x", {}})), "42");
+  EXPECT_EQ(workers->stats().lost, 0u);
+}
+
+// A guest call past its deadline ends as a time limit in a worker too: the watchdog interrupts
+// it with pthread_sigqueue (rt_tgsigqueueinfo), which the worker's seccomp filter used to kill
+// the worker for. And the worker is forked after the zygote booted the engine, its watchdog
+// armed for the boot, so its own watchdog is one it started itself.
+TEST(EngineImages, ACallPastItsDeadlineInAWorkerEndsAsATimeLimitNotAWorkerDeath) {
+  std::vector<Engine> engines;
+  engines.push_back(make_slow_kv());
+  auto workers = EngineWorkers::start(std::move(engines),
+                                      WorkerOptions{.workers = 1, .engine_names = {kSlowKv}});
+  ASSERT_NE(workers->engine(0).sessions->base(), nullptr);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{});
+  ASSERT_EQ(text_of(session->execute({"incr n", {}})), "1");
+  for (int i = 0; i < 2; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const SessionOutcome spun = session->execute({"spin", {}});
+    const auto took = std::chrono::steady_clock::now() - start;
+    ASSERT_TRUE(spun.error);
+    EXPECT_EQ(spun.error->message, "Execution time limit exceeded");
+    EXPECT_GE(took, kSlowKvTimeout);
+    EXPECT_LT(took, std::chrono::seconds(20));
+    EXPECT_TRUE(session->invalid());
+    session = workers->engine(0).sessions->boot(SessionOptions{});
+  }
+  // A stateless run is stopped the same way.
+  EXPECT_THROW((void)workers->engine(0).run({"spin", {}}), ExecutionLimitError);
+  EXPECT_EQ(text_of(workers->engine(0).run({"incr n", {}})), "1");
+  EXPECT_EQ(workers->stats().lost, 0u);
+  // The first worker, the one that sent the base, and the first one's replacement forked after
+  // the zygote made the image; none since.
+  EXPECT_EQ(workers->stats().started, 3u);
 }
 
 // ---- A worker's death -----------------------------------------------------------------------
@@ -557,6 +654,7 @@ TEST(Lanes, IdleLanesPerWorkerAreBounded) {
 
 // The engines a zygote started as this program makes (main() below).
 Engine make_named_test_engine(const std::string& name) {
+  if (name == kSlowKv) return make_slow_kv();
   if (name != kFaultyKv) throw std::invalid_argument("no test engine " + name);
   return faulty(engines::make_kv_engine());
 }
