@@ -139,9 +139,9 @@ void die_with_parent(pid_t parent) {
   run_worker(std::move(channel), engines, report);
 }
 
-// kPrepare: makes the engine's image here, where every worker forked later finds it made (it
-// boots the engine, in its own Wasm instance, before any tenant's code has run anywhere). The
-// boot arms the process's watchdog; it is ended again, so the zygote forks single-threaded.
+// kPrepare: makes the engine's image here, where every worker forked later finds it made. It
+// boots the engine in a Wasm instance of its own, in a process that never runs a tenant's code.
+// The boot arms the process's watchdog; it is ended again, so the zygote forks single-threaded.
 bool prepare(const std::vector<Engine>& engines, const std::string& payload) {
   bool made = false;
   try {
