@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/sanitizers.h"
 #include "isolation/confinement.h"
 #include "wasm/memory_image.h"
 #include "wasm/uffd_tracking.h"
@@ -32,17 +33,7 @@ namespace sandbox::workers {
 namespace {
 
 // Sanitizer builds keep the server's stderr in the workers, so a report reaches the test log.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kKeepStderr = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kKeepStderr = true;
-#else
-constexpr bool kKeepStderr = false;
-#endif
-#else
-constexpr bool kKeepStderr = false;
-#endif
+constexpr bool kKeepStderr = kUnderAddressSanitizer || kUnderThreadSanitizer;
 
 // The most a zygote request may carry: a kSpawn has no payload, the kEngines list a name and a
 // build id per engine.

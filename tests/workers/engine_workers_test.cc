@@ -31,6 +31,7 @@
 #include <sandbox/protocol.h>
 #include <sandbox/testing.h>
 
+#include "base/sanitizers.h"
 #include "engines/corpus/session_snapshot.h"
 #include "kv_engine.h"
 #include "snapshot/snapshot_error.h"
@@ -366,18 +367,6 @@ TEST(EngineImages, EveryWorkerStartsWithTheImageTheZygoteMade) {
 // it with pthread_sigqueue (rt_tgsigqueueinfo), which the worker's seccomp filter used to kill
 // the worker for. And the worker is forked after the zygote booted the engine, its watchdog
 // armed for the boot, so its own watchdog is one it started itself.
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderThreadSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kUnderThreadSanitizer = true;
-#else
-constexpr bool kUnderThreadSanitizer = false;
-#endif
-#else
-constexpr bool kUnderThreadSanitizer = false;
-#endif
-
 TEST(EngineImages, ACallPastItsDeadlineInAWorkerEndsAsATimeLimitNotAWorkerDeath) {
   if (kUnderThreadSanitizer) {
     // The same holds in process (tests/wasm/limits_test.cc, Deadline.*, not run under it).
