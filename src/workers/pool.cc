@@ -306,6 +306,9 @@ std::shared_ptr<const SnapshotBase> Pool::base(std::size_t engine) {
   }
   bases_[engine] = made;
   if (prepared) {
+    // Replaced now, while this call pays for the boot anyway, and not each by the next call that
+    // picks it (a fork of a few milliseconds in that call); refresh() there still replaces the
+    // workers that are busy now.
     std::lock_guard lock(mu_);
     for (auto& slot : slots_) refresh(slot);
   }

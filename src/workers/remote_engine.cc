@@ -80,12 +80,11 @@ class RemoteSession final : public SessionInstance {
     w.i64(now_for(workspace_));
     write_update(w);
     w.str(options.cwd);
-    const std::shared_ptr<const SnapshotBase>& base = base_;
-    const ServerBase* server_base = base ? server_base_of(*base) : nullptr;
+    const ServerBase* server_base = base_ ? server_base_of(*base_) : nullptr;
     if (source == nullptr) {
       // A booted instance holds the engine's image, which is the base.
       if (server_base != nullptr) {
-        shadow_->reset(server_base, base->pages);
+        shadow_->reset(server_base, base_->pages);
         shadow_known_ = true;
       } else {
         shadow_->reset(nullptr, 0);  // a reused shadow holds another instance's memory
@@ -96,7 +95,7 @@ class RemoteSession final : public SessionInstance {
     }
     // The blocks go from the shadow (which the restore sets to the memory the worker will
     // hold) straight into the frame.
-    const std::vector<std::uint32_t> sent = write_restore(w, *source, base.get(), server_base);
+    const std::vector<std::uint32_t> sent = write_restore(w, *source, base_.get(), server_base);
     std::vector<std::string_view> parts{w.buffer()};
     for_each_block_run(shadow_->view(), sent, [&](std::span<const std::uint8_t> run) {
       parts.emplace_back(reinterpret_cast<const char*>(run.data()), run.size());
