@@ -5,9 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include <sys/mman.h>
-
 #include "base/base64.h"
+#include "base/populate_write.h"
 #include "embedded/guest_abi.h"
 #include "embedded/image.h"
 #include "snapshot/snapshot_error.h"
@@ -44,12 +43,6 @@ const std::vector<std::uint32_t>* delta_from_image(EngineState& state,
   return ours ? &*source.base_delta_pages : nullptr;
 }
 
-#ifdef MADV_POPULATE_WRITE
-constexpr int kMadvPopulateWrite = MADV_POPULATE_WRITE;
-#else
-constexpr int kMadvPopulateWrite = 23;  // Linux 5.14's value; older kernels answer EINVAL
-#endif
-
 // The host's page size: the unit of copy-on-write.
 constexpr std::size_t kBlockBytes = 4096;
 
@@ -83,7 +76,7 @@ void write_page_over_image(std::span<std::uint8_t> memory, std::uint32_t page,
     while (end < kBlocks && differs(end)) ++end;
     const std::size_t at = block * kBlockBytes;
     const std::size_t n = (end - block) * kBlockBytes;
-    if (end - block > 1) (void)madvise(p + at, n, kMadvPopulateWrite);
+    if (end - block > 1) populate_write(p + at, n);
     std::memcpy(p + at, bytes.data() + at, n);
     for (std::size_t b = block; b < end; ++b) {
       written.push_back(static_cast<std::uint32_t>(page * kBlocks + b));

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/recycled_buffer.h"
 #include "snapshot/delta.h"
 #include "snapshot/snapshot_error.h"
 #include "workers/shadow_memory.h"
@@ -93,14 +94,17 @@ class RemoteSession final : public SessionInstance {
       state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
       return;
     }
-    // The blocks go from the shadow (which the restore sets to the memory the worker will
-    // hold) straight into the frame.
-    const std::vector<std::uint32_t> sent = write_restore(w, *source, base_.get(), server_base);
-    std::vector<std::string_view> parts{w.buffer()};
-    for_each_block_run(shadow_->view(), sent, [&](std::span<const std::uint8_t> run) {
-      parts.emplace_back(reinterpret_cast<const char*>(run.data()), run.size());
+    // The blocks are gathered into one buffer that is the frame's second part. The shadow
+    // takes them while the worker restores: the server's copy and the worker's are made at
+    // once, on two cores, and a restore waits for the slower of the two, not for both
+    // (docs/security.md#worker-processes).
+    std::string bytes = RecycledBuffer<std::string>::take();
+    const RestoreBlocks sent = write_restore(w, *source, base_.get(), bytes);
+    const Frame reply = call(Kind::kRestore, {w.buffer(), bytes}, {}, [&] {
+      shadow_->reset(sent.delta ? server_base : nullptr, source->memory_pages);
+      shadow_->write_blocks(sent.blocks, reinterpret_cast<const std::uint8_t*>(bytes.data()));
     });
-    const Frame reply = call(Kind::kRestore, parts);
+    RecycledBuffer<std::string>::give_back(std::move(bytes));
     decode(*worker_, reply, [&](Reader& r) {
       state_ = read_state(r);
       read_changes_if_any(r, reply.area);
@@ -205,9 +209,10 @@ class RemoteSession final : public SessionInstance {
 
  private:
   Frame call(Kind kind, const std::vector<std::string_view>& parts,
-             const WorkerConnection::Progress& progress = {}) {
+             const WorkerConnection::Progress& progress = {},
+             const std::function<void()>& while_waiting = {}) {
     try {
-      return worker_->call(kind, parts, progress, kWorkerCallTimeout);
+      return worker_->call(kind, parts, progress, kWorkerCallTimeout, while_waiting);
     } catch (...) {
       // The worker's replica may have changed without the answer saying how: the next call
       // sends every file again. Changes taken before describe a memory that is gone.
@@ -267,52 +272,53 @@ class RemoteSession final : public SessionInstance {
     shadow_known_ = true;
   }
 
-  // Writes the restore's header and sets the shadow to the memory the restore will produce:
-  // the image (a delta) or zeros, with each 4 KiB block of the stored pages that differs from
-  // it written over. Returns those blocks, whose bytes follow (from the shadow). A block equal
-  // to the image is neither copied nor sent.
-  std::vector<std::uint32_t> write_restore(Writer& w, const SnapshotSource& source,
-                                           const SnapshotBase* base,
-                                           const ServerBase* server_base) {
+  // The 4 KiB blocks a restore sends: those of the stored pages that differ from the image (a
+  // delta) or from zeros, ascending.
+  struct RestoreBlocks {
+    bool delta = false;
+    std::vector<std::uint32_t> blocks;
+  };
+
+  // Writes the restore's header, and the bytes of each block it sends to `bytes`, in order. A
+  // block equal to the image's is neither copied nor sent. The shadow is left as it is: the
+  // caller sets it to the image (or zeros) with these blocks written over.
+  RestoreBlocks write_restore(Writer& w, const SnapshotSource& source, const SnapshotBase* base,
+                              std::string& bytes) {
     if (source.memory_pages > shadow_->max_pages()) {
       throw SnapshotError("Snapshot is larger than the engine's memory limit");
     }
     if (!source.read_page) throw std::runtime_error("Snapshot source has no pages");
-    const bool delta = source.base_delta_pages && base != nullptr &&
-                       base->fingerprint == source.base_fingerprint &&
-                       source.memory_pages >= base->pages;
+    RestoreBlocks sent;
+    sent.delta = source.base_delta_pages && base != nullptr &&
+                 base->fingerprint == source.base_fingerprint && source.memory_pages >= base->pages;
     std::vector<std::uint32_t> wanted;
-    if (delta) {
+    if (sent.delta) {
       for (const std::uint32_t p : *source.base_delta_pages) {
         if (p < source.memory_pages && (wanted.empty() || p > wanted.back())) wanted.push_back(p);
       }
-      shadow_->reset(server_base, source.memory_pages);
     } else {
       for (std::uint32_t p = 0; p < source.memory_pages; ++p) wanted.push_back(p);
-      shadow_->reset(nullptr, source.memory_pages);
     }
     changed_pages_.clear();
     changed_blocks_.clear();
     changed_all_ = false;
     changes_ready_ = false;
     static const std::vector<std::uint8_t> zero(kChangeBlockBytes, 0);
-    std::vector<std::uint32_t> blocks;
     for (const std::uint32_t p : wanted) {
       const auto page = source.read_page(p);
       if (page && page->size() != kWasmPageBytes) {
         throw SnapshotError("Snapshot page " + std::to_string(p) + " has " +
                             std::to_string(page->size()) + " bytes");
       }
-      const std::uint8_t* image = delta ? base_page(*base, p) : nullptr;
+      const std::uint8_t* image = sent.delta ? base_page(*base, p) : nullptr;
       if (!page && image == nullptr) continue;  // zero, as the shadow is
       for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
         const std::size_t at = std::size_t{b} * kChangeBlockBytes;
         const std::uint8_t* want = page ? page->data() + at : zero.data();
         const std::uint8_t* have = image != nullptr ? image + at : zero.data();
         if (std::memcmp(want, have, kChangeBlockBytes) == 0) continue;
-        const std::uint32_t block = p * kChangeBlocksPerPage + b;
-        shadow_->write_block(block, want);
-        blocks.push_back(block);
+        sent.blocks.push_back(p * kChangeBlocksPerPage + b);
+        bytes.append(reinterpret_cast<const char*>(want), kChangeBlockBytes);
       }
     }
     SnapshotSource meta;
@@ -320,10 +326,10 @@ class RemoteSession final : public SessionInstance {
     meta.extra = source.extra;
     meta.memory_pages = source.memory_pages;
     meta.base_fingerprint = source.base_fingerprint;
-    if (delta) meta.base_delta_pages = std::move(wanted);
-    write_restore_source(w, meta, delta, blocks);
+    if (sent.delta) meta.base_delta_pages = std::move(wanted);
+    write_restore_source(w, meta, sent.delta, sent.blocks);
     shadow_known_ = true;
-    return blocks;
+    return sent;
   }
 
   std::shared_ptr<Pool> pool_;

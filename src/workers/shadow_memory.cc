@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/populate_write.h"
 #include "wasm/memory_image.h"
 #include "workers/memory_baseline.h"
 
@@ -161,6 +162,19 @@ void ShadowMemory::write_page(std::uint32_t page, const void* bytes) {
 void ShadowMemory::write_block(std::uint32_t block, const void* bytes) {
   std::memcpy(data_ + std::size_t{block} * kChangeBlockBytes, bytes, kChangeBlockBytes);
   mark(block, 1);
+}
+
+void ShadowMemory::write_blocks(std::span<const std::uint32_t> blocks, const std::uint8_t* bytes) {
+  for (std::size_t i = 0; i < blocks.size();) {
+    std::size_t j = i + 1;
+    while (j < blocks.size() && blocks[j] == blocks[j - 1] + 1) ++j;
+    std::uint8_t* at = data_ + std::size_t{blocks[i]} * kChangeBlockBytes;
+    const std::size_t n = (j - i) * kChangeBlockBytes;
+    populate_write(at, n);
+    std::memcpy(at, bytes + i * kChangeBlockBytes, n);
+    mark(blocks[i], static_cast<std::uint32_t>(j - i));
+    i = j;
+  }
 }
 
 }  // namespace sandbox::workers

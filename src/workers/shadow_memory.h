@@ -71,6 +71,11 @@ class ShadowMemory {
   void write_page(std::uint32_t page, const void* bytes);
   // Block `block` (kChangeBlockBytes at block * kChangeBlockBytes, within pages()).
   void write_block(std::uint32_t block, const void* bytes);
+  // Blocks `blocks` (ascending, within pages()) from `bytes`, which holds kChangeBlockBytes for
+  // each, in order. Each run of adjacent blocks is made private in one system call before it is
+  // copied (base/populate_write.h): a restore writes hundreds of blocks into memory that is
+  // still the image's, or fresh.
+  void write_blocks(std::span<const std::uint32_t> blocks, const std::uint8_t* bytes);
   std::span<const std::uint8_t> view() const {
     return {data_, std::size_t{pages_} * kWasmPageBytes};
   }

@@ -94,10 +94,10 @@ void WorkerConnection::die(const std::string& reason) {
 }
 
 Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& parts,
-                             const Progress& progress,
-                             std::chrono::steady_clock::duration timeout) {
-  if (use_lanes_) return call_on_lane(kind, parts, progress, timeout);
-  return call_shared(kind, parts, progress, timeout);
+                             const Progress& progress, std::chrono::steady_clock::duration timeout,
+                             const std::function<void()>& while_waiting) {
+  if (use_lanes_) return call_on_lane(kind, parts, progress, timeout, while_waiting);
+  return call_shared(kind, parts, progress, timeout, while_waiting);
 }
 
 WorkerConnection::Lane WorkerConnection::open_lane() {
@@ -192,7 +192,8 @@ void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
 
 Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
                                      const Progress& progress,
-                                     std::chrono::steady_clock::duration timeout) {
+                                     std::chrono::steady_clock::duration timeout,
+                                     const std::function<void()>& while_waiting) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   Lane lane;
   {
@@ -221,6 +222,7 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
   } catch (const ChannelError&) {
     lane_lost();
   }
+  if (while_waiting) while_waiting();
   for (;;) {
     std::optional<Frame> frame;
     try {
@@ -260,7 +262,8 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
 
 Frame WorkerConnection::call_shared(Kind kind, const std::vector<std::string_view>& parts,
                                     const Progress& progress,
-                                    std::chrono::steady_clock::duration timeout) {
+                                    std::chrono::steady_clock::duration timeout,
+                                    const std::function<void()>& while_waiting) {
   const std::uint64_t id = next_call_++;
   auto pending = std::make_shared<Pending>();
   {
@@ -280,6 +283,7 @@ Frame WorkerConnection::call_shared(Kind kind, const std::vector<std::string_vie
   } leave{*this, id};
   try {
     channel_.send_parts(static_cast<std::uint32_t>(kind), id, parts);
+    if (while_waiting) while_waiting();
   } catch (const ChannelError&) {
     // The reader sees the same end and fails the other calls.
   }

@@ -65,8 +65,12 @@ class WorkerConnection {
   // Sends `parts` as one frame of `kind` and waits up to `timeout` for its kReply (returned).
   // A kFailure answer is thrown as what the worker caught (throw_failure); a dead process, a
   // broken frame or the timeout (which kills the process) throw WorkerLostError.
+  // `while_waiting`, when set, runs on the calling thread once the frame is sent and before the
+  // answer is read: work of the caller's that overlaps the worker's. What it throws ends the
+  // call (its answer unread; the lane is closed).
   Frame call(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
-             std::chrono::steady_clock::duration timeout);
+             std::chrono::steady_clock::duration timeout,
+             const std::function<void()>& while_waiting = {});
 
   // Kills the process (SIGKILL); its calls fail once the channel closes.
   void kill();
@@ -101,9 +105,11 @@ class WorkerConnection {
   void reader_main();
   void die(const std::string& reason);
   Frame call_shared(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
-                    std::chrono::steady_clock::duration timeout);
+                    std::chrono::steady_clock::duration timeout,
+                    const std::function<void()>& while_waiting);
   Frame call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
-                     const Progress& progress, std::chrono::steady_clock::duration timeout);
+                     const Progress& progress, std::chrono::steady_clock::duration timeout,
+                     const std::function<void()>& while_waiting);
   // A new lane, its other end sent to the worker. Throws WorkerLostError when the worker is gone.
   Lane open_lane();
   // Keeps `lane` for a later call, or closes it when enough are idle or the process is dead.

@@ -114,5 +114,29 @@ TEST_F(ShadowReuse, WritingTheBlocksOfAPreviousInstanceAgainCostsNoFault) {
   EXPECT_EQ(write_blocks(shadow), 0);
 }
 
+// A restore writes its blocks in runs (write_blocks): the result is the same as writing each
+// block on its own, and a later reset in place puts every one of them back.
+TEST_F(ShadowReuse, WritingBlocksInRunsEqualsWritingEachBlock) {
+  std::mt19937 rng(13);
+  std::vector<std::uint32_t> blocks;
+  for (std::uint32_t b = 0; b < (kImagePages + 4) * kChangeBlocksPerPage; ++b) {
+    if (rng() % 3 != 0) blocks.push_back(b);  // runs of several blocks, and single ones
+  }
+  std::vector<std::uint8_t> bytes(blocks.size() * kChangeBlockBytes);
+  for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+  ShadowMemory in_runs(std::uint64_t{kMaxPages} * kWasmPageBytes);
+  ShadowMemory one_by_one(std::uint64_t{kMaxPages} * kWasmPageBytes);
+  in_runs.reset(server_, kImagePages + 4);
+  one_by_one.reset(server_, kImagePages + 4);
+  in_runs.write_blocks(blocks, bytes.data());
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    one_by_one.write_block(blocks[i], bytes.data() + i * kChangeBlockBytes);
+  }
+  EXPECT_EQ(contents(in_runs), contents(one_by_one));
+  EXPECT_NE(contents(in_runs), expected(kImagePages + 4));
+  in_runs.reset(server_, kImagePages + 4);
+  EXPECT_EQ(contents(in_runs), expected(kImagePages + 4));
+}
+
 }  // namespace
 }  // namespace sandbox::workers

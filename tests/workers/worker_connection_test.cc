@@ -3,7 +3,8 @@
 // next call only after a normal end, idle ones are bounded, and what arrives on a lane is hostile
 // input (the payload limit, the call id, descriptors, a lane closed or left silent). A lane's
 // shared area (src/workers/lane_area.h) is mapped only when sealed and whole, and stays with an
-// answer until the caller lets the answer go.
+// answer until the caller lets the answer go. Work the caller gives a call runs while the worker
+// works on it.
 //
 // The connection kills its process when a worker misbehaves; the scripted worker has none, so
 // each test gives the connection a child that only waits, to be killed.
@@ -18,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -350,6 +352,51 @@ TEST(WorkerConnectionLanes, ALaneStaysWithItsAnswerUntilTheAnswerIsGone) {
   first.reset();                             // the first lane is idle again
   EXPECT_EQ(s.connection->lanes(), 2u);
   EXPECT_EQ(s.call("third"), "");
+  EXPECT_EQ(s.worker->lanes_received(), 2);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// A restore sets the server's copy of the memory while the worker restores (RemoteSession):
+// the work given as `while_waiting` runs once the request is sent, so the worker already has it
+// and the two overlap. This worker answers only after the server's side of the work has begun:
+// run after the answer, it would never begin.
+TEST(WorkerConnectionLanes, WorkWhileWaitingRunsOnceTheRequestIsSentAndOverlapsTheWorkers) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool server_working = false;
+  Rig s([&](Channel& lane, const Frame& call) {
+    std::unique_lock lock(mu);
+    const bool overlapped = cv.wait_for(lock, 5s, [&] { return server_working; });
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call,
+              overlapped ? call.payload : std::string("answered alone"));
+  });
+  for (const std::string request : {"first", "second"}) {
+    {
+      const std::lock_guard lock(mu);
+      server_working = false;
+    }
+    bool ran = false;
+    const Frame reply = s.connection->call(Kind::kRun, {request}, {}, 10s, [&] {
+      ran = true;
+      const std::lock_guard lock(mu);
+      server_working = true;
+      cv.notify_all();
+    });
+    EXPECT_TRUE(ran);
+    EXPECT_EQ(reply.payload, request);
+  }
+  EXPECT_EQ(s.worker->lanes_received(), 1);  // a normal end: the lane is kept
+  // What the work throws ends the call; its lane, whose answer is unread, is closed.
+  EXPECT_THROW(s.connection->call(Kind::kRun, {"third"}, {}, 10s,
+                                  [] { throw std::runtime_error("the server's side failed"); }),
+               std::runtime_error);
+  EXPECT_EQ(s.connection->in_flight(), 0u);
+  EXPECT_EQ(s.connection->lanes(), 0u);
+  {
+    const std::lock_guard lock(mu);
+    server_working = true;  // the next call needs no work of the server's
+  }
+  EXPECT_EQ(s.call("fourth"), "fourth");
   EXPECT_EQ(s.worker->lanes_received(), 2);
   EXPECT_FALSE(s.victim.killed(0ms));
 }
