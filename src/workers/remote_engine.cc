@@ -97,7 +97,8 @@ class RemoteSession final : public SessionInstance {
     // The blocks are gathered into one buffer that is the frame's second part. The shadow
     // takes them while the worker restores: the server's copy and the worker's are made at
     // once, on two cores, and a restore waits for the slower of the two, not for both
-    // (docs/security.md#worker-processes).
+    // (docs/security.md#restore-overlap). The buffer holds what is sent (at most the memory
+    // limit) for the call's length; one of a usual size is kept for the next restore.
     std::string bytes = RecycledBuffer<std::string>::take();
     const RestoreBlocks sent = write_restore(w, *source, base_.get(), bytes);
     const Frame reply = call(Kind::kRestore, {w.buffer(), bytes}, {}, [&] {
