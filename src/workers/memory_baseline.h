@@ -36,10 +36,10 @@ inline constexpr std::size_t kChangeBlockBytes = kHashBlockBytes;
 inline constexpr std::uint32_t kChangeBlocksPerPage = kBlocksPerPage;
 
 // Calls `f` with the bytes of `memory` under each run of adjacent blocks of `blocks`
-// (ascending, each within `memory`), in order: one copy or one frame part per run.
-template <typename F>
-void for_each_block_run(std::span<const std::uint8_t> memory,
-                        const std::vector<std::uint32_t>& blocks, F&& f) {
+// (ascending, each within `memory`), in order: one copy or one frame part per run. `memory` may
+// be writable (`Byte` not const), for a run written at once.
+template <typename Byte, typename F>
+void for_each_block_run(std::span<Byte> memory, std::span<const std::uint32_t> blocks, F&& f) {
   for (std::size_t i = 0; i < blocks.size();) {
     std::size_t j = i + 1;
     while (j < blocks.size() && blocks[j] == blocks[j - 1] + 1) ++j;

@@ -165,16 +165,14 @@ void ShadowMemory::write_block(std::uint32_t block, const void* bytes) {
 }
 
 void ShadowMemory::write_blocks(std::span<const std::uint32_t> blocks, const std::uint8_t* bytes) {
-  for (std::size_t i = 0; i < blocks.size();) {
-    std::size_t j = i + 1;
-    while (j < blocks.size() && blocks[j] == blocks[j - 1] + 1) ++j;
-    std::uint8_t* at = data_ + std::size_t{blocks[i]} * kChangeBlockBytes;
-    const std::size_t n = (j - i) * kChangeBlockBytes;
-    populate_write(at, n);
-    std::memcpy(at, bytes + i * kChangeBlockBytes, n);
-    mark(blocks[i], static_cast<std::uint32_t>(j - i));
-    i = j;
-  }
+  const std::span<std::uint8_t> memory(data_, std::size_t{pages_} * kWasmPageBytes);
+  for_each_block_run(memory, blocks, [&](std::span<std::uint8_t> run) {
+    populate_write(run.data(), run.size());
+    std::memcpy(run.data(), bytes, run.size());
+    bytes += run.size();
+    const auto first = static_cast<std::uint32_t>((run.data() - data_) / kChangeBlockBytes);
+    mark(first, static_cast<std::uint32_t>(run.size() / kChangeBlockBytes));
+  });
 }
 
 }  // namespace sandbox::workers
