@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "wasm/pagemap_scan.h"
 #include "wasm/runtime.h"
 #include "wasm/write_tracking.h"
 
@@ -180,18 +182,74 @@ int sandbox_wasm_image_open_in_child(void) {
 #define PAGEMAP_SWAPPED ((uint64_t)1 << 62)
 #define PAGEMAP_FILE ((uint64_t)1 << 61) /* file page or shared anonymous */
 #define PAGEMAP_BATCH 512
+/* Runs of private pages returned per PAGEMAP_SCAN call; a scan that fills them goes on from
+ * where it stopped. */
+#define SCAN_RUNS 128
+
+/* Whether resets may ask PAGEMAP_SCAN (1 until a kernel refuses it, or a test turns it off), and
+ * the pagemap calls resets made. */
+static atomic_int g_use_scan = 1;
+static atomic_uint_least64_t g_pagemap_calls;
+
+void sandbox_wasm_image_use_pagemap_scan(int enabled) { atomic_store(&g_use_scan, enabled != 0); }
+
+uint64_t sandbox_wasm_image_pagemap_calls(void) { return atomic_load(&g_pagemap_calls); }
+
+/* Copies `image` back over the runs of [p, p + bytes) that PAGEMAP_SCAN reports as private
+ * copies (present or swapped, and not a file page): one call per SCAN_RUNS runs, where reading
+ * pagemap takes one call per PAGEMAP_BATCH pages of the range and copies an entry for each
+ * (docs/guest-abi.md#copy-on-write-mapping). Returns 0; 1 when the kernel has no PAGEMAP_SCAN
+ * (nothing copied: the caller reads pagemap); -1 when a scan fails or makes no progress. */
+static int rewrite_private_runs(uint8_t* p, const uint8_t* image, size_t bytes) {
+  struct page_region runs[SCAN_RUNS];
+  const uint64_t start = (uintptr_t)p;
+  const uint64_t end = start + bytes;
+  uint64_t at = start;
+  while (at < end) {
+    struct pm_scan_arg arg = pagemap_scan_arg(at, end, runs, SCAN_RUNS);
+    /* Not a file page (inverted), and present or swapped. */
+    arg.category_inverted = PAGE_IS_FILE;
+    arg.category_mask = PAGE_IS_FILE;
+    arg.category_anyof_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED;
+    arg.return_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED;
+    atomic_fetch_add(&g_pagemap_calls, 1);
+    const int found = ioctl(g_pagemap, PAGEMAP_SCAN, &arg);
+    if (found < 0 && errno == EINTR) continue;
+    if (found < 0) {
+      if (at == start && (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)) {
+        atomic_store(&g_use_scan, 0);
+        return 1;
+      }
+      return -1;
+    }
+    for (int i = 0; i < found; i++) {
+      if (runs[i].start < at || runs[i].end > end || runs[i].start >= runs[i].end) return -1;
+      const size_t off = (size_t)(runs[i].start - start);
+      memcpy(p + off, image + off, (size_t)(runs[i].end - runs[i].start));
+    }
+    if (arg.walk_end <= at) return -1; /* no progress: never loop forever */
+    at = arg.walk_end;
+  }
+  return 0;
+}
 
 /* Copies `image` back over the 4 KiB pages of [p, p + bytes) that hold private copies (written
- * since mapped), as /proc/self/pagemap reports them: present or swapped and not a file page.
- * Pages never written still map the image. Returns 0, or -1 when pagemap cannot be read. */
+ * since mapped): PAGEMAP_SCAN's runs where the kernel has it, else /proc/self/pagemap's entries
+ * (present or swapped and not a file page). Pages never written still map the image. Returns
+ * 0, or -1 when pagemap cannot be read. */
 static int rewrite_private_pages(uint8_t* p, const uint8_t* image, size_t bytes) {
   pthread_once(&g_pagemap_once, open_pagemap);
   if (g_pagemap < 0) return -1;
+  if (atomic_load(&g_use_scan)) {
+    const int scanned = rewrite_private_runs(p, image, bytes);
+    if (scanned <= 0) return scanned;
+  }
   uint64_t entries[PAGEMAP_BATCH];
   const size_t pages = bytes / SMALL_PAGE;
   for (size_t first = 0; first < pages; first += PAGEMAP_BATCH) {
     const size_t n = pages - first < PAGEMAP_BATCH ? pages - first : PAGEMAP_BATCH;
     const off_t at = (off_t)(((uintptr_t)p / SMALL_PAGE + first) * sizeof(uint64_t));
+    atomic_fetch_add(&g_pagemap_calls, 1);
     if (pread(g_pagemap, entries, n * sizeof(uint64_t), at) != (ssize_t)(n * sizeof(uint64_t))) {
       return -1;
     }

@@ -51,7 +51,8 @@ size_t sandbox_wasm_mapped_image_bytes(const wasm_rt_memory_t* memory);
 /* Brings an untracked memory with an image mapped back to that image: [0, image) to the image's
  * bytes and [image, size) to zero (MADV_DONTNEED). With `image` (the image's bytes, e.g. a
  * read-only view of its file), only the 4 KiB pages written since the mapping are copied back
- * (found in /proc/self/pagemap: private copies instead of file pages), so the pages stay mapped
+ * (found with PAGEMAP_SCAN, or in /proc/self/pagemap where the kernel lacks it: private copies
+ * instead of file pages), so the pages stay mapped
  * for the next run; without it, or when pagemap cannot be read, every private page is dropped
  * and the range reads the image again. Returns 0, or -1 (nothing mapped, tracked, or madvise
  * failed; then discard the memory). */
@@ -61,6 +62,15 @@ int sandbox_wasm_reset_mapped_image(wasm_rt_memory_t* memory, const uint8_t* ima
  * the parent's /proc/self/pagemap (it describes the parent's memory) and opens the child's.
  * Returns that descriptor (for the caller to keep open), or -1 when it cannot be opened. */
 int sandbox_wasm_image_open_in_child(void);
+
+/* How resets find the pages written since the mapping: with PAGEMAP_SCAN (1: the default, until
+ * a kernel without it refuses the first scan) or by reading /proc/self/pagemap's entries (0).
+ * For tests, which check that both find the same pages. */
+void sandbox_wasm_image_use_pagemap_scan(int enabled);
+
+/* The calls on /proc/self/pagemap that resets have made in this process (PAGEMAP_SCAN ioctls
+ * and pagemap reads): a count for tests and benchmarks, the same on every host. */
+uint64_t sandbox_wasm_image_pagemap_calls(void);
 
 /* Called when the memory whose data starts at `data` is freed: forgets its image and returns
  * the bytes that were mapped (0 if none). */

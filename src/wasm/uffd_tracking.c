@@ -16,8 +16,11 @@
 #define XXH_INLINE_ALL /* header only: nothing to link */
 #include <xxhash.h>
 
+#include "wasm/pagemap_scan.h"
+
 /* Debian 12's kernel headers (6.1) predate asynchronous write-protection (6.7): the values
- * below are the kernel's UAPI (include/uapi/linux/userfaultfd.h and fs.h). */
+ * below are the kernel's UAPI (include/uapi/linux/userfaultfd.h); PAGEMAP_SCAN's are in
+ * pagemap_scan.h. */
 #ifndef UFFD_FEATURE_WP_UNPOPULATED
 #define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
 #endif
@@ -29,34 +32,6 @@
 #endif
 #ifndef UFFD_USER_MODE_ONLY
 #define UFFD_USER_MODE_ONLY 1
-#endif
-
-#ifndef PAGEMAP_SCAN
-struct page_region {  // NOLINT(readability-identifier-naming): the kernel's UAPI name
-  uint64_t start;
-  uint64_t end;
-  uint64_t categories;
-};
-
-struct pm_scan_arg {  // NOLINT(readability-identifier-naming): the kernel's UAPI name
-  uint64_t size;
-  uint64_t flags;
-  uint64_t start;
-  uint64_t end;
-  uint64_t walk_end;
-  uint64_t vec;
-  uint64_t vec_len;
-  uint64_t max_pages;
-  uint64_t category_inverted;
-  uint64_t category_mask;
-  uint64_t category_anyof_mask;
-  uint64_t return_mask;
-};
-
-#define PAGE_IS_WRITTEN (1 << 1)
-#define PM_SCAN_WP_MATCHING (1 << 0)
-#define PM_SCAN_CHECK_WPASYNC (1 << 1)
-#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
 #endif
 
 #define SMALL_PAGE ((size_t)4096)
@@ -206,16 +181,10 @@ static void report(uint64_t from, uint64_t to, uint32_t* out, uint16_t* blocks, 
 static int scan(uint64_t at, uint64_t end, int protect, struct page_region* regions,
                 uint64_t* walk_end) {
   for (;;) {
-    struct pm_scan_arg arg;
-    memset(&arg, 0, sizeof arg);
-    arg.size = sizeof arg;
+    struct pm_scan_arg arg = pagemap_scan_arg(at, end, regions, SCAN_REGIONS);
     /* CHECK_WPASYNC: a part of the range that lost its registration (a mapping replaced with
      * MAP_FIXED) fails the scan instead of being skipped silently. */
     arg.flags = PM_SCAN_CHECK_WPASYNC | (protect ? PM_SCAN_WP_MATCHING : 0);
-    arg.start = at;
-    arg.end = end;
-    arg.vec = (uintptr_t)regions;
-    arg.vec_len = SCAN_REGIONS;
     arg.category_mask = PAGE_IS_WRITTEN;
     arg.return_mask = PAGE_IS_WRITTEN;
     const int found = ioctl(g_pagemap, PAGEMAP_SCAN, &arg);

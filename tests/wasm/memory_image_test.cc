@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include "support/proc_memory.h"
 #include "test_host.h"
+#include "wasm/uffd_tracking.h"
 
 namespace sandbox::wasm {
 namespace {
@@ -157,6 +159,72 @@ TEST_P(MemoryImageReset, TwoInstancesOfOneImageDoNotSeeEachOthersWrites) {
   EXPECT_EQ((b->call<std::uint32_t(std::uint32_t)>("load", 2 * kPage).value), 6u);
   ASSERT_EQ(reset(*b, bytes), 0);
   EXPECT_TRUE(equals(b->memory(), bytes));
+}
+
+// A reset finds the pages written since the mapping with PAGEMAP_SCAN where the kernel has it
+// (write tracking needs it too: sandbox_uffd_available probes it), and otherwise by reading
+// pagemap's entries; both find the same pages, and the scan takes one call where the reads take
+// one per 512 pages.
+TEST(MemoryImage, AResetFindsTheWrittenPagesWithPagemapScanAndWithPagemapReads) {
+  Module m = plain_module();
+  TestEnv env;
+  const std::uint32_t pages = 64;  // 1,024 small pages: two pagemap reads
+  const auto bytes = pattern_image(pages);
+  ImageFd image(bytes);
+  auto inst = mapped(m, env, image, pages);
+  // Runs of written pages, single pages, read-only pages between them, and a hole of the file.
+  const auto scribble = [&](std::uint8_t value) {
+    std::memset(inst->memory().data() + 2 * kPage, value, 3 * 4096);
+    for (std::uint32_t p = 0; p < pages; p += 7) {
+      inst->call<void(std::uint32_t, std::uint32_t)>("store", p * kPage + 5 * 4096 + 8, value);
+      (void)inst->call<std::uint32_t(std::uint32_t)>("load", p * kPage + 9 * 4096);
+    }
+    inst->memory()[std::size_t{3} * kPage + 4096] = value;  // a zero page of the image (a hole)
+    inst->memory()[inst->memory().size() - 1] = value;
+  };
+  // The memory's private 4 KiB pages, as pagemap says: a reset that copied over a page it only
+  // read would make one more (and cost the page's sharing with the other instances).
+  const auto private_pages = [&] {
+    const int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    EXPECT_GE(fd, 0);
+    const std::size_t n = inst->memory().size() / 4096;
+    std::vector<std::uint64_t> entries(n);
+    const auto at = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(inst->memory().data()) /
+                                       4096 * sizeof(std::uint64_t));
+    EXPECT_EQ(pread(fd, entries.data(), n * sizeof(std::uint64_t), at),
+              static_cast<ssize_t>(n * sizeof(std::uint64_t)));
+    close(fd);
+    return std::count_if(entries.begin(), entries.end(), [](std::uint64_t e) {
+      return (e >> 62) != 0 && (e & (std::uint64_t{1} << 61)) == 0;
+    });
+  };
+  struct Way {
+    int scan;
+    std::uint64_t calls = 0;
+    std::ptrdiff_t private_after = 0;
+  };
+  // Reads first: a scan that copied over more pages than the reads would leave more private.
+  std::vector<Way> ways{{0}, {1}, {0}, {1}};
+  for (Way& way : ways) {
+    sandbox_wasm_image_use_pagemap_scan(way.scan);
+    scribble(static_cast<std::uint8_t>(0x40 + way.scan));
+    ASSERT_FALSE(equals(inst->memory(), bytes));
+    const std::uint64_t before = sandbox_wasm_image_pagemap_calls();
+    ASSERT_EQ(sandbox_wasm_reset_mapped_image(inst->rt_memory(), bytes.data()), 0);
+    way.calls = sandbox_wasm_image_pagemap_calls() - before;
+    way.private_after = private_pages();
+    EXPECT_TRUE(equals(inst->memory(), bytes)) << "scan " << way.scan;
+  }
+  sandbox_wasm_image_use_pagemap_scan(1);
+  for (const Way& way : ways) {
+    EXPECT_EQ(way.private_after, ways[0].private_after) << "scan " << way.scan;
+  }
+  EXPECT_GE(ways[0].private_after, 15);  // what scribble writes
+  EXPECT_EQ(ways[0].calls, 2U);          // pagemap read in two batches of 512 entries
+  if (sandbox_uffd_available() != 0) {
+    EXPECT_EQ(ways[1].calls, 1U);
+    EXPECT_EQ(ways[3].calls, 1U);
+  }
 }
 
 TEST(MemoryImage, WriteTrackingWorksOnAMappedMemoryAndBlocksAReset) {
