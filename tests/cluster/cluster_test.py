@@ -459,7 +459,14 @@ def scenario_fourth_node(c):
     wrong = {s: m for s, m in moved.items() if m[1] != "node-4"}
     if wrong:
         raise AssertionError(f"sandboxes moved between the old nodes: {wrong}")
-    if not moved or len(moved) > len(before) // 2:
+    # How many move is chance: nginx places each node on the ring by its address, and the ports
+    # are new in every run, so node-4's share of the ring is about a quarter but not exactly, and
+    # each of the sandboxes lands in it or not. A bound at half of them failed correct rings now
+    # and then (13 of 24 moved in one CI run): with a share of 0.25-0.35, more than 12 of 24
+    # happens in 0.2-4 % of runs, more than 18 in under 0.002 %. Moves between the old nodes,
+    # checked above, are what a hash that is not consistent would show; this catches node-4
+    # taking (nearly) everything.
+    if not moved or len(moved) > len(before) * 3 // 4:
         raise AssertionError(f"{len(moved)} of {len(before)} sandboxes moved to node-4: "
                              f"expected about a quarter")
     log(f"  {len(moved)} of {len(before)} sandboxes moved, all to node-4; the rest kept their "
