@@ -182,10 +182,6 @@ int sandbox_wasm_image_open_in_child(void) {
 #define PAGEMAP_SWAPPED ((uint64_t)1 << 62)
 #define PAGEMAP_FILE ((uint64_t)1 << 61) /* file page or shared anonymous */
 #define PAGEMAP_BATCH 512
-/* Runs of private pages returned per PAGEMAP_SCAN call; a scan that fills them goes on from
- * where it stopped. */
-#define SCAN_RUNS 128
-
 /* Whether resets may ask PAGEMAP_SCAN (1 until a kernel refuses it, or a test turns it off), and
  * the pagemap calls resets made. */
 static atomic_int g_use_scan = 1;
@@ -195,42 +191,44 @@ void sandbox_wasm_image_use_pagemap_scan(int enabled) { atomic_store(&g_use_scan
 
 uint64_t sandbox_wasm_image_pagemap_calls(void) { return atomic_load(&g_pagemap_calls); }
 
-/* Copies `image` back over the runs of [p, p + bytes) that PAGEMAP_SCAN reports as private
- * copies (present or swapped, and not a file page): one call per SCAN_RUNS runs, where reading
- * pagemap takes one call per PAGEMAP_BATCH pages of the range and copies an entry for each
- * (docs/guest-abi.md#copy-on-write-mapping). Returns 0; 1 when the kernel has no PAGEMAP_SCAN
- * (nothing copied: the caller reads pagemap); -1 when a scan fails or makes no progress. */
-static int rewrite_private_runs(uint8_t* p, const uint8_t* image, size_t bytes) {
-  struct page_region runs[SCAN_RUNS];
-  const uint64_t start = (uintptr_t)p;
-  const uint64_t end = start + bytes;
-  uint64_t at = start;
-  while (at < end) {
-    struct pm_scan_arg arg = pagemap_scan_arg(at, end, runs, SCAN_RUNS);
-    /* Not a file page (inverted), and present or swapped. */
-    arg.category_inverted = PAGE_IS_FILE;
-    arg.category_mask = PAGE_IS_FILE;
-    arg.category_anyof_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED;
-    arg.return_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED;
-    atomic_fetch_add(&g_pagemap_calls, 1);
-    const int found = ioctl(g_pagemap, PAGEMAP_SCAN, &arg);
-    if (found < 0 && errno == EINTR) continue;
-    if (found < 0) {
-      if (at == start && (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)) {
-        atomic_store(&g_use_scan, 0);
-        return 1;
-      }
-      return -1;
-    }
-    for (int i = 0; i < found; i++) {
-      if (runs[i].start < at || runs[i].end > end || runs[i].start >= runs[i].end) return -1;
-      const size_t off = (size_t)(runs[i].start - start);
-      memcpy(p + off, image + off, (size_t)(runs[i].end - runs[i].start));
-    }
-    if (arg.walk_end <= at) return -1; /* no progress: never loop forever */
-    at = arg.walk_end;
-  }
+/* Where a scan's private runs go: the reset's memory and the image. */
+typedef struct Rewrite {
+  uint8_t* memory;
+  const uint8_t* image;
+} Rewrite;
+
+static int rewrite_run(uint64_t from, uint64_t to, void* context) {
+  const Rewrite* r = context;
+  memcpy(r->memory + from, r->image + from, (size_t)(to - from));
   return 0;
+}
+
+/* Copies `image` back over the runs of [p, p + bytes) that PAGEMAP_SCAN reports as private
+ * copies (present or swapped, and not a file page): one call per SANDBOX_PAGEMAP_SCAN_RUNS
+ * runs, where reading pagemap takes one call per PAGEMAP_BATCH pages of the range and copies an
+ * entry for each (docs/guest-abi.md#copy-on-write-mapping). Returns 0; 1 when the kernel has no
+ * PAGEMAP_SCAN (nothing copied: the caller reads pagemap); -1 when a scan fails or makes no
+ * progress. */
+static int rewrite_private_runs(uint8_t* p, const uint8_t* image, size_t bytes) {
+  struct pm_scan_arg query = {
+      .start = (uintptr_t)p,
+      .end = (uintptr_t)p + bytes,
+      /* Not a file page (inverted), and present or swapped. */
+      .category_inverted = PAGE_IS_FILE,
+      .category_mask = PAGE_IS_FILE,
+      .category_anyof_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+      .return_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+  };
+  Rewrite rewrite = {p, image};
+  uint64_t calls = 0;
+  const int scanned = sandbox_pagemap_scan_runs(g_pagemap, query, rewrite_run, &rewrite, &calls);
+  atomic_fetch_add(&g_pagemap_calls, calls);
+  if (scanned == 0) return 0;
+  if (calls == 1 && (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)) {
+    atomic_store(&g_use_scan, 0);
+    return 1;
+  }
+  return -1;
 }
 
 /* Copies `image` back over the 4 KiB pages of [p, p + bytes) that hold private copies (written

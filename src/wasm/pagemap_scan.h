@@ -9,8 +9,6 @@
 
 #include <linux/fs.h>
 #include <stdint.h>
-#include <string.h>
-#include <sys/ioctl.h>
 
 #ifndef PAGEMAP_SCAN
 struct page_region {  // NOLINT(readability-identifier-naming): the kernel's UAPI name
@@ -48,18 +46,19 @@ struct pm_scan_arg {  // NOLINT(readability-identifier-naming): the kernel's UAP
 #define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
 #endif
 
-/* The arguments of one scan of [start, end) into `vec` (room for `vec_len` runs), with no
- * category, flag or mask set yet. */
-static inline struct pm_scan_arg pagemap_scan_arg(uint64_t start, uint64_t end,
-                                                  struct page_region* vec, uint64_t vec_len) {
-  struct pm_scan_arg arg;
-  memset(&arg, 0, sizeof arg);
-  arg.size = sizeof arg;
-  arg.start = start;
-  arg.end = end;
-  arg.vec = (uintptr_t)vec;
-  arg.vec_len = vec_len;
-  return arg;
-}
+/* Runs asked for per PAGEMAP_SCAN call; a scan that fills them goes on where it stopped. */
+#define SANDBOX_PAGEMAP_SCAN_RUNS 256
+
+/* Scans [query.start, query.end) of `fd` (/proc/self/pagemap) with `query`'s flags, categories
+ * and masks (its size, vec and vec_len are set here), and calls `each` with every run it
+ * reports as byte offsets [from, to) from query.start, ascending: one ioctl per
+ * SANDBOX_PAGEMAP_SCAN_RUNS runs, retried on EINTR, each counted in `*calls` when given (a
+ * call that fails at once, with 1 counted, found the kernel without PAGEMAP_SCAN or without
+ * what `query` asks: errno ENOTTY or EINVAL).
+ * Returns 0, or -1 when a call fails (errno as the ioctl left it), reports a run outside the
+ * range or makes no progress (errno EIO), or when `each` returns nonzero. */
+int sandbox_pagemap_scan_runs(int fd, struct pm_scan_arg query,
+                              int (*each)(uint64_t from, uint64_t to, void* context), void* context,
+                              uint64_t* calls);
 
 #endif /* SANDBOX_WASM_PAGEMAP_SCAN_H_ */

@@ -36,8 +36,6 @@
 
 #define SMALL_PAGE ((size_t)4096)
 #define WASM_PAGE ((size_t)65536)
-/* Regions returned per PAGEMAP_SCAN call; a scan that fills them continues where it stopped. */
-#define SCAN_REGIONS 256
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_uffd = -1;
@@ -176,24 +174,6 @@ static void report(uint64_t from, uint64_t to, uint32_t* out, uint16_t* blocks, 
   }
 }
 
-/* One PAGEMAP_SCAN of [at, end) for written pages (protecting them again with `protect`); the
- * number of regions found, or -1 (errno set). */
-static int scan(uint64_t at, uint64_t end, int protect, struct page_region* regions,
-                uint64_t* walk_end) {
-  for (;;) {
-    struct pm_scan_arg arg = pagemap_scan_arg(at, end, regions, SCAN_REGIONS);
-    /* CHECK_WPASYNC: a part of the range that lost its registration (a mapping replaced with
-     * MAP_FIXED) fails the scan instead of being skipped silently. */
-    arg.flags = PM_SCAN_CHECK_WPASYNC | (protect ? PM_SCAN_WP_MATCHING : 0);
-    arg.category_mask = PAGE_IS_WRITTEN;
-    arg.return_mask = PAGE_IS_WRITTEN;
-    const int found = ioctl(g_pagemap, PAGEMAP_SCAN, &arg);
-    if (found < 0 && errno == EINTR) continue;
-    if (found >= 0) *walk_end = arg.walk_end;
-    return found;
-  }
-}
-
 /* Calls `each` for every run of written 4 KiB pages [from, to) of [base, base + size) (byte
  * offsets from base, ascending), protecting them again in the same walk with `protect`.
  * Returns 0, or -1 when a scan fails or makes no progress (writes may then have been missed),
@@ -201,21 +181,16 @@ static int scan(uint64_t at, uint64_t end, int protect, struct page_region* regi
 static int scan_written(uint8_t* base, size_t size, int protect,
                         int (*each)(uint64_t from, uint64_t to, void* context), void* context) {
   if (g_pagemap < 0 || !usable()) return -1;
-  struct page_region regions[SCAN_REGIONS];
-  const uint64_t start = (uintptr_t)base;
-  const uint64_t end = start + size;
-  uint64_t at = start;
-  while (at < end) {
-    uint64_t walk_end = 0;
-    const int found = scan(at, end, protect, regions, &walk_end);
-    if (found < 0) return -1;
-    for (int i = 0; i < found; i++) {
-      if (each(regions[i].start - start, regions[i].end - start, context) != 0) return -1;
-    }
-    if (walk_end <= at) return -1; /* no progress: never loop forever */
-    at = walk_end;
-  }
-  return 0;
+  struct pm_scan_arg query = {
+      .start = (uintptr_t)base,
+      .end = (uintptr_t)base + size,
+      /* CHECK_WPASYNC: a part of the range that lost its registration (a mapping replaced with
+       * MAP_FIXED) fails the scan instead of being skipped silently. */
+      .flags = PM_SCAN_CHECK_WPASYNC | (protect ? PM_SCAN_WP_MATCHING : 0),
+      .category_mask = PAGE_IS_WRITTEN,
+      .return_mask = PAGE_IS_WRITTEN,
+  };
+  return sandbox_pagemap_scan_runs(g_pagemap, query, each, context, NULL) == 0 ? 0 : -1;
 }
 
 /* What sandbox_uffd_collect gathers. */

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 namespace sandbox::wasm {
 namespace {
 
+using testing_support::pagemap_entry;
 using testing_support::smaps_kib_in;
 
 using testing::make_instance;
@@ -185,18 +185,13 @@ TEST(MemoryImage, AResetFindsTheWrittenPagesWithPagemapScanAndWithPagemapReads) 
   // The memory's private 4 KiB pages, as pagemap says: a reset that copied over a page it only
   // read would make one more (and cost the page's sharing with the other instances).
   const auto private_pages = [&] {
-    const int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-    EXPECT_GE(fd, 0);
-    const std::size_t n = inst->memory().size() / 4096;
-    std::vector<std::uint64_t> entries(n);
-    const auto at = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(inst->memory().data()) /
-                                       4096 * sizeof(std::uint64_t));
-    EXPECT_EQ(pread(fd, entries.data(), n * sizeof(std::uint64_t), at),
-              static_cast<ssize_t>(n * sizeof(std::uint64_t)));
-    close(fd);
-    return std::count_if(entries.begin(), entries.end(), [](std::uint64_t e) {
-      return (e >> 62) != 0 && (e & (std::uint64_t{1} << 61)) == 0;
-    });
+    std::ptrdiff_t n = 0;
+    for (std::size_t at = 0; at < inst->memory().size(); at += 4096) {
+      const std::uint64_t e = pagemap_entry(inst->memory().data() + at);
+      EXPECT_NE(e, ~std::uint64_t{0}) << "pagemap unreadable";
+      if ((e >> 62) != 0 && (e & (std::uint64_t{1} << 61)) == 0) ++n;  // present or swapped
+    }
+    return n;
   };
   struct Way {
     int scan;
