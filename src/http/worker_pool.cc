@@ -19,8 +19,12 @@ WorkerPool::WorkerPool(int threads, std::size_t stack_bytes, std::size_t max_que
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, stack_bytes);
   for (int i = 0; i < threads; ++i) {
+    waiters_.push_back(std::make_unique<Waiter>());
+    waiters_.back()->pool = this;
+  }
+  for (int i = 0; i < threads; ++i) {
     pthread_t t;
-    const int rc = pthread_create(&t, &attr, &WorkerPool::thread_main, this);
+    const int rc = pthread_create(&t, &attr, &WorkerPool::thread_main, waiters_[i].get());
     if (rc != 0) {
       pthread_attr_destroy(&attr);
       stop();
@@ -46,35 +50,45 @@ void WorkerPool::stop() {
 void WorkerPool::wake_all() {
   for (Waiter* waiter : idle_) {
     waiter->woken = true;
-    waiter->cv.notify_one();  // under mu_, as in wake_one()
+    waiter->cv.notify_one();  // under mu_: only when stopping, where a switch more is nothing
   }
   idle_.clear();
 }
 
-void WorkerPool::wake_one() {
-  if (idle_.empty()) return;
+WorkerPool::Waiter* WorkerPool::wake_one() {
+  if (idle_.empty()) return nullptr;
   Waiter* waiter = idle_.back();
   idle_.pop_back();
   waiter->woken = true;
-  // Under mu_: once mu_ is released, the thread may end (stopping) and its Waiter with it.
-  waiter->cv.notify_one();
+  return waiter;
 }
 
 void WorkerPool::submit(std::unique_ptr<Job> job, bool long_running) {
-  MutexLock lock(mu_);
-  queue_.push_back(Queued{std::move(job), long_running});
-  // One job, one worker: waking every idle worker for it costs each of them a futex wake and
-  // two context switches for nothing. A job none can start now (a long-running one over
-  // max_long_running) cannot be started by any other worker either; the thread that ends a
-  // long job takes it (loop()).
-  wake_one();
+  Waiter* woken = nullptr;
+  {
+    MutexLock lock(mu_);
+    queue_.push_back(Queued{std::move(job), long_running});
+    // One job, one worker: waking every idle worker for it costs each of them a futex wake and
+    // two context switches for nothing. A job none can start now (a long-running one over
+    // max_long_running) cannot be started by any other worker either; the thread that ends a
+    // long job takes it (loop()).
+    woken = wake_one();
+  }
+  // Notified after mu_ is released: a thread woken under it, on this CPU, ran at once, found
+  // mu_ held, and slept again until it was released (two context switches more per job). The
+  // Waiter is the pool's, so it is still there even if its thread has run and ended meanwhile.
+  if (woken != nullptr) woken->cv.notify_one();
 }
 
 bool WorkerPool::try_submit(std::unique_ptr<Job> job, bool long_running) {
-  MutexLock lock(mu_);
-  if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
-  queue_.push_back(Queued{std::move(job), long_running});
-  wake_one();  // as in submit()
+  Waiter* woken = nullptr;
+  {
+    MutexLock lock(mu_);
+    if (max_queued_ != 0 && queue_.size() >= max_queued_) return false;
+    queue_.push_back(Queued{std::move(job), long_running});
+    woken = wake_one();  // as in submit()
+  }
+  if (woken != nullptr) woken->cv.notify_one();
   return true;
 }
 
@@ -88,8 +102,9 @@ std::size_t WorkerPool::idle_threads() const {
   return idle_.size();
 }
 
-void* WorkerPool::thread_main(void* self) {
-  static_cast<WorkerPool*>(self)->loop();
+void* WorkerPool::thread_main(void* waiter) {
+  auto& self = *static_cast<Waiter*>(waiter);
+  self.pool->loop(self);
   return nullptr;
 }
 
@@ -99,8 +114,7 @@ std::deque<WorkerPool::Queued>::iterator WorkerPool::next_runnable() {
                       [](const Queued& q) { return !q.long_running; });
 }
 
-void WorkerPool::loop() {
-  Waiter self;
+void WorkerPool::loop(Waiter& self) {
   for (;;) {
     Queued next;
     {

@@ -77,18 +77,21 @@ class WorkerPool {
     std::unique_ptr<Job> job;
     bool long_running = false;
   };
-  // A thread waiting for a job; lives on that thread's stack for as long as the thread runs.
+  // A thread's place to wait for a job; owned by the pool, so that it outlives every call that
+  // may still notify it (a wake is sent after mu_ is released: see wake_one()).
   struct Waiter {
+    WorkerPool* pool = nullptr;
     std::condition_variable cv;  // with mu_
     bool woken = false;          // guarded by mu_: taken off idle_ to look at the queue
   };
 
-  static void* thread_main(void* self);
-  void loop();
+  static void* thread_main(void* waiter);
+  void loop(Waiter& self);
   // The first queued job that may start now, or queue_.end().
   std::deque<Queued>::iterator next_runnable() SANDBOX_REQUIRES(mu_);
-  // Wakes the thread that became idle last (a job was queued, or may start now), if any.
-  void wake_one() SANDBOX_REQUIRES(mu_);
+  // Takes the thread that became idle last off idle_ and marks it woken (a job was queued, or
+  // may start now); the caller notifies it once mu_ is released. Null when none is idle.
+  Waiter* wake_one() SANDBOX_REQUIRES(mu_);
   // Wakes every idle thread.
   void wake_all() SANDBOX_REQUIRES(mu_);
   // Sets stopping_ and wakes every idle thread.
@@ -96,6 +99,7 @@ class WorkerPool {
 
   mutable Mutex mu_;
   std::deque<Queued> queue_ SANDBOX_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<Waiter>> waiters_;       // one per thread, made before them
   std::vector<Waiter*> idle_ SANDBOX_GUARDED_BY(mu_);  // the one idle last at the back
   std::size_t max_queued_ = 0;
   int max_long_running_ = 1;
