@@ -10,11 +10,18 @@
 // request (bench/run restores a different context with each request this way).
 // A non-2xx answer is an error; so is, with --expect TEXT, one whose body lacks TEXT (a guest
 // error is a 200).
+//
+// With --url given more than once, each connection sends its requests to the servers in turn
+// (request `seq` to server `seq % servers`), and a line is printed per server in --url order. Two
+// servers measured this way see the machine in the same state, request by request, so a drift of
+// the host's speed between two separate runs does not show as a difference between them
+// (docs/benchmarks.md).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,19 +49,27 @@ std::string expand(std::string text, int conn, long seq) {
 
 int main(int argc, char** argv) {
   CLI::App app{"http-load: measure requests/s and latency of one HTTP request"};
-  std::string url, path = "/", method = "GET", body, label, expect;
+  std::vector<std::string> urls;
+  std::string path = "/", method = "GET", body, label, expect;
   int connections = 1;
   double duration = 5;
   long requests = 0;
-  app.add_option("--url", url, "Server base URL")->required();
+  long turn = 1;
+  app.add_option("--url", urls,
+                 "Server base URL; given more than once, each connection sends its requests to "
+                 "the servers in turn and a line is printed per server")
+      ->required();
   app.add_option("--path", path, "Request path ({conn}, {seq} are replaced)");
   app.add_option("--method", method, "GET or POST");
   app.add_option("--body", body, "JSON body (POST; {conn}, {seq} are replaced)");
   app.add_option("-c,--connections", connections, "Concurrent connections")
       ->check(CLI::Range(1, 1024));
   app.add_option("-d,--duration", duration, "Seconds to run (unless -n)");
-  app.add_option("-n,--requests", requests, "Requests per connection, instead of a duration")
+  app.add_option("-n,--requests", requests,
+                 "Requests per connection (and per server), instead of a duration")
       ->check(CLI::Range(1L, 10'000'000L));
+  app.add_option("--turn", turn, "With several --url: requests sent to a server before the next")
+      ->check(CLI::Range(1L, 1'000'000L));
   app.add_option("--expect", expect, "Text every answer's body must contain");
   app.add_option("--label", label, "Label printed in front of the numbers");
   CLI11_PARSE(app, argc, argv);
@@ -63,17 +78,28 @@ int main(int argc, char** argv) {
   std::atomic<bool> stop{false};
   std::atomic<long> errors{0};
   std::atomic<bool> reported{false};
-  std::vector<std::vector<double>> latencies(connections);
+  const std::size_t servers = urls.size();
+  // latencies[server][connection], in microseconds.
+  std::vector<std::vector<std::vector<double>>> latencies(
+      servers, std::vector<std::vector<double>>(connections));
   std::vector<std::thread> threads;
   const auto start = clock::now();
   for (int i = 0; i < connections; ++i) {
     threads.emplace_back([&, i] {
       try {
-        sandbox::HttpClient client(url);
-        for (long seq = 0; requests > 0 ? seq < requests : !stop.load(std::memory_order_relaxed);
+        std::vector<std::unique_ptr<sandbox::HttpClient>> clients;
+        clients.reserve(servers);
+        for (const auto& url : urls) clients.push_back(std::make_unique<sandbox::HttpClient>(url));
+        for (long seq = 0; requests > 0 ? seq < requests * static_cast<long>(servers)
+                                        : !stop.load(std::memory_order_relaxed);
              ++seq) {
-          const std::string p = expand(path, i, seq);
-          const std::string b = method == "POST" ? expand(body, i, seq) : std::string();
+          const long round = turn * static_cast<long>(servers);
+          const std::size_t server = static_cast<std::size_t>(seq % round / turn);
+          auto& client = *clients[server];
+          // Each server sees the same {seq}s as it would alone: 0, 1, 2, ...
+          const long server_seq = seq / round * turn + seq % turn;
+          const std::string p = expand(path, i, server_seq);
+          const std::string b = method == "POST" ? expand(body, i, server_seq) : std::string();
           const auto t0 = clock::now();
           const auto r = method == "POST" ? client.post_json(p, b) : client.request(method, p);
           const auto t1 = clock::now();
@@ -84,7 +110,8 @@ int main(int argc, char** argv) {
                         << r.body.substr(0, 300) << "\n";
             }
           }
-          latencies[i].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+          latencies[server][i].push_back(
+              std::chrono::duration<double, std::micro>(t1 - t0).count());
         }
       } catch (const std::exception& e) {
         ++errors;
@@ -98,15 +125,17 @@ int main(int argc, char** argv) {
   }
   for (auto& t : threads) t.join();
   const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
-  std::vector<double> all;
-  for (auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-  std::sort(all.begin(), all.end());
-  const auto pct = [&](double p) {
-    return all.empty() ? 0.0
-                       : all[std::min(all.size() - 1, static_cast<std::size_t>(p * all.size()))];
-  };
-  std::printf("%-28s conns=%-4d req/s=%-10.0f p50=%8.1fus p99=%8.1fus errors=%ld n=%zu\n",
-              label.c_str(), connections, static_cast<double>(all.size()) / elapsed, pct(0.50),
-              pct(0.99), errors.load(), all.size());
+  for (const auto& of_server : latencies) {
+    std::vector<double> all;
+    for (const auto& l : of_server) all.insert(all.end(), l.begin(), l.end());
+    std::sort(all.begin(), all.end());
+    const auto pct = [&](double p) {
+      return all.empty() ? 0.0
+                         : all[std::min(all.size() - 1, static_cast<std::size_t>(p * all.size()))];
+    };
+    std::printf("%-28s conns=%-4d req/s=%-10.0f p50=%8.1fus p99=%8.1fus errors=%ld n=%zu\n",
+                label.c_str(), connections, static_cast<double>(all.size()) / elapsed, pct(0.50),
+                pct(0.99), errors.load(), all.size());
+  }
   return errors.load() == 0 ? 0 : 1;
 }
