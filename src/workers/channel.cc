@@ -138,18 +138,14 @@ void Channel::send_parts(std::uint32_t kind, std::uint64_t call,
   }
 }
 
-void Channel::wait_readable(const Deadline* deadline) {
+void Channel::wait_readable(const Deadline& deadline) {
   for (;;) {
-    int timeout_ms = -1;
-    if (deadline != nullptr) {
-      const auto left = *deadline - std::chrono::steady_clock::now();
-      if (left <= Deadline::duration::zero()) throw ChannelTimeout("no frame before the deadline");
-      // Rounded up, so that a wait never ends just before the deadline and spins.
-      const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-      timeout_ms = static_cast<int>(std::min<std::int64_t>(ms, INT_MAX));
-    }
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= Deadline::duration::zero()) throw ChannelTimeout("no frame before the deadline");
+    // Rounded up, so that a wait never ends just before the deadline and spins.
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
     pollfd p{fd_.get(), POLLIN, 0};
-    const int r = ::poll(&p, 1, timeout_ms);
+    const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, INT_MAX)));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) throw ChannelError(std::string("channel poll failed: ") + std::strerror(errno));
     if (r > 0) return;  // readable, closed or broken: the read says which
@@ -159,12 +155,13 @@ void Channel::wait_readable(const Deadline* deadline) {
 bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
                          const Deadline* deadline) {
   std::size_t done = 0;
-  // A frame's start is waited for with poll() (it is rarely there yet), which a wake-up for
-  // writing does not end (channel.h). With a deadline, reads never block: the rest of a frame
-  // is read at once and waited for only when it has not arrived.
+  // With a deadline, reads never block: a frame's start is waited for with poll() (the reply is
+  // rarely there yet), the rest is read at once and waited for only when it has not arrived.
   int flags = MSG_CMSG_CLOEXEC;
-  if (at_frame_start) wait_readable(deadline);
-  if (deadline != nullptr) flags |= MSG_DONTWAIT;
+  if (deadline != nullptr) {
+    flags |= MSG_DONTWAIT;
+    if (at_frame_start) wait_readable(*deadline);
+  }
   while (done < n) {
     iovec iov{out + done, n - done};
     alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * kMaxFdsPerRead)> control{};
@@ -176,7 +173,7 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, b
     const ssize_t r = ::recvmsg(fd_.get(), &msg, flags);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != nullptr) {
-      wait_readable(deadline);
+      wait_readable(*deadline);
       continue;
     }
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {

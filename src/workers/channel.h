@@ -13,12 +13,6 @@
 // receive_until() gives up at a deadline (ChannelTimeout), for the server's end of a lane, whose
 // calling thread waits on it itself (docs/security.md#worker-processes).
 //
-// Both wait for a frame's start with poll(POLLIN), not in a blocking read. A thread asleep in
-// recvmsg() on a stream socket is woken each time the peer reads what this end sent earlier
-// (the kernel's write-space wake-up does not say what it is for), so a worker that answered a
-// call woke once more for nothing when the server read the answer, and on a shared CPU it took
-// the CPU from the server's thread reading it. poll() sleeps through wake-ups for writing.
-//
 // Thread-safety: send() may be called from any number of threads (frames never interleave);
 // receive() and receive_until() from one thread at a time. shutdown() may be called from any thread
 // and makes a blocked receive() return nullopt.
@@ -124,13 +118,11 @@ class Channel {
   using Deadline = std::chrono::steady_clock::time_point;
   std::optional<Frame> receive_frame(const Deadline* deadline);
   // Reads exactly `n` bytes into `out`; false on a clean end of stream before the first byte.
-  // Waits for a frame's start with poll(); with a deadline, waits for each read with poll() and
-  // throws ChannelTimeout past it.
+  // With a deadline, waits for each read with poll() and throws ChannelTimeout past it.
   bool read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
                   const Deadline* deadline);
-  // Waits until the socket is readable (or closed); throws ChannelTimeout past `deadline`, or
-  // waits without end when `deadline` is null.
-  void wait_readable(const Deadline* deadline);
+  // Waits until the socket is readable (or closed); throws ChannelTimeout past `deadline`.
+  void wait_readable(const Deadline& deadline);
 
   UniqueFd fd_;
   std::size_t max_payload_bytes_;
