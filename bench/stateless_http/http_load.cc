@@ -11,8 +11,9 @@
 // A non-2xx answer is an error; so is, with --expect TEXT, one whose body lacks TEXT (a guest
 // error is a 200).
 //
-// With --url given more than once, each connection sends its requests to the servers in turn
-// (request `seq` to server `seq % servers`), and a line is printed per server in --url order. Two
+// With --url given more than once, each connection sends its requests to the servers in turn,
+// --turn at a time (request `seq` to server `seq / turn % servers`), and a line is printed per
+// server in --url order. Two
 // servers measured this way see the machine in the same state, request by request, so a drift of
 // the host's speed between two separate runs does not show as a difference between them
 // (docs/benchmarks.md).
@@ -79,6 +80,8 @@ int main(int argc, char** argv) {
   std::atomic<long> errors{0};
   std::atomic<bool> reported{false};
   const std::size_t servers = urls.size();
+  // Requests of one connection before it comes back to the first server.
+  const long round = turn * static_cast<long>(servers);
   // latencies[server][connection], in microseconds.
   std::vector<std::vector<std::vector<double>>> latencies(
       servers, std::vector<std::vector<double>>(connections));
@@ -93,7 +96,6 @@ int main(int argc, char** argv) {
         for (long seq = 0; requests > 0 ? seq < requests * static_cast<long>(servers)
                                         : !stop.load(std::memory_order_relaxed);
              ++seq) {
-          const long round = turn * static_cast<long>(servers);
           const std::size_t server = static_cast<std::size_t>(seq % round / turn);
           auto& client = *clients[server];
           // Each server sees the same {seq}s as it would alone: 0, 1, 2, ...

@@ -15,7 +15,8 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/resource.h>
+
+#include "support/proc_memory.h"
 
 namespace sandbox {
 namespace {
@@ -118,12 +119,6 @@ TEST(WorkerPool, StoppingWithLongJobsQueuedBehindTheLimitEndsEveryThread) {
   }
 }
 
-long thread_voluntary_switches() {
-  rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_nvcsw;
-}
-
 // The pool's thread sleeps once per job, in its wait for the job. When the submitter woke it
 // with the pool's lock still held, the woken thread ran at once on the submitter's CPU, found
 // the lock taken and slept a second time until the submitter let go of it: two context switches
@@ -149,7 +144,7 @@ TEST(WorkerPool, AWokenThreadDoesNotWaitForTheSubmittersLock) {
     for (int job = 0; job < kJobs; ++job) {
       ASSERT_TRUE(wait_idle(pool, 1)) << "job " << job;
       pool.submit_fn([&] {
-        const long now = thread_voluntary_switches();
+        const long now = testing_support::thread_voluntary_switches();
         if (last >= 0) switches += now - last;
         last = now;
         done.store(done.load() + 1, std::memory_order_release);

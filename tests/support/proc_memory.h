@@ -1,5 +1,6 @@
 // What the kernel says about this process's memory, for tests that check how much memory is
-// shared or private: /proc/self/smaps_rollup, /proc/self/smaps and /proc/self/pagemap (proc(5)).
+// shared or private: /proc/self/smaps_rollup, /proc/self/smaps and /proc/self/pagemap (proc(5)),
+// and the calling thread's own counts (getrusage(RUSAGE_THREAD)).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,14 @@ inline long thread_minor_faults() {
   rusage usage{};
   getrusage(RUSAGE_THREAD, &usage);
   return usage.ru_minflt;
+}
+
+// Voluntary context switches of the calling thread so far (each time it slept waiting for
+// something): the same on every host, unaffected by what other threads do meanwhile.
+inline long thread_voluntary_switches() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_nvcsw;
 }
 
 // Kilobytes of a field of /proc/self/smaps_rollup ("Rss", "Pss", "Pss_Anon", ...); 0 when the
