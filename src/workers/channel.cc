@@ -51,7 +51,10 @@ UniqueFd::~UniqueFd() {
 }
 
 Channel::Channel(UniqueFd fd, std::size_t max_payload_bytes)
-    : fd_(std::move(fd)), max_payload_bytes_(max_payload_bytes) {}
+    : in_(std::move(fd)), max_payload_bytes_(max_payload_bytes) {}
+
+Channel::Channel(UniqueFd in, UniqueFd out, std::size_t max_payload_bytes)
+    : in_(std::move(in)), out_(std::move(out)), max_payload_bytes_(max_payload_bytes) {}
 
 void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd) {
   send(kind, call, payload, fd < 0 ? std::span<const int>() : std::span<const int>(&fd, 1));
@@ -84,7 +87,7 @@ void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payl
   std::memcpy(CMSG_DATA(cmsg), fds.data(), sizeof(int) * fds.size());
   ssize_t n;
   do {
-    n = ::sendmsg(fd_.get(), &msg, MSG_NOSIGNAL);
+    n = ::sendmsg(send_fd(), &msg, MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
   if (n != 1) throw ChannelError("channel closed");
   // The rest of the header and the payload, under the same lock.
@@ -92,7 +95,7 @@ void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payl
   for (const std::string_view part : {rest, payload}) {
     std::size_t done = 0;
     while (done < part.size()) {
-      const ssize_t w = ::send(fd_.get(), part.data() + done, part.size() - done, MSG_NOSIGNAL);
+      const ssize_t w = ::send(send_fd(), part.data() + done, part.size() - done, MSG_NOSIGNAL);
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) throw ChannelError("channel closed");
       done += static_cast<std::size_t>(w);
@@ -121,7 +124,7 @@ void Channel::send_parts(std::uint32_t kind, std::uint64_t call,
     msghdr msg{};
     msg.msg_iov = iov.data() + first;
     msg.msg_iovlen = std::min<std::size_t>(iov.size() - first, IOV_MAX);
-    const ssize_t n = ::sendmsg(fd_.get(), &msg, MSG_NOSIGNAL);
+    const ssize_t n = ::sendmsg(send_fd(), &msg, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) throw ChannelError("channel closed");
     auto left = static_cast<std::size_t>(n);
@@ -144,7 +147,7 @@ void Channel::wait_readable(const Deadline& deadline) {
     if (left <= Deadline::duration::zero()) throw ChannelTimeout("no frame before the deadline");
     // Rounded up, so that a wait never ends just before the deadline and spins.
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-    pollfd p{fd_.get(), POLLIN, 0};
+    pollfd p{in_.get(), POLLIN, 0};
     const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, INT_MAX)));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) throw ChannelError(std::string("channel poll failed: ") + std::strerror(errno));
@@ -170,7 +173,7 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, b
     msg.msg_iovlen = 1;
     msg.msg_control = control.data();
     msg.msg_controllen = control.size();
-    const ssize_t r = ::recvmsg(fd_.get(), &msg, flags);
+    const ssize_t r = ::recvmsg(in_.get(), &msg, flags);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != nullptr) {
       wait_readable(*deadline);
@@ -227,6 +230,9 @@ std::optional<Frame> Channel::receive_frame(const Deadline* deadline) {
   return frame;
 }
 
-void Channel::shutdown() { ::shutdown(fd_.get(), SHUT_RDWR); }
+void Channel::shutdown() {
+  ::shutdown(in_.get(), SHUT_RDWR);
+  if (out_.get() >= 0) ::shutdown(out_.get(), SHUT_RDWR);
+}
 
 }  // namespace sandbox::workers

@@ -1,5 +1,6 @@
 // Channel: framed messages over one end of a connected AF_UNIX SOCK_STREAM socket pair, the only
-// link between the server and a worker process (docs/security.md#worker-processes).
+// link between the server and a worker process (docs/security.md#worker-processes), or over one
+// end of each of two pairs, one per direction (a lane: workers/lane_sockets.h).
 //
 // A frame is a 16-byte header (payload length u32le, kind u32le, call id u64le) and the payload.
 // The call id ties a reply (and the output pieces that precede it) to the call that asked for
@@ -94,6 +95,10 @@ class Channel {
   // Takes ownership of `fd`. Frames whose payload is larger than `max_payload_bytes` are refused
   // by receive() (ChannelError).
   Channel(UniqueFd fd, std::size_t max_payload_bytes);
+  // A channel over two sockets, one per direction: frames are received from `in` and sent on
+  // `out`. A receiver asleep on `in` is then not woken when the peer reads what was sent on `out`
+  // (a lane: workers/lane_sockets.h).
+  Channel(UniqueFd in, UniqueFd out, std::size_t max_payload_bytes);
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
 
@@ -112,7 +117,8 @@ class Channel {
   std::optional<Frame> receive_until(std::chrono::steady_clock::time_point deadline);
   // Wakes a blocked receive() and makes further sends fail.
   void shutdown();
-  int fd() const { return fd_.get(); }
+  // The socket frames are sent on (the one they are received from too, unless there are two).
+  int send_fd() const { return out_.get() >= 0 ? out_.get() : in_.get(); }
 
  private:
   using Deadline = std::chrono::steady_clock::time_point;
@@ -124,7 +130,8 @@ class Channel {
   // Waits until the socket is readable (or closed); throws ChannelTimeout past `deadline`.
   void wait_readable(const Deadline& deadline);
 
-  UniqueFd fd_;
+  UniqueFd in_;
+  UniqueFd out_;  // none: frames are sent on in_
   std::size_t max_payload_bytes_;
   std::mutex send_mu_;
 };

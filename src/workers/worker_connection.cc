@@ -2,9 +2,9 @@
 
 #include <csignal>
 
-#include <sys/socket.h>
-
 #include <sandbox/isolation.h>
+
+#include "workers/lane_sockets.h"
 
 namespace sandbox::workers {
 namespace {
@@ -101,27 +101,24 @@ Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& par
 }
 
 WorkerConnection::Lane WorkerConnection::open_lane() {
-  int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+  // The worker's two ends are closed here once sent: the worker holds the only copies.
+  std::optional<LaneSockets> sockets = make_lane_sockets();
+  if (!sockets) {
     throw WorkerLostError("No lane to the worker process could be made (socketpair failed)");
   }
-  UniqueFd ours(ends[0]);
-  const UniqueFd theirs(ends[1]);  // closed here once sent: the worker holds the only copy
   // The area: mapped here read-only, its descriptor closed once sent (the mapping stays).
   const UniqueFd area_fd = LaneArea::create();
   LaneArea area(area_fd.get(), false);
   try {
-    if (area.bytes().empty()) {
-      channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {}, theirs.get());
-    } else {
-      const int fds[] = {theirs.get(), area_fd.get()};
-      channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {}, fds);
-    }
+    const int fds[] = {sockets->worker_calls.get(), sockets->worker_answers.get(), area_fd.get()};
+    channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {},
+                  std::span<const int>(fds, area.bytes().empty() ? 2 : 3));
   } catch (const ChannelError&) {
     lane_lost();  // the channel is closed: the process is gone
   }
   ++lanes_;
-  return std::make_unique<LaneEnd>(std::move(ours), max_payload_bytes_, std::move(area));
+  return std::make_unique<LaneEnd>(std::move(sockets->answers), std::move(sockets->calls),
+                                   max_payload_bytes_, std::move(area));
 }
 
 struct WorkerConnection::LaneHold {

@@ -2,15 +2,16 @@
 // flight on it (docs/security.md#worker-processes).
 //
 // call() sends a request and blocks until its answer. A worker's connection carries each call on
-// a lane (docs/security.md#worker-processes): a socket pair of its own, made here and sent to the
-// worker over the channel, used by one call at a time; the calling thread sends the call on it
-// and reads the answer itself, and the worker handles the call on the lane's own thread, so a call
-// costs no hand-off between threads on either side. A lane whose call ended normally is kept for
-// the next call (at most kMaxIdleLanes per worker); one whose call ended any other way is closed.
-// The zygote's connection (no lanes) sends calls on the channel itself, and a reader thread
-// routes each frame to the call it answers. The reader thread also watches the channel of a
-// worker's connection (its hello, its end). When the process dies or breaks the protocol, every
-// call in flight fails with WorkerLostError and the connection stays dead (the pool replaces it).
+// a lane (docs/security.md#worker-processes): sockets of its own (workers/lane_sockets.h), made
+// here and sent to the worker over the channel, used by one call at a time; the calling thread
+// sends the call on it and reads the answer itself, and the worker handles the call on the lane's
+// own thread, so a call costs no hand-off between threads on either side. A lane whose call ended
+// normally is kept for the next call (at most kMaxIdleLanes per worker); one whose call ended any
+// other way is closed. The zygote's connection (no lanes) sends calls on the channel itself, and a
+// reader thread routes each frame to the call it answers. The reader thread also watches the
+// channel of a worker's connection (its hello, its end). When the process dies or breaks the
+// protocol, every call in flight fails with WorkerLostError and the connection stays dead (the pool
+// replaces it).
 //
 // Thread-safety: every member may be called from any thread.
 #pragma once
@@ -90,11 +91,12 @@ class WorkerConnection {
     std::deque<Frame> frames;
     bool lost = false;
   };
-  // A lane's server end, whose peer end the worker holds, and the area they share (none when
-  // no memfd could be made: the answers then carry their blocks in the frame).
+  // A lane's server ends (answers read from `in`, calls sent on `out`; workers/lane_sockets.h),
+  // whose peers the worker holds, and the area they share (none when no memfd could be made: the
+  // answers then carry their blocks in the frame).
   struct LaneEnd {
-    LaneEnd(UniqueFd fd, std::size_t max_payload_bytes, LaneArea shared)
-        : channel(std::move(fd), max_payload_bytes), area(std::move(shared)) {}
+    LaneEnd(UniqueFd in, UniqueFd out, std::size_t max_payload_bytes, LaneArea shared)
+        : channel(std::move(in), std::move(out), max_payload_bytes), area(std::move(shared)) {}
     Channel channel;
     LaneArea area;
   };

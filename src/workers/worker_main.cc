@@ -16,6 +16,7 @@
 #include "snapshot/delta.h"
 #include "snapshot/snapshot_error.h"
 #include "workers/lane_area.h"
+#include "workers/lane_sockets.h"
 #include "workers/worker_protocol.h"
 
 namespace sandbox::workers {
@@ -92,13 +93,13 @@ class Worker {
         frame.reset();
       }
       if (!frame) _exit(0);  // the server is gone (or broke the protocol): nothing to serve
-      const std::size_t fds = frame->fds.size();
-      if (static_cast<Kind>(frame->kind) == Kind::kLane && (fds == 1 || fds == 2)) {
-        UniqueFd area = fds == 2 ? std::move(frame->fds[1]) : UniqueFd();
-        std::thread([this, lane = std::move(frame->fds[0]), area = std::move(area)]() mutable {
-          serve_lane(std::move(lane), std::move(area));
-        }).detach();
-        continue;
+      if (static_cast<Kind>(frame->kind) == Kind::kLane) {
+        if (std::optional<LaneGrant> lane = take_lane(*frame)) {
+          std::thread([this, lane = std::move(*lane)]() mutable {
+            serve_lane(std::move(lane));
+          }).detach();
+          continue;
+        }
       }
       _exit(0);  // the server sends calls on lanes only: it broke the protocol
     }
@@ -106,11 +107,11 @@ class Worker {
 
  private:
   // Serves the calls of one lane, each handled on this thread, until the server closes it.
-  // `area_fd`: the area the lane's answers put memory blocks in (none: they carry them).
-  void serve_lane(UniqueFd fd, UniqueFd area_fd) {
-    Channel lane(std::move(fd), kMaxWorkerPayloadBytes);
-    const LaneArea area(area_fd.get(), true);
-    area_fd = UniqueFd();  // the mapping stays
+  // The lane's area takes the memory blocks of its answers (none: they carry them).
+  void serve_lane(LaneGrant grant) {
+    Channel lane(std::move(grant.calls), std::move(grant.answers), kMaxWorkerPayloadBytes);
+    const LaneArea area(grant.area.get(), true);
+    grant.area = UniqueFd();  // the mapping stays
     for (;;) {
       std::optional<Frame> frame;
       try {

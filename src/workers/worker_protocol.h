@@ -12,9 +12,10 @@
 //   kClose      instance                                      -> (empty)
 //   kBase       engine                                        -> base image or none
 //   kForget     workspace                                     -> (empty)
-// Server -> worker: kLane (call 0, empty, unanswered) carries one end of a new lane, a socket
-// pair of its own for one call at a time (docs/security.md#worker-processes), and the lane's
-// area when the server could make one (a second descriptor; docs/security.md#lane-areas).
+// Server -> worker: kLane (call 0, empty, unanswered) carries the worker's ends of a new lane,
+// for one call at a time: the socket it reads calls from and the one it sends answers on
+// (workers/lane_sockets.h), and the lane's area when the server could make one (a third
+// descriptor; docs/security.md#lane-areas).
 // The server sends each call on a lane; the worker answers it on that lane, with its kOutput and
 // kCwd frames, and closes the lane when the server does. A worker sent a call on the channel
 // itself exits.

@@ -34,6 +34,7 @@
 #include <sandbox/isolation.h>
 
 #include "workers/lane_area.h"
+#include "workers/lane_sockets.h"
 
 namespace sandbox::workers {
 namespace {
@@ -93,14 +94,13 @@ class ScriptedWorker {
     main_ = std::thread([this] {
       try {
         while (std::optional<Frame> frame = channel_.receive()) {
-          if (static_cast<Kind>(frame->kind) != Kind::kLane || frame->fds.empty()) continue;
+          if (static_cast<Kind>(frame->kind) != Kind::kLane) continue;
+          std::optional<LaneGrant> lane = take_lane(*frame);
+          if (!lane) continue;
           ++lanes_received_;
-          UniqueFd area = frame->fds.size() > 1 ? std::move(frame->fds[1]) : UniqueFd();
           std::lock_guard lock(mu_);
           lane_threads_.emplace_back(
-              [this, fd = std::move(frame->fds[0]), area = std::move(area)]() mutable {
-                serve(std::move(fd), std::move(area));
-              });
+              [this, lane = std::move(*lane)]() mutable { serve(std::move(lane)); });
         }
       } catch (const ChannelError&) {
       }
@@ -117,9 +117,9 @@ class ScriptedWorker {
   int lanes_received() const { return lanes_received_; }
 
  private:
-  void serve(UniqueFd fd, UniqueFd area_fd) {
-    Channel lane(std::move(fd), kLimit);
-    const LaneArea area(area_fd.get(), true);
+  void serve(LaneGrant grant) {
+    Channel lane(std::move(grant.calls), std::move(grant.answers), kLimit);
+    const LaneArea area(grant.area.get(), true);
     t_lane_area = area.writable();
     try {
       while (std::optional<Frame> call = lane.receive()) serve_call_(lane, *call);
@@ -259,11 +259,11 @@ void expect_lost(const std::string& request, const std::string& says,
     } else if (p == "other-call") {
       lane.send(reply, call.call + 1, "x");
     } else if (p == "close") {
-      ::shutdown(lane.fd(), SHUT_RDWR);
+      ::shutdown(lane.send_fd(), SHUT_RDWR);
     } else if (p == "half-frame") {
       // A header that announces more than ever comes.
       const std::string header("\x10\0\0\0\x64\0\0\0\x01\0\0\0\0\0\0\0", 16);
-      ::send(lane.fd(), header.data(), header.size(), MSG_NOSIGNAL);
+      ::send(lane.send_fd(), header.data(), header.size(), MSG_NOSIGNAL);
     }  // "silent": no answer
   });
   try {
@@ -286,7 +286,7 @@ TEST(WorkerConnectionLanes, HostileOrMissingAnswersOnALaneFailTheCallAndKillTheW
 
 TEST(WorkerConnectionLanes, ADescriptorSentOnALaneIsDropped) {
   Rig s([](Channel& lane, const Frame& call) {
-    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, "x", lane.fd());
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, "x", lane.send_fd());
   });
   const Frame reply = s.connection->call(Kind::kRun, {"x"}, {}, 10s);
   EXPECT_EQ(reply.payload, "x");

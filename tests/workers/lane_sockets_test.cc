@@ -1,0 +1,118 @@
+// A lane's two socket pairs (src/workers/lane_sockets.h): a worker's lane thread that has sent
+// its answer and waits for the next call sleeps until that call arrives, even while the server
+// reads the answer. On one socket pair for both directions the server's read woke it once for
+// nothing. Counted with getrusage(RUSAGE_THREAD) (voluntary context switches): the count is the
+// same on every host.
+#include "workers/lane_sockets.h"
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "support/proc_memory.h"
+#include "workers/channel.h"
+
+namespace sandbox::workers {
+namespace {
+
+using sandbox::testing_support::thread_voluntary_switches;
+using namespace std::chrono_literals;
+
+constexpr std::size_t kLimit = 1024;
+
+// The scheduler state of thread `tid` of this process ('S': asleep in a wait).
+char thread_state(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto end_of_name = text.rfind(')');
+  return end_of_name == std::string::npos || end_of_name + 2 >= text.size() ? '?'
+                                                                            : text[end_of_name + 2];
+}
+
+// The worker's side answers a call and waits for the next one at once; the server reads the
+// answer while it sleeps, then sends the next call. Returns the voluntary context switches of
+// the worker's wait (1: it slept until the call came).
+long switches_while_the_server_reads(Channel& worker, Channel& server) {
+  std::atomic<pid_t> waiter_tid{0};
+  long switches = -1;
+  std::optional<Frame> next;
+  std::thread waiter([&] {
+    worker.send(1, 7, "the answer");
+    const long before = thread_voluntary_switches();
+    waiter_tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    next = worker.receive();
+    switches = thread_voluntary_switches() - before;
+  });
+  while (waiter_tid.load() == 0) std::this_thread::yield();
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (thread_state(waiter_tid) != 'S' && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(1ms);
+  }
+  EXPECT_EQ(thread_state(waiter_tid), 'S') << "the waiter never went to sleep";
+  // As the server reads an answer: waiting with a deadline (poll, then the read).
+  const std::optional<Frame> answer = server.receive_until(std::chrono::steady_clock::now() + 10s);
+  EXPECT_TRUE(answer && answer->payload == "the answer");
+  // Time for a wake-up, had there been one, to end and the waiter to sleep again.
+  std::this_thread::sleep_for(50ms);
+  server.send(1, 8, "the next call");
+  waiter.join();
+  EXPECT_TRUE(next && next->call == 8 && next->payload == "the next call");
+  return switches;
+}
+
+TEST(LaneSockets, AWorkerWaitingForItsNextCallSleepsWhileTheServerReadsItsAnswer) {
+  std::optional<LaneSockets> lane = make_lane_sockets();
+  ASSERT_TRUE(lane);
+  Channel server(std::move(lane->answers), std::move(lane->calls), kLimit);
+  Channel worker(std::move(lane->worker_calls), std::move(lane->worker_answers), kLimit);
+  EXPECT_LE(switches_while_the_server_reads(worker, server), 1);
+}
+
+// Why a lane has two pairs: on one, the server's read of the answer wakes the waiting worker.
+TEST(LaneSockets, OnOneSocketPairTheServersReadWakesTheWaitingWorker) {
+  int ends[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
+  Channel server{UniqueFd(ends[0]), kLimit};
+  Channel worker{UniqueFd(ends[1]), kLimit};
+  EXPECT_GE(switches_while_the_server_reads(worker, server), 2);
+}
+
+TEST(LaneSockets, TheWorkerTakesItsTwoEndsAndTheAreaFromALaneFrame) {
+  std::optional<LaneSockets> lane = make_lane_sockets();
+  ASSERT_TRUE(lane);
+  Frame frame;
+  frame.fds.push_back(std::move(lane->worker_calls));
+  frame.fds.push_back(std::move(lane->worker_answers));
+  std::optional<LaneGrant> grant = take_lane(frame);
+  ASSERT_TRUE(grant);
+  EXPECT_LT(grant->area.get(), 0);  // no area: the answers carry their blocks
+  // Calls arrive on the first end, answers leave on the second.
+  Channel server(std::move(lane->answers), std::move(lane->calls), kLimit);
+  Channel worker(std::move(grant->calls), std::move(grant->answers), kLimit);
+  server.send(1, 3, "call");
+  const std::optional<Frame> call = worker.receive();
+  ASSERT_TRUE(call && call->payload == "call");
+  worker.send(1, 3, "answer");
+  const std::optional<Frame> answer = server.receive_until(std::chrono::steady_clock::now() + 10s);
+  ASSERT_TRUE(answer && answer->payload == "answer");
+}
+
+TEST(LaneSockets, ALaneFrameWithAnotherNumberOfDescriptorsIsRefused) {
+  for (const int count : {0, 1, 4}) {
+    Frame frame;
+    for (int i = 0; i < count; ++i) frame.fds.emplace_back(::dup(STDERR_FILENO));
+    EXPECT_FALSE(take_lane(frame)) << count << " descriptors";
+  }
+}
+
+}  // namespace
+}  // namespace sandbox::workers
