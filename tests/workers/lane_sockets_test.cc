@@ -38,10 +38,22 @@ char thread_state(pid_t tid) {
                                                                             : text[end_of_name + 2];
 }
 
+// The voluntary context switches of thread `tid` of this process so far.
+long voluntary_switches_of(pid_t tid) {
+  std::ifstream status("/proc/self/task/" + std::to_string(tid) + "/status");
+  const std::string key = "voluntary_ctxt_switches:";
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
+  }
+  return -1;
+}
+
 // The worker's side answers a call and waits for the next one at once; the server reads the
 // answer while it sleeps, then sends the next call. Returns the voluntary context switches of
-// the worker's wait (1: it slept until the call came).
-long switches_while_the_server_reads(Channel& worker, Channel& server) {
+// the worker's wait (1: it slept until the call came). Before the call is sent, the waiter is
+// given up to `settle` to wake and sleep again, had the read woken it.
+long switches_while_the_server_reads(Channel& worker, Channel& server,
+                                     std::chrono::milliseconds settle) {
   std::atomic<pid_t> waiter_tid{0};
   long switches = -1;
   std::optional<Frame> next;
@@ -58,11 +70,16 @@ long switches_while_the_server_reads(Channel& worker, Channel& server) {
     std::this_thread::sleep_for(1ms);
   }
   EXPECT_EQ(thread_state(waiter_tid), 'S') << "the waiter never went to sleep";
+  const long asleep = voluntary_switches_of(waiter_tid);
   // As the server reads an answer: waiting with a deadline (poll, then the read).
   const std::optional<Frame> answer = server.receive_until(std::chrono::steady_clock::now() + 10s);
   EXPECT_TRUE(answer && answer->payload == "the answer");
   // Time for a wake-up, had there been one, to end and the waiter to sleep again.
-  std::this_thread::sleep_for(50ms);
+  const auto settled = std::chrono::steady_clock::now() + settle;
+  while (!(voluntary_switches_of(waiter_tid) > asleep && thread_state(waiter_tid) == 'S') &&
+         std::chrono::steady_clock::now() < settled) {
+    std::this_thread::sleep_for(1ms);
+  }
   server.send(1, 8, "the next call");
   waiter.join();
   EXPECT_TRUE(next && next->call == 8 && next->payload == "the next call");
@@ -74,7 +91,7 @@ TEST(LaneSockets, AWorkerWaitingForItsNextCallSleepsWhileTheServerReadsItsAnswer
   ASSERT_TRUE(lane);
   Channel server(std::move(lane->answers), std::move(lane->calls), kLimit);
   Channel worker(std::move(lane->worker_calls), std::move(lane->worker_answers), kLimit);
-  EXPECT_LE(switches_while_the_server_reads(worker, server), 1);
+  EXPECT_LE(switches_while_the_server_reads(worker, server, 100ms), 1);
 }
 
 // Why a lane has two pairs: on one, the server's read of the answer wakes the waiting worker.
@@ -83,7 +100,7 @@ TEST(LaneSockets, OnOneSocketPairTheServersReadWakesTheWaitingWorker) {
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
   Channel server{UniqueFd(ends[0]), kLimit};
   Channel worker{UniqueFd(ends[1]), kLimit};
-  EXPECT_GE(switches_while_the_server_reads(worker, server), 2);
+  EXPECT_GE(switches_while_the_server_reads(worker, server, 10s), 2);
 }
 
 TEST(LaneSockets, TheWorkerTakesItsTwoEndsAndTheAreaFromALaneFrame) {
