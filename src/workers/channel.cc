@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
-#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -54,7 +54,10 @@ Channel::Channel(UniqueFd fd, std::size_t max_payload_bytes)
     : in_(std::move(fd)), max_payload_bytes_(max_payload_bytes) {}
 
 Channel::Channel(UniqueFd in, UniqueFd out, std::size_t max_payload_bytes)
-    : in_(std::move(in)), out_(std::move(out)), max_payload_bytes_(max_payload_bytes) {}
+    : in_(std::move(in)),
+      out_(std::move(out)),
+      max_payload_bytes_(max_payload_bytes),
+      read_ahead_(true) {}
 
 void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd) {
   send(kind, call, payload, fd < 0 ? std::span<const int>() : std::span<const int>(&fd, 1));
@@ -141,44 +144,39 @@ void Channel::send_parts(std::uint32_t kind, std::uint64_t call,
   }
 }
 
-void Channel::wait_readable(const Deadline& deadline) {
-  for (;;) {
-    const auto left = deadline - std::chrono::steady_clock::now();
+void Channel::set_receive_timeout(const Deadline* deadline) {
+  std::chrono::milliseconds want{0};
+  if (deadline != nullptr) {
+    const auto left = *deadline - std::chrono::steady_clock::now();
     if (left <= Deadline::duration::zero()) throw ChannelTimeout("no frame before the deadline");
-    // Rounded up, so that a wait never ends just before the deadline and spins.
-    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-    pollfd p{in_.get(), POLLIN, 0};
-    const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, INT_MAX)));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) throw ChannelError(std::string("channel poll failed: ") + std::strerror(errno));
-    if (r > 0) return;  // readable, closed or broken: the read says which
+    // Rounded up, so that a read never times out just before the deadline and spins.
+    want = std::min(std::chrono::ceil<std::chrono::milliseconds>(left), kReceiveSlice);
   }
+  if (want == receive_timeout_) return;
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(want.count() / 1000);
+  tv.tv_usec = static_cast<suseconds_t>((want.count() % 1000) * 1000);
+  if (::setsockopt(in_.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) {
+    throw ChannelError(std::string("channel timeout not set: ") + std::strerror(errno));
+  }
+  receive_timeout_ = want;
 }
 
-bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
-                         const Deadline* deadline) {
-  std::size_t done = 0;
-  // With a deadline, reads never block: a frame's start is waited for with poll() (the reply is
-  // rarely there yet), the rest is read at once and waited for only when it has not arrived.
-  int flags = MSG_CMSG_CLOEXEC;
-  if (deadline != nullptr) {
-    flags |= MSG_DONTWAIT;
-    if (at_frame_start) wait_readable(*deadline);
-  }
-  while (done < n) {
-    iovec iov{out + done, n - done};
+Channel::Read Channel::read_some(char* out, std::size_t cap, std::vector<UniqueFd>& fds,
+                                 const Deadline* deadline) {
+  for (;;) {
+    set_receive_timeout(deadline);
+    iovec iov{out, cap};
     alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * kMaxFdsPerRead)> control{};
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     msg.msg_control = control.data();
     msg.msg_controllen = control.size();
-    const ssize_t r = ::recvmsg(in_.get(), &msg, flags);
+    const ssize_t r = ::recvmsg(in_.get(), &msg, MSG_CMSG_CLOEXEC);
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != nullptr) {
-      wait_readable(*deadline);
-      continue;
-    }
+    // The receive timeout ended one slice of the wait: the deadline is looked at again.
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != nullptr) continue;
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
       if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
       const std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -188,17 +186,38 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, b
         fds.emplace_back(received);
       }
     }
-    if (r == 0) {
+    if (r >= 0) return Read{r, 0};
+    if (errno == ECONNRESET || errno == EBADF || errno == EINVAL) return Read{-1, errno};
+    throw ChannelError(std::string("channel read failed: ") + std::strerror(errno));
+  }
+}
+
+bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
+                         const Deadline* deadline) {
+  std::size_t done = 0;
+  while (done < n) {
+    if (ahead_begin_ < ahead_end_) {
+      const std::size_t take = std::min(n - done, ahead_end_ - ahead_begin_);
+      std::memcpy(out + done, ahead_.data() + ahead_begin_, take);
+      ahead_begin_ += take;
+      done += take;
+      continue;
+    }
+    // Into the frame itself, unless this channel reads ahead and less than a read-ahead is left.
+    const bool direct = !read_ahead_ || n - done >= kReadAheadBytes;
+    const Read r = direct ? read_some(out + done, n - done, fds, deadline)
+                          : read_some(ahead_.data(), ahead_.size(), fds, deadline);
+    if (r.bytes <= 0) {
       if (done == 0 && at_frame_start) return false;
-      throw ChannelError("channel closed in the middle of a frame");
+      if (r.bytes == 0) throw ChannelError("channel closed in the middle of a frame");
+      throw ChannelError(std::string("channel read failed: ") + std::strerror(r.error));
     }
-    if (r < 0) {
-      if (errno == ECONNRESET || errno == EBADF || errno == EINVAL) {
-        if (done == 0 && at_frame_start) return false;
-      }
-      throw ChannelError(std::string("channel read failed: ") + std::strerror(errno));
+    if (direct) {
+      done += static_cast<std::size_t>(r.bytes);
+    } else {
+      ahead_begin_ = 0;
+      ahead_end_ = static_cast<std::size_t>(r.bytes);
     }
-    done += static_cast<std::size_t>(r);
   }
   return true;
 }

@@ -12,13 +12,19 @@
 // them) comes back in Frame::fds; every other receiver closes what it did not expect.
 //
 // receive_until() gives up at a deadline (ChannelTimeout), for the server's end of a lane, whose
-// calling thread waits on it itself (docs/security.md#worker-processes).
+// calling thread waits on it itself (docs/security.md#worker-processes): it sleeps in the read,
+// woken by what arrives or by the socket's receive timeout, set to the deadline or to
+// kReceiveSlice when that is further, so that a wait checks the deadline again at least that
+// often and the timeout of a lane is set once for all its calls. No poll() first: on a lane the
+// server never sends on the socket it reads, so nothing else wakes the read (on one socket for
+// both ways, the peer reading what this end sent would).
 //
 // Thread-safety: send() may be called from any number of threads (frames never interleave);
 // receive() and receive_until() from one thread at a time. shutdown() may be called from any thread
 // and makes a blocked receive() return nullopt.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -89,6 +95,11 @@ struct Frame {
 };
 
 inline constexpr std::size_t kFrameHeaderBytes = 16;
+// What a lane's channel reads in one go past the header it asks for (the rest of a larger frame
+// is read straight into the frame).
+inline constexpr std::size_t kReadAheadBytes = 4096;
+// The longest a receive_until() sleeps in one read before it looks at its deadline again.
+inline constexpr std::chrono::milliseconds kReceiveSlice{100};
 
 class Channel {
  public:
@@ -97,7 +108,10 @@ class Channel {
   Channel(UniqueFd fd, std::size_t max_payload_bytes);
   // A channel over two sockets, one per direction: frames are received from `in` and sent on
   // `out`. A receiver asleep on `in` is then not woken when the peer reads what was sent on `out`
-  // (a lane: workers/lane_sockets.h).
+  // (a lane: workers/lane_sockets.h). Such a channel reads ahead: one read takes the header and
+  // up to kReadAheadBytes after it, a small frame whole, and keeps what belongs to the next
+  // frame. Descriptors that arrive are given to the frame being read, so it is for frames that
+  // carry none (a lane's receiver drops them).
   Channel(UniqueFd in, UniqueFd out, std::size_t max_payload_bytes);
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
@@ -122,18 +136,37 @@ class Channel {
 
  private:
   using Deadline = std::chrono::steady_clock::time_point;
+  // What one read got: `bytes` > 0, or 0 at the end of the stream, or -1 when the socket was
+  // reset (`error` says how).
+  struct Read {
+    std::ptrdiff_t bytes = 0;
+    int error = 0;
+  };
+
   std::optional<Frame> receive_frame(const Deadline* deadline);
   // Reads exactly `n` bytes into `out`; false on a clean end of stream before the first byte.
-  // With a deadline, waits for each read with poll() and throws ChannelTimeout past it.
+  // With a deadline, throws ChannelTimeout past it.
   bool read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, bool at_frame_start,
                   const Deadline* deadline);
-  // Waits until the socket is readable (or closed); throws ChannelTimeout past `deadline`.
-  void wait_readable(const Deadline& deadline);
+  // One read of at most `cap` bytes into `out`, asleep until something arrives; the descriptors
+  // that come with it are appended to `fds`. With a deadline, throws ChannelTimeout past it.
+  Read read_some(char* out, std::size_t cap, std::vector<UniqueFd>& fds, const Deadline* deadline);
+  // Sets the socket's receive timeout (SO_RCVTIMEO) for a read that must end by `deadline` (or
+  // none when null), only when it differs from the one set; throws ChannelTimeout past it.
+  void set_receive_timeout(const Deadline* deadline);
 
   UniqueFd in_;
   UniqueFd out_;  // none: frames are sent on in_
   std::size_t max_payload_bytes_;
   std::mutex send_mu_;
+  // SO_RCVTIMEO of in_ (0: none, a read waits until something arrives).
+  std::chrono::milliseconds receive_timeout_{0};
+  // A lane's read-ahead: bytes read past the end of the frame asked for, [ahead_begin_,
+  // ahead_end_), for the next one.
+  bool read_ahead_ = false;
+  std::array<char, kReadAheadBytes> ahead_{};
+  std::size_t ahead_begin_ = 0;
+  std::size_t ahead_end_ = 0;
 };
 
 }  // namespace sandbox::workers

@@ -9,9 +9,11 @@
 #include <chrono>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <sys/socket.h>
@@ -129,6 +131,123 @@ TEST(LaneSockets, ALaneFrameWithAnotherNumberOfDescriptorsIsRefused) {
     for (int i = 0; i < count; ++i) frame.fds.emplace_back(::dup(STDERR_FILENO));
     EXPECT_FALSE(take_lane(frame)) << count << " descriptors";
   }
+}
+
+// A lane's two ends as the server and the worker hold them.
+struct LanePair {
+  LanePair() {
+    std::optional<LaneSockets> lane = make_lane_sockets();
+    EXPECT_TRUE(lane);
+    server = std::make_unique<Channel>(std::move(lane->answers), std::move(lane->calls), kBig);
+    worker = std::make_unique<Channel>(std::move(lane->worker_calls),
+                                       std::move(lane->worker_answers), kBig);
+  }
+  static constexpr std::size_t kBig = std::size_t{1} << 20;
+  std::unique_ptr<Channel> server;
+  std::unique_ptr<Channel> worker;
+};
+
+std::string pattern(std::size_t n, char seed) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(seed + i % 251);
+  return s;
+}
+
+// A lane reads ahead (workers/channel.h): frames sent one after another, of every size around
+// the read-ahead, arrive whole and in order however the reads cut them.
+TEST(LaneChannel, FramesOfEverySizeAroundTheReadAheadArriveWholeAndInOrder) {
+  LanePair lane;
+  const std::vector<std::size_t> sizes = {0,
+                                          1,
+                                          kReadAheadBytes - kFrameHeaderBytes - 1,
+                                          kReadAheadBytes - kFrameHeaderBytes,
+                                          kReadAheadBytes - kFrameHeaderBytes + 1,
+                                          kReadAheadBytes,
+                                          kReadAheadBytes + 1,
+                                          3 * kReadAheadBytes + 7,
+                                          100 * 1024,
+                                          5,
+                                          0};
+  std::thread sender([&] {
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      lane.worker->send(1, i, pattern(sizes[i], static_cast<char>('a' + i)));
+    }
+  });
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const std::optional<Frame> frame =
+        lane.server->receive_until(std::chrono::steady_clock::now() + 10s);
+    ASSERT_TRUE(frame) << i;
+    EXPECT_EQ(frame->call, i);
+    EXPECT_EQ(frame->payload, pattern(sizes[i], static_cast<char>('a' + i)))
+        << sizes[i] << " bytes";
+  }
+  sender.join();
+  // And the other way, read without a deadline as the worker reads its calls.
+  std::thread caller([&] {
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      lane.server->send(2, i, pattern(sizes[i], static_cast<char>('A' + i)));
+    }
+  });
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const std::optional<Frame> frame = lane.worker->receive();
+    ASSERT_TRUE(frame) << i;
+    EXPECT_EQ(frame->call, i);
+    EXPECT_EQ(frame->payload, pattern(sizes[i], static_cast<char>('A' + i)))
+        << sizes[i] << " bytes";
+  }
+  caller.join();
+}
+
+// A frame whose bytes come in pieces, with pauses longer than the receive timeout's slice, is
+// waited for until its deadline, not until the first slice ends.
+TEST(LaneChannel, AFrameArrivingInPiecesIsWaitedForAcrossSlices) {
+  int answers[2];
+  int calls[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, answers), 0);
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, calls), 0);
+  Channel server(UniqueFd(answers[0]), UniqueFd(calls[0]), LanePair::kBig);
+  const UniqueFd worker_answers(answers[1]);  // written by hand, a piece at a time
+  const UniqueFd worker_calls(calls[1]);
+  // A frame of 3 bytes for call 9: its header, then the payload.
+  const std::string bytes = std::string("\x03\0\0\0\x01\0\0\0\x09\0\0\0\0\0\0\0", 16) + "abc";
+  std::thread sender([&] {
+    std::size_t at = 0;
+    for (const std::size_t cut : {std::size_t{5}, std::size_t{17}, bytes.size()}) {
+      std::this_thread::sleep_for(kReceiveSlice + 50ms);
+      EXPECT_EQ(::send(worker_answers.get(), bytes.data() + at, cut - at, MSG_NOSIGNAL),
+                static_cast<ssize_t>(cut - at));
+      at = cut;
+    }
+  });
+  const std::optional<Frame> frame = server.receive_until(std::chrono::steady_clock::now() + 10s);
+  sender.join();
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->call, 9u);
+  EXPECT_EQ(frame->payload, "abc");
+}
+
+// The deadline holds across slices, and a wait near one deadline leaves no short timeout behind
+// for the next call's wait.
+TEST(LaneChannel, ADeadlineEndsTheWaitAndTheNextWaitIsNotCutShort) {
+  LanePair lane;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(lane.server->receive_until(start + 3 * kReceiveSlice + 20ms), ChannelTimeout);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, 3 * kReceiveSlice + 20ms);
+  EXPECT_LT(waited, 10s);
+  // A wait with a close deadline (nothing read: the lane may be read again), then one whose
+  // frame comes after several slices.
+  LanePair next;
+  EXPECT_THROW(next.server->receive_until(std::chrono::steady_clock::now() + 5ms), ChannelTimeout);
+  std::thread sender([&] {
+    std::this_thread::sleep_for(2 * kReceiveSlice + 50ms);
+    next.worker->send(1, 4, "late");
+  });
+  const std::optional<Frame> frame =
+      next.server->receive_until(std::chrono::steady_clock::now() + 10s);
+  sender.join();
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->payload, "late");
 }
 
 }  // namespace
