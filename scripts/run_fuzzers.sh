@@ -19,7 +19,7 @@ seconds=${FUZZ_SECONDS:-20}
 jobs=${FUZZ_JOBS:-2}
 all_targets=(fuzz_runtime_requests fuzz_sandbox_requests fuzz_workspace fuzz_wasi fuzz_snapshot
              fuzz_zip_archive fuzz_wasm_binary fuzz_http_requests fuzz_event_stream
-             fuzz_mcp_requests fuzz_worker_messages)
+             fuzz_mcp_requests fuzz_worker_messages fuzz_channel_frames)
 read -r -a targets <<<"${FUZZ_TARGETS:-${all_targets[*]}}"
 
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
