@@ -54,10 +54,7 @@ Channel::Channel(UniqueFd fd, std::size_t max_payload_bytes)
     : in_(std::move(fd)), max_payload_bytes_(max_payload_bytes) {}
 
 Channel::Channel(UniqueFd in, UniqueFd out, std::size_t max_payload_bytes)
-    : in_(std::move(in)),
-      out_(std::move(out)),
-      max_payload_bytes_(max_payload_bytes),
-      read_ahead_(true) {}
+    : in_(std::move(in)), out_(std::move(out)), max_payload_bytes_(max_payload_bytes) {}
 
 void Channel::send(std::uint32_t kind, std::uint64_t call, std::string_view payload, int fd) {
   send(kind, call, payload, fd < 0 ? std::span<const int>() : std::span<const int>(&fd, 1));
@@ -203,8 +200,9 @@ bool Channel::read_exact(char* out, std::size_t n, std::vector<UniqueFd>& fds, b
       done += take;
       continue;
     }
-    // Into the frame itself, unless this channel reads ahead and less than a read-ahead is left.
-    const bool direct = !read_ahead_ || n - done >= kReadAheadBytes;
+    // Into the frame itself, unless this channel reads ahead (it has two sockets) and less than
+    // a read-ahead is left.
+    const bool direct = out_.get() < 0 || n - done >= kReadAheadBytes;
     const Read r = direct ? read_some(out + done, n - done, fds, deadline)
                           : read_some(ahead_.data(), ahead_.size(), fds, deadline);
     if (r.bytes <= 0) {

@@ -161,9 +161,8 @@ class Channel {
   std::mutex send_mu_;
   // SO_RCVTIMEO of in_ (0: none, a read waits until something arrives).
   std::chrono::milliseconds receive_timeout_{0};
-  // A lane's read-ahead: bytes read past the end of the frame asked for, [ahead_begin_,
-  // ahead_end_), for the next one.
-  bool read_ahead_ = false;
+  // A lane's read-ahead (a channel over two sockets reads ahead): bytes read past the end of the
+  // frame asked for, [ahead_begin_, ahead_end_), for the next one.
   std::array<char, kReadAheadBytes> ahead_{};
   std::size_t ahead_begin_ = 0;
   std::size_t ahead_end_ = 0;

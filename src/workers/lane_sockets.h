@@ -5,10 +5,10 @@
 // that socket sent, since the kernel's wake-up for free send space does not say what it is for.
 // On one pair for both directions, a worker's lane thread, asleep for its next call, woke once
 // for nothing whenever the server read an answer, and that wake-up was made by the server's
-// reading thread on its way to the response. With a pair per direction the worker sleeps on a
-// socket it only reads from, and the sockets it sends on have no one asleep on them. The
-// server waits for an answer in poll(POLLIN), which such wake-ups do not end, so its side would
-// not need this; it gets it with the same pairs.
+// reading thread on its way to the response. With a pair per direction each side sleeps on a
+// socket it only reads from, and the sockets it sends on have no one asleep on them: the worker
+// waiting for a call, and the server waiting for an answer in its read (Channel::receive_until,
+// with no poll() first).
 //
 // The server makes both pairs, keeps one end of each (`calls`, `answers`) and sends the
 // worker the other two with kLane, in that order, then the lane's area when there is one
