@@ -39,17 +39,23 @@ void MemoryBaseline::start(std::shared_ptr<const ImageBlockHashes> image, std::u
 }
 
 void MemoryBaseline::set_block(std::uint32_t block, const std::uint8_t* bytes) {
-  const std::uint32_t page = block / kChangeBlocksPerPage;
-  auto it = own_.find(page);
-  if (it == own_.end()) it = own_.emplace(page, expected(page)).first;
-  it->second[block % kChangeBlocksPerPage] =
+  Own& page = own(block / kChangeBlocksPerPage);
+  const std::uint32_t b = block % kChangeBlocksPerPage;
+  page.hashes[b] =
       hash_block(std::span<const std::uint8_t, kHashBlockBytes>(bytes, kHashBlockBytes));
+  page.unhashed &= static_cast<std::uint16_t>(~(1U << b));
 }
 
 const BlockHashes& MemoryBaseline::expected(std::uint32_t page) const {
-  if (const auto it = own_.find(page); it != own_.end()) return it->second;
+  if (const auto it = own_.find(page); it != own_.end()) return it->second.hashes;
   if (image_ && page < image_->pages.size()) return image_->pages[page];
   return zero_blocks();
+}
+
+MemoryBaseline::Own& MemoryBaseline::own(std::uint32_t page) {
+  auto it = own_.find(page);
+  if (it == own_.end()) it = own_.emplace(page, Own{expected(page), 0}).first;
+  return it->second;
 }
 
 std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
@@ -62,7 +68,7 @@ std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
   if (!known_ || pages < pages_) {
     // The server takes every page; the baseline is the memory as sent.
     start(nullptr, pages);
-    for (std::uint32_t p = 0; p < pages; ++p) hash_page(page_at(p), own_[p]);
+    for (std::uint32_t p = 0; p < pages; ++p) hash_page(page_at(p), own_[p].hashes);
     return std::nullopt;
   }
   // Pages past the old end are zero in the server's copy (it grows with zeros), as here.
@@ -75,21 +81,36 @@ std::optional<std::vector<std::uint32_t>> MemoryBaseline::take_changes(
     look.reserve(pages);
     for (std::uint32_t p = 0; p < pages; ++p) look.push_back({p, kAllBlocks});
   }
+  const bool blocks_named = written && written_blocks.size() == written->size();
   std::vector<std::uint32_t> changed;
   BlockHashes now;
   for (const auto& [p, mask] : look) {
+    if (blocks_named) {
+      // The blocks the engine wrote travel as they are.
+      for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
+        if ((mask & (1U << b)) != 0) changed.push_back(p * kChangeBlocksPerPage + b);
+      }
+      if (mask != 0) own(p).unhashed |= mask;
+      continue;
+    }
     // Blocks not written are as the server has them: only the written ones are hashed.
+    const auto it = own_.find(p);
+    const std::uint16_t unhashed = it == own_.end() ? 0 : it->second.unhashed;
     const BlockHashes& before = expected(p);
     now = before;
     rehash_blocks(page_at(p), mask, now);
     bool any = false;
     for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
-      if (now[b] != before[b]) {
+      if (now[b] != before[b] || (unhashed & mask & (1U << b)) != 0) {
         changed.push_back(p * kChangeBlocksPerPage + b);
         any = true;
       }
     }
-    if (any) own_[p] = now;
+    if (any || (unhashed & mask) != 0) {
+      Own& page = own(p);
+      page.hashes = now;
+      page.unhashed &= static_cast<std::uint16_t>(~mask);
+    }
   }
   return changed;
 }

@@ -137,9 +137,10 @@ void apply_workspace_update(Reader& r, Workspace& ws, ReplicaState& last);
 // ---- Snapshots ---------------------------------------------------------------------------------
 //
 // A worker sends what changed in an instance's memory since the server's copy (ShadowMemory)
-// last agreed with it: the 4 KiB blocks whose hashes changed (MemoryBaseline), or the whole
-// memory when the worker cannot tell. The changes ride on the reply of each execute and restore
-// that leaves the instance able to take a snapshot, and on a kSnapshot reply.
+// last agreed with it: the 4 KiB blocks written since, or changed when only the written pages
+// are known (MemoryBaseline), or the whole memory when the worker cannot tell. The changes ride on
+// the reply of each execute and restore that leaves the instance able to take a snapshot, and on a
+// kSnapshot reply.
 
 struct ChangesHeader {
   std::uint64_t handle = 0;

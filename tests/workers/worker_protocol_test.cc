@@ -424,17 +424,36 @@ TEST_F(Baseline, OnlyTheChangedBlocksOfAWrittenPageTravel) {
   EXPECT_TRUE(shadow_is_memory());
 }
 
-// With the written blocks of each page given (SessionSnapshot::dirty_blocks), only those are
-// looked at: a changed block outside them is not (the engine promised it was not written).
-TEST_F(Baseline, OnlyTheWrittenBlocksOfAPageAreCompared) {
+// With the written blocks of each page given (SessionSnapshot::dirty_blocks), those travel as
+// they are, unhashed, even one written with the bytes it had; a changed block outside them does
+// not (the engine promised it was not written).
+TEST_F(Baseline, TheWrittenBlocksOfAPageTravelUnhashed) {
   memory_[1 * kWasmPageBytes + 2 * kChangeBlockBytes] ^= 0xff;
   memory_[1 * kWasmPageBytes + 7 * kChangeBlockBytes] ^= 0xff;
   const auto blocks = step(std::vector<std::uint32_t>{1, 1}, {1U << 2, 1U << 4});
   ASSERT_TRUE(blocks);
-  EXPECT_EQ(*blocks, std::vector<std::uint32_t>{1 * 16 + 2});
+  EXPECT_EQ(*blocks, (std::vector<std::uint32_t>{1 * 16 + 2, 1 * 16 + 4}));
   // Reported as written now: it travels.
   EXPECT_EQ(*step(std::vector<std::uint32_t>{1}, {1U << 7}),
             std::vector<std::uint32_t>{1 * 16 + 7});
+  EXPECT_TRUE(shadow_is_memory());
+}
+
+// A block sent unhashed is not known to the baseline: when a later step has its page hashed
+// (written without a block mask), it travels once more, and from then on only when it changes.
+TEST_F(Baseline, AnUnhashedBlockTravelsAgainWhenItsPageIsNextHashed) {
+  memory_[3 * kWasmPageBytes + 6 * kChangeBlockBytes] ^= 0xff;
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{3}, {1U << 6}),
+            std::vector<std::uint32_t>{3 * 16 + 6});
+  // Not written since: a step that hashes the page still sends it, as its hash is unknown.
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{3}), std::vector<std::uint32_t>{3 * 16 + 6});
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{3}), std::vector<std::uint32_t>{});
+  // Hashed blocks of the same page stay known around an unhashed one.
+  memory_[3 * kWasmPageBytes + 1 * kChangeBlockBytes] ^= 0xff;
+  EXPECT_EQ(*step(std::vector<std::uint32_t>{3}, {1U << 9}),
+            std::vector<std::uint32_t>{3 * 16 + 9});
+  EXPECT_EQ(*step(std::nullopt), (std::vector<std::uint32_t>{3 * 16 + 1, 3 * 16 + 9}));
+  EXPECT_EQ(*step(std::nullopt), std::vector<std::uint32_t>{});
   EXPECT_TRUE(shadow_is_memory());
 }
 
