@@ -3,15 +3,18 @@
 // --isolation process: a call to a worker process is one such round trip more than a call on
 // the server's own thread).
 //
-//   handoff-load [-n CALLS] [--work-us US] [--gap-us US] [--via socket|futex]
+//   handoff-load [-n CALLS] [--work-us US] [--gap-us US] [--via socket|socket1|futex]
 //
 // A parent and a forked child. Each call: the parent sends a request and waits; the child,
 // waiting for it, wakes, works for --work-us (busy), and answers; the parent wakes. The parent
 // then sleeps --gap-us before the next call, so both CPUs may go idle as they do between HTTP
 // requests: waking a task on an idle CPU is the expensive case on a virtual machine (the
-// hypervisor has to run the halted virtual CPU again). --via socket carries the call over an
-// AF_UNIX stream socketpair, as the worker lanes do (src/workers/channel.h); --via futex
-// signals it through a futex word in shared memory, with no socket.
+// hypervisor has to run the halted virtual CPU again). --via socket carries the call over two
+// AF_UNIX stream socketpairs, one for the requests and one for the answers, as the worker lanes
+// do (src/workers/lane_sockets.h); --via socket1 over one socketpair both ways, as the lanes did
+// before, where the parent's read of each answer also wakes the child asleep in its next read
+// (docs/security.md#worker-processes); --via futex signals it through a futex word in shared
+// memory, with no socket.
 //
 // Prints one line: `p50=<us> p90=<us> n=<calls>`, the round trip minus the child's own time from
 // its wake to its answer, i.e. the two wakes and the syscalls around them. The first
@@ -82,14 +85,14 @@ void receive_all(int fd, char* bytes) {
   }
 }
 
-[[noreturn]] void child(Shared* shared, int fd, bool futex, int calls,
+[[noreturn]] void child(Shared* shared, int in, int out, bool futex, int calls,
                         std::chrono::microseconds work) {
   char message[kMessageBytes] = {};
   for (int i = 1; i <= calls; ++i) {
     if (futex) {
       futex_wait_for(&shared->request, static_cast<std::uint32_t>(i));
     } else {
-      receive_all(fd, message);
+      receive_all(in, message);
     }
     const auto woke = Clock::now();
     busy_for(work);
@@ -99,7 +102,7 @@ void receive_all(int fd, char* bytes) {
       std::atomic_ref<std::uint32_t>(shared->answer).store(static_cast<std::uint32_t>(i));
       futex_wake(&shared->answer);
     } else {
-      send_all(fd, message);
+      send_all(out, message);
     }
   }
   _exit(0);
@@ -108,7 +111,7 @@ void receive_all(int fd, char* bytes) {
 int usage() {
   std::fprintf(stderr,
                "usage: handoff-load [-n CALLS] [--work-us US] [--gap-us US] "
-               "[--via socket|futex]\n");
+               "[--via socket|socket1|futex]\n");
   return 2;
 }
 
@@ -134,7 +137,8 @@ int main(int argc, char** argv) {
       return usage();
     }
   }
-  if (calls < 1 || work_us < 0 || gap_us < 0 || (via != "socket" && via != "futex")) {
+  if (calls < 1 || work_us < 0 || gap_us < 0 ||
+      (via != "socket" && via != "socket1" && via != "futex")) {
     return usage();
   }
   const bool futex = via == "futex";
@@ -147,10 +151,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto* shared = new (page) Shared();
-  int ends[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+  // calls[0] -> calls[1] carries requests; answers[1] -> answers[0] carries answers. With one
+  // pair (--via socket1), the same socket carries both.
+  int calls_pair[2];
+  int answers_pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, calls_pair) != 0 ||
+      socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, answers_pair) != 0) {
     std::perror("handoff-load: socketpair");
     return 2;
+  }
+  if (via == "socket1") {
+    close(answers_pair[0]);
+    close(answers_pair[1]);
+    answers_pair[0] = calls_pair[0];
+    answers_pair[1] = calls_pair[1];
   }
   const pid_t pid = fork();
   if (pid < 0) {
@@ -158,10 +172,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (pid == 0) {
-    close(ends[0]);
-    child(shared, ends[1], futex, total, std::chrono::microseconds(work_us));
+    close(calls_pair[0]);
+    if (answers_pair[0] != calls_pair[0]) close(answers_pair[0]);
+    child(shared, calls_pair[1], answers_pair[1], futex, total, std::chrono::microseconds(work_us));
   }
-  close(ends[1]);
+  close(calls_pair[1]);
+  if (answers_pair[1] != calls_pair[1]) close(answers_pair[1]);
 
   std::vector<double> overhead_us;
   overhead_us.reserve(static_cast<std::size_t>(calls));
@@ -174,8 +190,8 @@ int main(int argc, char** argv) {
       futex_wake(&shared->request);
       futex_wait_for(&shared->answer, static_cast<std::uint32_t>(i));
     } else {
-      send_all(ends[0], message);
-      receive_all(ends[0], message);
+      send_all(calls_pair[0], message);
+      receive_all(answers_pair[0], message);
     }
     const auto round_trip = Clock::now() - sent;
     const std::int64_t child_ns = std::atomic_ref<std::int64_t>(shared->child_ns).load();
@@ -186,7 +202,8 @@ int main(int argc, char** argv) {
           1000.0);
     }
   }
-  close(ends[0]);
+  close(calls_pair[0]);
+  if (answers_pair[0] != calls_pair[0]) close(answers_pair[0]);
   waitpid(pid, nullptr, 0);
   std::sort(overhead_us.begin(), overhead_us.end());
   const auto pct = [&](double p) {
