@@ -4,13 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <chrono>
 #include <stdexcept>
 
-#include <sys/random.h>
-
 #include "wasi/abi.h"
+#include "wasi/random_page.h"
 #include "wasm/host_call.h"
 
 namespace sandbox::wasi {
@@ -24,21 +22,6 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
-}
-
-// Fills `out` from the operating system's CSPRNG; false on failure.
-bool os_random(std::uint8_t* out, std::size_t len) {
-  while (len > 0) {
-    const std::size_t chunk = len < 65'536 ? len : 65'536;
-    const ssize_t got = getrandom(out, chunk, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    out += got;
-    len -= static_cast<std::size_t>(got);
-  }
-  return true;
 }
 
 std::vector<std::string> environ_strings(const std::map<std::string, std::string>& env) {
