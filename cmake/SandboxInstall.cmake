@@ -84,7 +84,7 @@ function(_sandbox_linked_targets target out_var)
 endfunction()
 
 # --- the kit: core libraries, headers, sandbox-wasmc --------------------------------------------
-set(_sandbox_core_areas version base protocol http workspace storage snapshot stored_rows wasm wasi embedded
+set(_sandbox_core_areas version base fast_hash protocol http workspace storage snapshot stored_rows wasm wasi embedded
                         interpreter testing client isolation workers)
 set(_sandbox_core "")
 foreach(area IN LISTS _sandbox_core_areas)

@@ -9,8 +9,7 @@
 
 #include <sys/random.h>
 
-#define XXH_INLINE_ALL  // header only: nothing to link
-#include <xxhash.h>
+#include "base/fast_hash.h"
 
 namespace sandbox {
 namespace {
@@ -48,7 +47,7 @@ std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPa
 }
 
 std::uint64_t hash_block(std::span<const std::uint8_t, kHashBlockBytes> block) {
-  return XXH3_64bits_withSeed(block.data(), block.size(), process_seed());
+  return sandbox_hash64(block.data(), block.size(), process_seed());
 }
 
 std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPageBytes> page,
@@ -60,10 +59,10 @@ std::optional<std::uint64_t> hash_page(std::span<const std::uint8_t, kSnapshotPa
   for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
     const std::uint8_t* block = page.data() + b * kHashBlockBytes;
     if (zero) zero = all_zero(block, kHashBlockBytes);
-    blocks[b] = XXH3_64bits_withSeed(block, kHashBlockBytes, seed);
+    blocks[b] = sandbox_hash64(block, kHashBlockBytes, seed);
   }
   if (zero) return std::nullopt;
-  return XXH3_64bits_withSeed(blocks.data(), sizeof blocks, seed);
+  return sandbox_hash64(blocks.data(), sizeof blocks, seed);
 }
 
 std::uint64_t zero_block_hash() {
@@ -79,7 +78,7 @@ std::optional<std::uint64_t> hash_page_of_blocks(const BlockHashes& blocks) {
   bool all = true;
   for (const std::uint64_t h : blocks) all = all && h == zero;
   if (all) return std::nullopt;
-  return XXH3_64bits_withSeed(blocks.data(), sizeof blocks, process_seed());
+  return sandbox_hash64(blocks.data(), sizeof blocks, process_seed());
 }
 
 std::optional<std::uint64_t> rehash_blocks(std::span<const std::uint8_t, kSnapshotPageBytes> page,
@@ -87,7 +86,7 @@ std::optional<std::uint64_t> rehash_blocks(std::span<const std::uint8_t, kSnapsh
   const std::uint64_t seed = process_seed();
   for (std::size_t b = 0; b < kBlocksPerPage; ++b) {
     if ((written & (1U << b)) == 0) continue;
-    blocks[b] = XXH3_64bits_withSeed(page.data() + b * kHashBlockBytes, kHashBlockBytes, seed);
+    blocks[b] = sandbox_hash64(page.data() + b * kHashBlockBytes, kHashBlockBytes, seed);
   }
   return hash_page_of_blocks(blocks);
 }

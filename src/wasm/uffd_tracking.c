@@ -13,9 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define XXH_INLINE_ALL /* header only: nothing to link */
-#include <xxhash.h>
-
+#include "base/fast_hash.h"
 #include "wasm/pagemap_scan.h"
 
 /* Debian 12's kernel headers (6.1) predate asynchronous write-protection (6.7): the values
@@ -299,7 +297,7 @@ static int hot_run(uint64_t from, uint64_t to, void* context) {
     const uint8_t* bytes = c->base + (size_t)q * SMALL_PAGE;
     const int was_hot = c->old_at < c->old_count && c->old[c->old_at].page == q;
     const int room = c->next_count < c->hot->capacity;
-    const uint64_t hash = was_hot || room ? XXH3_64bits_withSeed(bytes, SMALL_PAGE, g_hot_seed) : 0;
+    const uint64_t hash = was_hot || room ? sandbox_hash64(bytes, SMALL_PAGE, g_hot_seed) : 0;
     uint32_t quiet = 0;
     if (was_hot) {
       quiet = c->old[c->old_at].hash == hash ? c->old[c->old_at].quiet + 1 : 0;
@@ -365,7 +363,7 @@ int64_t sandbox_uffd_hot_seed(uint8_t* base, size_t size, sandbox_uffd_hot* hot,
       return -1;
     }
     hot->pages[hot->count].hash =
-        XXH3_64bits_withSeed(base + (size_t)q * SMALL_PAGE, SMALL_PAGE, g_hot_seed);
+        sandbox_hash64(base + (size_t)q * SMALL_PAGE, SMALL_PAGE, g_hot_seed);
     hot->pages[hot->count].page = q;
     hot->pages[hot->count].quiet = 0;
     hot->count++;
