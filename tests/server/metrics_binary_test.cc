@@ -47,8 +47,15 @@ std::vector<pid_t> children_of(pid_t parent) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string name = entry.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Any process may exit between the listing and the read, which then fails with ESRCH
+    // (libstdc++ throws it from the stream): such a process is no child of a live server.
+    std::string stat;
+    try {
+      std::ifstream in(entry.path() / "stat");
+      stat.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception&) {
+      continue;
+    }
     // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
     const auto close = stat.rfind(')');
     if (close == std::string::npos) continue;
