@@ -154,17 +154,14 @@ int main(int argc, char** argv) {
   // calls[0] -> calls[1] carries requests; answers[1] -> answers[0] carries answers. With one
   // pair (--via socket1), the same socket carries both.
   int calls_pair[2];
-  int answers_pair[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, calls_pair) != 0 ||
-      socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, answers_pair) != 0) {
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, calls_pair) != 0) {
     std::perror("handoff-load: socketpair");
     return 2;
   }
-  if (via == "socket1") {
-    close(answers_pair[0]);
-    close(answers_pair[1]);
-    answers_pair[0] = calls_pair[0];
-    answers_pair[1] = calls_pair[1];
+  int answers_pair[2] = {calls_pair[0], calls_pair[1]};
+  if (via == "socket" && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, answers_pair) != 0) {
+    std::perror("handoff-load: socketpair");
+    return 2;
   }
   const pid_t pid = fork();
   if (pid < 0) {
