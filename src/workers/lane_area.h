@@ -1,15 +1,18 @@
-// LaneArea: memory the two ends of one lane share (docs/security.md#lane-areas), so the 4 KiB
-// blocks a step changed reach the server without passing through the socket: the worker copies
-// them into the area and the lane's answer carries only their list.
+// LaneArea: memory the two ends of one lane share (docs/security.md#lane-areas), so 4 KiB blocks
+// of an instance's memory pass between them without passing through the socket: the blocks a
+// step changed (the worker copies them into the area and the lane's answer carries only their
+// list) and the blocks a restore sends (the server copies them in before the call, whose frame
+// carries only their list).
 //
 // The server makes the area (a memfd sealed against shrinking and growing, so the worker can
-// never cut it short under a reader), maps it read-only, and sends it to the worker with the
-// lane; the worker maps it writable. A lane carries one call at a time, so the area holds the
-// blocks of that call's answer until the server has read them (WorkerConnection keeps the lane
-// until the answer is destroyed). What the area holds is hostile input like the rest of the
-// answer: the server copies each block out once, into the instance's copy, and reads nothing
-// twice; a worker that changes the area meanwhile changes only the blocks of its own answer,
-// which it could send as it liked anyway.
+// never cut it short under a reader), maps it, and sends it to the worker with the lane; both
+// map it writable. A lane carries one call at a time, so the area holds the blocks of that call
+// and of its answer until the other side has read them (WorkerConnection keeps the lane until
+// the answer is destroyed). What the area holds when the server reads it is hostile input like
+// the rest of the answer: the server copies each block out once, into the instance's copy, and
+// reads nothing twice; a worker that changes the area meanwhile changes only the blocks of its
+// own answer, which it could send as it liked anyway. The server never reads back what it wrote
+// there: its copy of a restore's blocks comes from its own buffer.
 //
 // Thread-safety: none; a lane's area is used by the one call on the lane.
 #pragma once

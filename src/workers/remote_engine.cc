@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 
 #include "base/recycled_buffer.h"
@@ -94,14 +95,23 @@ class RemoteSession final : public SessionInstance {
       state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
       return;
     }
-    // The blocks are gathered into one buffer that is the frame's second part. The shadow
-    // takes them while the worker restores: the server's copy and the worker's are made at
-    // once, on two cores, and a restore waits for the slower of the two, not for both
-    // (docs/security.md#restore-overlap). The buffer holds what is sent (at most the memory
-    // limit) for the call's length; one of a usual size is kept for the next restore.
+    // The blocks are gathered into one buffer, copied into the lane's area when they fit there
+    // (docs/security.md#lane-areas) and otherwise sent as the frame's last part. The shadow
+    // takes them from this buffer, which the worker cannot write, while the worker restores:
+    // the server's copy and the worker's are made at once, on two cores, and a restore waits
+    // for the slower of the two, not for both (docs/security.md#restore-overlap). The buffer
+    // holds what is sent (at most the memory limit) for the call's length; one of a usual size
+    // is kept for the next restore.
     std::string bytes = RecycledBuffer<std::string>::take();
-    const RestoreBlocks sent = write_restore(w, *source, base_.get(), bytes);
-    const Frame reply = call(Kind::kRestore, {w.buffer(), bytes}, {}, [&] {
+    const RestoreBlocks sent = gather_restore(*source, base_.get(), bytes);
+    const auto compose = [&](std::span<char> area) -> std::vector<std::string_view> {
+      const bool in_area = !bytes.empty() && bytes.size() <= area.size();
+      write_restore_source(w, sent.meta, sent.delta, sent.blocks, in_area);
+      if (!in_area) return {w.buffer(), bytes};
+      std::memcpy(area.data(), bytes.data(), bytes.size());
+      return {w.buffer()};
+    };
+    const Frame reply = call(Kind::kRestore, compose, {}, [&] {
       shadow_->reset(sent.delta ? server_base : nullptr, source->memory_pages);
       shadow_->write_blocks(sent.blocks, reinterpret_cast<const std::uint8_t*>(bytes.data()));
     });
@@ -212,8 +222,14 @@ class RemoteSession final : public SessionInstance {
   Frame call(Kind kind, const std::vector<std::string_view>& parts,
              const WorkerConnection::Progress& progress = {},
              const std::function<void()>& while_waiting = {}) {
+    return call(kind, [&parts](std::span<char>) { return parts; }, progress, while_waiting);
+  }
+
+  Frame call(Kind kind, const WorkerConnection::Compose& compose,
+             const WorkerConnection::Progress& progress = {},
+             const std::function<void()>& while_waiting = {}) {
     try {
-      return worker_->call(kind, parts, progress, kWorkerCallTimeout, while_waiting);
+      return worker_->call_composed(kind, compose, progress, kWorkerCallTimeout, while_waiting);
     } catch (...) {
       // The worker's replica may have changed without the answer saying how: the next call
       // sends every file again. Changes taken before describe a memory that is gone.
@@ -274,17 +290,18 @@ class RemoteSession final : public SessionInstance {
   }
 
   // The 4 KiB blocks a restore sends: those of the stored pages that differ from the image (a
-  // delta) or from zeros, ascending.
+  // delta) or from zeros, ascending, and the snapshot's metadata the worker gets with them.
   struct RestoreBlocks {
     bool delta = false;
     std::vector<std::uint32_t> blocks;
+    SnapshotSource meta;  // without read_page
   };
 
-  // Writes the restore's header, and the bytes of each block it sends to `bytes`, in order. A
-  // block equal to the image's is neither copied nor sent. The shadow is left as it is: the
-  // caller sets it to the image (or zeros) with these blocks written over.
-  RestoreBlocks write_restore(Writer& w, const SnapshotSource& source, const SnapshotBase* base,
-                              std::string& bytes) {
+  // Gathers the bytes of each block the restore sends into `bytes`, in order. A block equal to
+  // the image's is neither copied nor sent. The shadow is left as it is: the caller sets it to
+  // the image (or zeros) with these blocks written over.
+  RestoreBlocks gather_restore(const SnapshotSource& source, const SnapshotBase* base,
+                               std::string& bytes) {
     if (source.memory_pages > shadow_->max_pages()) {
       throw SnapshotError("Snapshot is larger than the engine's memory limit");
     }
@@ -322,13 +339,11 @@ class RemoteSession final : public SessionInstance {
         bytes.append(reinterpret_cast<const char*>(want), kChangeBlockBytes);
       }
     }
-    SnapshotSource meta;
-    meta.handle = source.handle;
-    meta.extra = source.extra;
-    meta.memory_pages = source.memory_pages;
-    meta.base_fingerprint = source.base_fingerprint;
-    if (sent.delta) meta.base_delta_pages = std::move(wanted);
-    write_restore_source(w, meta, sent.delta, sent.blocks);
+    sent.meta.handle = source.handle;
+    sent.meta.extra = source.extra;
+    sent.meta.memory_pages = source.memory_pages;
+    sent.meta.base_fingerprint = source.base_fingerprint;
+    if (sent.delta) sent.meta.base_delta_pages = std::move(wanted);
     shadow_known_ = true;
     return sent;
   }

@@ -96,8 +96,16 @@ void WorkerConnection::die(const std::string& reason) {
 Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& parts,
                              const Progress& progress, std::chrono::steady_clock::duration timeout,
                              const std::function<void()>& while_waiting) {
-  if (use_lanes_) return call_on_lane(kind, parts, progress, timeout, while_waiting);
-  return call_shared(kind, parts, progress, timeout, while_waiting);
+  if (!use_lanes_) return call_shared(kind, parts, progress, timeout, while_waiting);
+  return call_on_lane(
+      kind, [&parts](std::span<char>) { return parts; }, progress, timeout, while_waiting);
+}
+
+Frame WorkerConnection::call_composed(Kind kind, const Compose& compose, const Progress& progress,
+                                      std::chrono::steady_clock::duration timeout,
+                                      const std::function<void()>& while_waiting) {
+  if (!use_lanes_) return call_shared(kind, compose({}), progress, timeout, while_waiting);
+  return call_on_lane(kind, compose, progress, timeout, while_waiting);
 }
 
 WorkerConnection::Lane WorkerConnection::open_lane() {
@@ -106,9 +114,10 @@ WorkerConnection::Lane WorkerConnection::open_lane() {
   if (!sockets) {
     throw WorkerLostError("No lane to the worker process could be made (socketpair failed)");
   }
-  // The area: mapped here read-only, its descriptor closed once sent (the mapping stays).
+  // The area: mapped here writable too (a call may leave bytes there for the worker), its
+  // descriptor closed once sent (the mapping stays).
   const UniqueFd area_fd = LaneArea::create();
-  LaneArea area(area_fd.get(), false);
+  LaneArea area(area_fd.get(), true);
   try {
     const int fds[] = {sockets->worker_calls.get(), sockets->worker_answers.get(), area_fd.get()};
     channel_.send(static_cast<std::uint32_t>(Kind::kLane), 0, {},
@@ -187,8 +196,7 @@ void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
                         " s and was stopped");
 }
 
-Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
-                                     const Progress& progress,
+Frame WorkerConnection::call_on_lane(Kind kind, const Compose& compose, const Progress& progress,
                                      std::chrono::steady_clock::duration timeout,
                                      const std::function<void()>& while_waiting) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -214,6 +222,7 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
   } leave{*this, lane};
   if (!lane) lane = open_lane();
   const std::uint64_t id = next_call_++;
+  const std::vector<std::string_view> parts = compose(lane->area.writable());
   try {
     lane->channel.send_parts(static_cast<std::uint32_t>(kind), id, parts);
   } catch (const ChannelError&) {

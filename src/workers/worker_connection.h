@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -73,6 +74,15 @@ class WorkerConnection {
              std::chrono::steady_clock::duration timeout,
              const std::function<void()>& while_waiting = {});
 
+  // Makes a call's frame once the lane it goes on is known: it may write into `area` (the
+  // lane's area; empty when the call has none) bytes for the worker to read there instead of in
+  // the frame, and returns the frame's parts, which must stay valid until the call returns.
+  using Compose = std::function<std::vector<std::string_view>(std::span<char> area)>;
+  // call(), with the frame made by `compose`, called once.
+  Frame call_composed(Kind kind, const Compose& compose, const Progress& progress,
+                      std::chrono::steady_clock::duration timeout,
+                      const std::function<void()>& while_waiting = {});
+
   // Kills the process (SIGKILL); its calls fail once the channel closes.
   void kill();
   bool dead() const;
@@ -109,8 +119,8 @@ class WorkerConnection {
   Frame call_shared(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
                     std::chrono::steady_clock::duration timeout,
                     const std::function<void()>& while_waiting);
-  Frame call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
-                     const Progress& progress, std::chrono::steady_clock::duration timeout,
+  Frame call_on_lane(Kind kind, const Compose& compose, const Progress& progress,
+                     std::chrono::steady_clock::duration timeout,
                      const std::function<void()>& while_waiting);
   // A new lane, its other end sent to the worker. Throws WorkerLostError when the worker is gone.
   Lane open_lane();

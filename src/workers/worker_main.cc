@@ -269,8 +269,13 @@ class Worker {
       }
       write_state(out, state_of(*s->instance));
     } else {
-      const RestoreSource source = read_restore_source(r);
+      const RestoreSource source = read_restore_source(r, area.size());
       r.finish();
+      // The blocks' bytes: in the frame, or where the server put them in the lane's area. They
+      // are read before this call's answer writes its own blocks there.
+      const std::string_view bytes =
+          source.in_area ? std::string_view(area.data(), source.blocks.size() * kChangeBlockBytes)
+                         : source.bytes;
       // The image the blocks go over: ours, which must be the one the server's delta is from.
       std::shared_ptr<const SnapshotBase> base;
       if (source.base_delta_pages) {
@@ -302,7 +307,7 @@ class Worker {
         for (; it != source.blocks.end() && *it < first + kChangeBlocksPerPage; ++it) {
           const std::size_t at = static_cast<std::size_t>(it - source.blocks.begin());
           std::memcpy(page_buffer.data() + std::size_t{*it - first} * kChangeBlockBytes,
-                      source.bytes.data() + at * kChangeBlockBytes, kChangeBlockBytes);
+                      bytes.data() + at * kChangeBlockBytes, kChangeBlockBytes);
         }
         return std::span<const std::uint8_t>(page_buffer);
       };
@@ -314,7 +319,7 @@ class Worker {
         for (std::size_t i = 0; i < source.blocks.size(); ++i) {
           s->baseline.set_block(
               source.blocks[i],
-              reinterpret_cast<const std::uint8_t*>(source.bytes.data()) + i * kChangeBlockBytes);
+              reinterpret_cast<const std::uint8_t*>(bytes.data()) + i * kChangeBlockBytes);
         }
       }
       write_state(out, state_of(*s->instance));

@@ -400,7 +400,7 @@ ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes) {
 }
 
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& blocks) {
+                          const std::vector<std::uint32_t>& blocks, bool in_area) {
   w.u64(source.handle);
   w.str(boost::json::serialize(source.extra));
   w.u32(source.memory_pages);
@@ -409,9 +409,10 @@ void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
   if (listed) write_pages(w, *source.base_delta_pages);
   w.str(source.base_fingerprint);
   write_pages(w, blocks);
+  w.boolean(in_area);
 }
 
-RestoreSource read_restore_source(Reader& r) {
+RestoreSource read_restore_source(Reader& r, std::size_t area_bytes) {
   RestoreSource s;
   s.handle = r.u64();
   s.extra = read_object(r);
@@ -422,7 +423,13 @@ RestoreSource read_restore_source(Reader& r) {
   if (r.boolean()) s.base_delta_pages = read_ascending_pages(r, s.memory_pages);
   s.base_fingerprint = r.str();
   s.blocks = read_ascending_pages(r, s.memory_pages * kChangeBlocksPerPage);
-  s.bytes = r.raw(s.blocks.size() * kChangeBlockBytes);
+  s.in_area = r.boolean();
+  const std::size_t bytes = s.blocks.size() * kChangeBlockBytes;
+  if (!s.in_area) {
+    s.bytes = r.raw(bytes);
+  } else if (bytes > area_bytes) {
+    throw WireError("restore's blocks do not fit in the lane's area");
+  }
   return s;
 }
 

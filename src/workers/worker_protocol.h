@@ -6,6 +6,7 @@
 //   kRun        engine, now, stream?, request                -> outcome
 //   kBoot       engine, instance, workspace, update, cwd, now -> state
 //   kRestore    kBoot's fields, snapshot source and its blocks -> state, changes?
+//               (the blocks' bytes in the lane's area when they fit, otherwise in the frame)
 //   kExecute    instance, now, stream?, all?, request, update -> session outcome, state, update,
 //                                                                changes?
 //   kSnapshot   instance, all?                                -> changes
@@ -174,17 +175,21 @@ struct RestoreSource {
   std::optional<std::vector<std::uint32_t>> base_delta_pages;
   std::string base_fingerprint;
   // Blocks sent, ascending, each below memory_pages * kChangeBlocksPerPage, and their bytes
-  // (kChangeBlockBytes each, in that order).
+  // (kChangeBlockBytes each, in that order): in the frame, or (in_area) at the start of the
+  // lane's area, where the server wrote them before it sent the call; `bytes` is then empty.
   std::vector<std::uint32_t> blocks;
   std::string_view bytes;
+  bool in_area = false;
 };
 // `delta`: the worker starts from its image and reads source.base_delta_pages only; otherwise
 // it reads every page. The bytes of the blocks listed (kChangeBlockBytes each, in that order)
-// follow what this writes: the caller appends them, or sends them as further parts of the
-// frame.
+// are in the lane's area when `in_area` (the frame ends with what this writes); otherwise they
+// follow what this writes: the caller appends them, or sends them as further parts of the frame.
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& blocks);
-RestoreSource read_restore_source(Reader& r);
+                          const std::vector<std::uint32_t>& blocks, bool in_area = false);
+// Reads what write_restore_source wrote, and the bytes that follow unless they are in the
+// lane's area of `area_bytes`, which must hold them (WireError otherwise).
+RestoreSource read_restore_source(Reader& r, std::size_t area_bytes = 0);
 
 // The engine's base image (or none): fingerprint, size, the non-zero pages and their bytes. No
 // hashes: page hashes are seeded per process (src/snapshot/page_hash.h), so the server hashes

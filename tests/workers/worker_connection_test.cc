@@ -310,6 +310,31 @@ TEST(WorkerConnectionLanes, ALanesAreaCarriesWhatTheWorkerWrote) {
   EXPECT_FALSE(s.victim.killed(0ms));
 }
 
+TEST(WorkerConnectionLanes, ACallCanLeaveBytesForTheWorkerInItsLanesArea) {
+  // The worker answers with as many bytes from its area's start as the request names.
+  Rig s([](Channel& lane, const Frame& call) {
+    const std::size_t n = std::stoul(std::string(call.payload));
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call,
+              std::string_view(t_lane_area.data(), std::min(n, t_lane_area.size())));
+  });
+  for (const std::string text : {"from the server", "and again"}) {
+    const std::string size = std::to_string(text.size());
+    std::size_t area_seen = 0;
+    const Frame reply = s.connection->call_composed(
+        Kind::kRun,
+        [&](std::span<char> area) -> std::vector<std::string_view> {
+          area_seen = area.size();
+          std::copy(text.begin(), text.end(), area.begin());
+          return {size};
+        },
+        {}, 10s);
+    EXPECT_EQ(area_seen, kLaneAreaBytes);
+    EXPECT_EQ(reply.payload, text);
+  }
+  EXPECT_EQ(s.worker->lanes_received(), 1);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
 TEST(WorkerConnectionLanes, AnAreaThatCouldShrinkOrHasAnotherSizeIsNotMapped) {
   // A worker reads only areas the server made: sealed against shrinking and growing, of
   // kLaneAreaBytes. Anything else would let one side cut the area short under the other's reads.
@@ -318,7 +343,7 @@ TEST(WorkerConnectionLanes, AnAreaThatCouldShrinkOrHasAnotherSizeIsNotMapped) {
   EXPECT_EQ(::ftruncate(made.get(), 4096), -1);  // sealed
   EXPECT_EQ(LaneArea(made.get(), true).writable().size(), kLaneAreaBytes);
   EXPECT_EQ(LaneArea(made.get(), false).bytes().size(), kLaneAreaBytes);
-  EXPECT_TRUE(LaneArea(made.get(), false).writable().empty());  // the server's map: read-only
+  EXPECT_TRUE(LaneArea(made.get(), false).writable().empty());  // mapped read-only
 
   const UniqueFd unsealed(::memfd_create("unsealed", MFD_CLOEXEC | MFD_ALLOW_SEALING));
   ASSERT_EQ(::ftruncate(unsealed.get(), static_cast<off_t>(kLaneAreaBytes)), 0);

@@ -12,6 +12,7 @@
 #include <sandbox/clock.h>
 #include <sandbox/protocol.h>
 
+#include "workers/lane_area.h"
 #include "workers/memory_baseline.h"
 #include "workers/shadow_memory.h"
 
@@ -546,6 +547,33 @@ TEST(WorkerProtocol, ARestoreSourceCarriesItsBlocks) {
   bad.buffer().append(kChangeBlockBytes, 'z');
   Reader rb(bad.buffer());
   EXPECT_THROW(read_restore_source(rb), WireError);
+}
+
+// Blocks the server left in the lane's area: the frame ends with their list, and a list that
+// would not fit in the area the worker has is refused.
+TEST(WorkerProtocol, ARestoreSourceWhoseBlocksAreInTheAreaEndsWithTheirList) {
+  SnapshotSource source;
+  source.handle = 4;
+  source.memory_pages = 2;
+  Writer w;
+  write_restore_source(w, source, false, {3, 17}, true);
+  {
+    Reader r(w.buffer());
+    const RestoreSource back = read_restore_source(r, 2 * kChangeBlockBytes);
+    r.finish();
+    EXPECT_TRUE(back.in_area);
+    EXPECT_EQ(back.blocks, (std::vector<std::uint32_t>{3, 17}));
+    EXPECT_TRUE(back.bytes.empty());
+  }
+  Reader small(w.buffer());
+  EXPECT_THROW(read_restore_source(small, kChangeBlockBytes), WireError);
+  // Bytes after the list of blocks in the area are more than the call says.
+  Writer extra;
+  write_restore_source(extra, source, false, {3, 17}, true);
+  extra.buffer().append(2 * kChangeBlockBytes, 'z');
+  Reader re(extra.buffer());
+  read_restore_source(re, kLaneAreaBytes);
+  EXPECT_THROW(re.finish(), WireError);
 }
 
 TEST_F(Baseline, RandomStepsKeepTheShadowEqualToTheMemory) { random_steps(7, false); }
