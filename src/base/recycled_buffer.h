@@ -96,4 +96,25 @@ class RecycledBuffer {
   }
 };
 
+// A recycled buffer for one scope: taken from the shelf, `size` zero bytes long, and given back
+// when the scope ends (also by an exception).
+//
+//   ScopedRecycledBuffer<std::vector<std::uint8_t>> page(kWasmPageBytes);
+//   std::memcpy(page.get().data(), ...);
+template <class Buffer>
+class ScopedRecycledBuffer {
+ public:
+  explicit ScopedRecycledBuffer(std::size_t size) : buffer_(RecycledBuffer<Buffer>::take()) {
+    buffer_.resize(size);
+  }
+  ~ScopedRecycledBuffer() { RecycledBuffer<Buffer>::give_back(std::move(buffer_)); }
+  ScopedRecycledBuffer(const ScopedRecycledBuffer&) = delete;
+  ScopedRecycledBuffer& operator=(const ScopedRecycledBuffer&) = delete;
+
+  Buffer& get() { return buffer_; }
+
+ private:
+  Buffer buffer_;
+};
+
 }  // namespace sandbox

@@ -1,9 +1,10 @@
 // RecycledBuffer and Shelf (src/base/recycled_buffer.h): a buffer given back is taken again,
 // empty and with its capacity; buffers too small or too large to be worth keeping are dropped;
 // the shelf keeps at most kMaxShelvedItems; threads taking and giving back at once never get
-// the same buffer.
+// the same buffer; a scoped buffer is given back when its scope ends.
 #include "base/recycled_buffer.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -36,6 +37,24 @@ TEST(RecycledBuffer, ABufferGivenBackIsTakenAgainEmptyWithItsCapacity) {
   EXPECT_EQ(again.capacity(), capacity);
   EXPECT_EQ(again.data(), memory);           // the same memory, not a copy
   EXPECT_FALSE(Shelf<std::string>::take());  // the shelf is empty again
+}
+
+// A worker's restore made the 64 KiB buffer it builds each page in from fresh memory, 16 page
+// faults per restore; a scoped buffer is the last one's memory, zeroed.
+TEST(RecycledBuffer, AScopedBufferIsTheLastOnesMemoryZeroed) {
+  empty_shelf<Bytes>();
+  const std::uint8_t* memory = nullptr;
+  {
+    ScopedRecycledBuffer<Bytes> page(64 << 10);
+    ASSERT_EQ(page.get().size(), std::size_t{64} << 10);
+    page.get().assign(page.get().size(), 0xab);
+    memory = page.get().data();
+  }
+  ScopedRecycledBuffer<Bytes> again(64 << 10);
+  EXPECT_EQ(again.get().data(), memory);
+  EXPECT_EQ(again.get().size(), std::size_t{64} << 10);
+  EXPECT_TRUE(std::all_of(again.get().begin(), again.get().end(), [](auto b) { return b == 0; }));
+  EXPECT_FALSE(Shelf<Bytes>::take());  // held by `again` until its scope ends
 }
 
 TEST(RecycledBuffer, BuffersTooSmallOrTooLargeAreNotKept) {
