@@ -222,14 +222,23 @@ class RemoteSession final : public SessionInstance {
   Frame call(Kind kind, const std::vector<std::string_view>& parts,
              const WorkerConnection::Progress& progress = {},
              const std::function<void()>& while_waiting = {}) {
-    return call(kind, [&parts](std::span<char>) { return parts; }, progress, while_waiting);
+    return guarded(
+        [&] { return worker_->call(kind, parts, progress, kWorkerCallTimeout, while_waiting); });
   }
 
   Frame call(Kind kind, const WorkerConnection::Compose& compose,
              const WorkerConnection::Progress& progress = {},
              const std::function<void()>& while_waiting = {}) {
-    try {
+    return guarded([&] {
       return worker_->call_composed(kind, compose, progress, kWorkerCallTimeout, while_waiting);
+    });
+  }
+
+  // Runs a call; what it throws leaves the worker's state unknown to this instance.
+  template <typename Call>
+  Frame guarded(Call&& make_call) {
+    try {
+      return make_call();
     } catch (...) {
       // The worker's replica may have changed without the answer saying how: the next call
       // sends every file again. Changes taken before describe a memory that is gone.

@@ -97,15 +97,14 @@ Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& par
                              const Progress& progress, std::chrono::steady_clock::duration timeout,
                              const std::function<void()>& while_waiting) {
   if (!use_lanes_) return call_shared(kind, parts, progress, timeout, while_waiting);
-  return call_on_lane(
-      kind, [&parts](std::span<char>) { return parts; }, progress, timeout, while_waiting);
+  return call_on_lane(kind, parts, nullptr, progress, timeout, while_waiting);
 }
 
 Frame WorkerConnection::call_composed(Kind kind, const Compose& compose, const Progress& progress,
                                       std::chrono::steady_clock::duration timeout,
                                       const std::function<void()>& while_waiting) {
   if (!use_lanes_) return call_shared(kind, compose({}), progress, timeout, while_waiting);
-  return call_on_lane(kind, compose, progress, timeout, while_waiting);
+  return call_on_lane(kind, {}, &compose, progress, timeout, while_waiting);
 }
 
 WorkerConnection::Lane WorkerConnection::open_lane() {
@@ -196,7 +195,8 @@ void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
                         " s and was stopped");
 }
 
-Frame WorkerConnection::call_on_lane(Kind kind, const Compose& compose, const Progress& progress,
+Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
+                                     const Compose* compose, const Progress& progress,
                                      std::chrono::steady_clock::duration timeout,
                                      const std::function<void()>& while_waiting) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -222,9 +222,11 @@ Frame WorkerConnection::call_on_lane(Kind kind, const Compose& compose, const Pr
   } leave{*this, lane};
   if (!lane) lane = open_lane();
   const std::uint64_t id = next_call_++;
-  const std::vector<std::string_view> parts = compose(lane->area.writable());
+  std::vector<std::string_view> composed;
+  if (compose != nullptr) composed = (*compose)(lane->area.writable());
   try {
-    lane->channel.send_parts(static_cast<std::uint32_t>(kind), id, parts);
+    lane->channel.send_parts(static_cast<std::uint32_t>(kind), id,
+                             compose != nullptr ? composed : parts);
   } catch (const ChannelError&) {
     lane_lost();
   }

@@ -119,8 +119,9 @@ class WorkerConnection {
   Frame call_shared(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
                     std::chrono::steady_clock::duration timeout,
                     const std::function<void()>& while_waiting);
-  Frame call_on_lane(Kind kind, const Compose& compose, const Progress& progress,
-                     std::chrono::steady_clock::duration timeout,
+  // Sends `parts`, or what `compose` (when not null) makes once the lane is known.
+  Frame call_on_lane(Kind kind, const std::vector<std::string_view>& parts, const Compose* compose,
+                     const Progress& progress, std::chrono::steady_clock::duration timeout,
                      const std::function<void()>& while_waiting);
   // A new lane, its other end sent to the worker. Throws WorkerLostError when the worker is gone.
   Lane open_lane();
