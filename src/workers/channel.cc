@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -245,6 +247,17 @@ std::optional<Frame> Channel::receive_frame(const Deadline* deadline) {
     read_exact(frame.payload.data() + at, step, frame.fds, false, deadline);
   }
   return frame;
+}
+
+bool Channel::spin_until_readable(std::chrono::nanoseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    if (ahead_begin_ < ahead_end_) return true;
+    pollfd p{in_.get(), POLLIN, 0};
+    if (::poll(&p, 1, 0) > 0) return true;  // bytes, the end, or an error: a read says which
+    if (std::chrono::steady_clock::now() >= until) return false;
+    ::sched_yield();
+  }
 }
 
 void Channel::shutdown() {

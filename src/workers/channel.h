@@ -129,6 +129,12 @@ class Channel {
   std::optional<Frame> receive();
   // receive(), but throws ChannelTimeout when the whole frame has not arrived by `deadline`.
   std::optional<Frame> receive_until(std::chrono::steady_clock::time_point deadline);
+  // Waits, without sleeping, until bytes of the next frame are at hand (read ahead already, or
+  // waiting in the socket, or its end) or `limit` has passed; true when they are. The thread
+  // yields its CPU between looks, so a task waiting for that CPU (the peer, maybe) still gets it;
+  // otherwise it keeps the CPU awake, and what arrives needs no wake-up
+  // (docs/security.md#answers-announced).
+  bool spin_until_readable(std::chrono::nanoseconds limit);
   // Wakes a blocked receive() and makes further sends fail.
   void shutdown();
   // The socket frames are sent on (the one they are received from too, unless there are two).

@@ -1,6 +1,8 @@
 #include "workers/worker_connection.h"
 
+#include <algorithm>
 #include <csignal>
+#include <thread>
 
 #include <sandbox/isolation.h>
 
@@ -13,11 +15,27 @@ namespace {
 // that its error can say how the process ended.
 constexpr auto kDeathReasonWait = std::chrono::milliseconds(100);
 
+// Calls on lanes in flight in this process, on every worker's connection.
+std::atomic<std::size_t> lane_calls_in_flight{0};
+// What answers_awaited_awake() reads.
+std::atomic<std::size_t> awaited_awake{0};
+
+// Whether a call that has just begun may have its thread spin for an announced answer: at most
+// one such call per two CPUs in flight, so that spinning never takes a CPU that other calls need
+// (executes/s with many sandboxes at once stay as they are).
+bool may_stay_awake() {
+  static const std::size_t allowed =
+      std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
+  return lane_calls_in_flight.load() <= allowed;
+}
+
 std::string seconds_of(std::chrono::steady_clock::duration d) {
   return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
 }
 
 }  // namespace
+
+std::size_t answers_awaited_awake() { return awaited_awake.load(); }
 
 WorkerConnection::WorkerConnection(UniqueFd fd, pid_t pid, std::size_t max_payload_bytes,
                                    bool accept_fds, bool lanes, Unsolicited unsolicited,
@@ -210,6 +228,7 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
     }
   }
   ++in_flight_;
+  ++lane_calls_in_flight;
   // Until the answer is read whole, the lane may hold the rest of this call: any other end
   // closes it (the worker's lane thread then sees the end and stops).
   struct Leave {
@@ -217,6 +236,7 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
     Lane& lane;
     ~Leave() {
       --c.in_flight_;
+      --lane_calls_in_flight;
       c.close_lane(std::move(lane));
     }
   } leave{*this, lane};
@@ -224,9 +244,12 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
   const std::uint64_t id = next_call_++;
   std::vector<std::string_view> composed;
   if (compose != nullptr) composed = (*compose)(lane->area.writable());
+  // Whether this call asks the worker to announce its answer, and whether it did.
+  const bool stay_awake = may_stay_awake();
+  bool announced = false;
   try {
-    lane->channel.send_parts(static_cast<std::uint32_t>(kind), id,
-                             compose != nullptr ? composed : parts);
+    lane->channel.send_parts(static_cast<std::uint32_t>(kind) | (stay_awake ? kAnnounceFlag : 0),
+                             id, compose != nullptr ? composed : parts);
   } catch (const ChannelError&) {
     lane_lost();
   }
@@ -262,6 +285,15 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
         release_lane(std::move(lane));
         throw_failure(failure);
       }
+      case Kind::kSoon:
+        if (!frame->payload.empty()) broke_protocol("an announcement with a payload");
+        // Asked for or not, first or not: only the first of a call that asked is waited for.
+        if (stay_awake && !announced) {
+          ++awaited_awake;
+          lane->channel.spin_until_readable(kAnnouncedAnswerSpin);
+        }
+        announced = true;
+        break;
       default:
         deliver_progress(progress, *frame);
     }

@@ -13,6 +13,11 @@
 // protocol, every call in flight fails with WorkerLostError and the connection stays dead (the pool
 // replaces it).
 //
+// A call on a lane asks the worker to announce its answer (kAnnounceFlag) while few calls are in
+// flight in this process: at most one per two CPUs. When the worker does (kSoon), the calling
+// thread spins for the answer instead of sleeping, for at most kAnnouncedAnswerSpin, once per call
+// (docs/security.md#answers-announced).
+//
 // Thread-safety: every member may be called from any thread.
 #pragma once
 
@@ -43,6 +48,16 @@ namespace sandbox::workers {
 // Each costs a descriptor in the server and a descriptor and a waiting thread in the worker; 16
 // covers the calls a worker runs at once in the usual pool (as many workers as cores).
 inline constexpr std::size_t kMaxIdleLanes = 16;
+
+// The longest a calling thread spins for an answer its worker announced (Kind::kSoon). The worker
+// announces before it collects the memory its call changed, 10-150 µs for the built-in engines;
+// past the limit the thread sleeps in its read as before, so a worker that announces and then
+// takes its time, or lies, costs the server at most this much CPU per call.
+inline constexpr std::chrono::microseconds kAnnouncedAnswerSpin{300};
+
+// Announced answers (Kind::kSoon) that calls on lanes in this process stayed awake for, since it
+// started (for tests).
+std::size_t answers_awaited_awake();
 
 class WorkerConnection {
  public:

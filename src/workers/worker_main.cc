@@ -51,6 +51,29 @@ struct Replica {
   ReplicaState last;
 };
 
+// The announcement of a call's answer (kSoon; docs/security.md#answers-announced): made once the
+// call's engine work is done, when the server asked for it and that work lasted kAnnounceAfter or
+// more.
+class Announcement {
+ public:
+  Announcement(Channel& channel, std::uint64_t call, bool asked)
+      : channel_(channel), call_(call), asked_(asked), began_(std::chrono::steady_clock::now()) {}
+  void engine_done() const {
+    if (!asked_ || std::chrono::steady_clock::now() - began_ < kAnnounceAfter) return;
+    try {
+      channel_.send(static_cast<std::uint32_t>(Kind::kSoon), call_, {});
+    } catch (const ChannelError&) {
+      // The server gave up on the call: its answer fails the same way.
+    }
+  }
+
+ private:
+  Channel& channel_;
+  const std::uint64_t call_;
+  const bool asked_;
+  const std::chrono::steady_clock::time_point began_;
+};
+
 struct Slot {
   std::unique_ptr<SessionInstance> instance;
   // What the server's copy of the instance's memory holds.
@@ -129,19 +152,21 @@ class Worker {
   // Handles one call and answers it on `channel`, where it came from, with the memory blocks it
   // sends in `area` when they fit.
   void handle(Channel& channel, const Frame& frame, std::span<char> area) {
+    const Announcement announcement(channel, frame.call, (frame.kind & kAnnounceFlag) != 0);
+    const auto kind = static_cast<Kind>(frame.kind & ~kAnnounceFlag);
     Writer out;
     try {
       Reader r(frame.payload);
-      switch (static_cast<Kind>(frame.kind)) {
+      switch (kind) {
         case Kind::kRun:
           run(r, channel, frame.call, out);
           break;
         case Kind::kBoot:
         case Kind::kRestore:
-          start_session(r, channel, frame, out, area);
+          start_session(r, channel, frame, kind, out, area, announcement);
           break;
         case Kind::kExecute:
-          execute(r, channel, frame.call, out, area);
+          execute(r, channel, frame.call, out, area, announcement);
           break;
         case Kind::kSnapshot:
           snapshot(r, out, area);
@@ -237,8 +262,8 @@ class Worker {
     write_outcome(out, e.run(request));
   }
 
-  void start_session(Reader& r, Channel& channel, const Frame& frame, Writer& out,
-                     std::span<char> area) {
+  void start_session(Reader& r, Channel& channel, const Frame& frame, Kind kind, Writer& out,
+                     std::span<char> area, const Announcement& announcement) {
     const Engine& e = engine(r);
     if (!e.sessions) throw WireError("engine has no sessions");
     const std::uint64_t id = r.u64();
@@ -259,7 +284,7 @@ class Worker {
       w.str(cwd);
       send(*to, Kind::kCwd, raw->call.load(), w.buffer());
     };
-    if (static_cast<Kind>(frame.kind) == Kind::kBoot) {
+    if (kind == Kind::kBoot) {
       r.finish();
       s->instance = e.sessions->boot(options);
       // A booted instance holds the engine's image, as the server's copy does when it has one;
@@ -316,6 +341,7 @@ class Worker {
         return std::span<const std::uint8_t>(page_buffer);
       };
       s->instance = e.sessions->restore(options, src);
+      announcement.engine_done();
       // The server's copy: the same image (or zeros) with the same blocks.
       auto image = base ? image_blocks(e) : nullptr;
       if (!base || (image && image->fingerprint == base->fingerprint)) {
@@ -362,7 +388,8 @@ class Worker {
     write_changes(out, snap, blocks ? &*blocks : nullptr, area);
   }
 
-  void execute(Reader& r, Channel& channel, std::uint64_t call, Writer& out, std::span<char> area) {
+  void execute(Reader& r, Channel& channel, std::uint64_t call, Writer& out, std::span<char> area,
+               const Announcement& announcement) {
     auto s = slot(r.u64());
     s->replica->clock.set(r.i64());
     const bool stream = r.boolean();
@@ -373,6 +400,7 @@ class Worker {
     if (stream) request.on_output = observer(channel, call);
     const CallOnSlot on_slot(*s, channel, call);
     const SessionOutcome outcome = s->instance->execute(request);
+    announcement.engine_done();
     write_outcome(out, outcome);
     out.str(outcome.cwd);
     write_state(out, state_of(*s->instance));

@@ -33,6 +33,7 @@
 // worker can make a call fail, never make the server misbehave.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -64,11 +65,23 @@ enum class Kind : std::uint32_t {
   kOutput = 102,
   kCwd = 103,
   kLane = 104,
+  kSoon = 105,
   kSpawn = 200,
   kEngines = 201,
   kExited = 202,
   kPrepare = 203,
 };
+
+// Set in a call's kind (the frame header's) when the server would stay awake for the answer:
+// the worker then announces a long call's answer with kSoon. The rest of the kind is the call's.
+inline constexpr std::uint32_t kAnnounceFlag = std::uint32_t{1} << 31;
+
+// How long a call's engine work (a step's execute, a restore) must have lasted for the worker to
+// announce its answer. Shorter calls keep the server's thread and the worker on one CPU, where
+// the answer's wake-up costs little, and an announcement moved them apart: measured on the
+// built-in engines, Lua's and JavaScript's steps (20-30 µs of engine work) gained nothing from
+// it and Python's, Perl's and Ruby's (110-270 µs) did (bench/results.md).
+inline constexpr std::chrono::microseconds kAnnounceAfter{50};
 
 // The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm
 // 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.

@@ -4,10 +4,10 @@
 //
 // The host faults come from a test-only engine around kv (faulty(), compiled only into this
 // test): its own code, which runs in the worker, dereferences null on "crash-host", opens a
-// host file on "open-host-file" and sleeps for a while on "sleep-host" (a call that stays in
-// flight). It also answers "base-made-in" with the process that first asked for the engine's
-// image in this process's history: a worker forked after the zygote made the image inherits the
-// zygote's answer.
+// host file on "open-host-file", sleeps for a while on "sleep-host" (a call that stays in
+// flight) and for 5 ms on "pause-host" (a call long enough to have its answer announced). It also
+// answers "base-made-in" with the process that first asked for the engine's image in this process's
+// history: a worker forked after the zygote made the image inherits the zygote's answer.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -44,6 +44,7 @@ namespace {
 constexpr const char* kCrashHost = "crash-host";
 constexpr const char* kOpenHostFile = "open-host-file";
 constexpr const char* kSleepHost = "sleep-host";
+constexpr const char* kPauseHost = "pause-host";
 constexpr const char* kThrowClassified = "throw-classified";
 constexpr const char* kThrowPlain = "throw-plain";
 constexpr const char* kBaseMadeIn = "base-made-in";
@@ -63,6 +64,7 @@ void fault_if_asked(const std::string& code) {
     if (fd >= 0) ::close(fd);
   }
   if (code == kSleepHost) std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (code == kPauseHost) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   if (code == kThrowClassified) throw SnapshotError("chunk 0 is torn");
   if (code == kThrowPlain) throw std::runtime_error("plain failure");
 }
@@ -74,6 +76,12 @@ class FaultySession final : public SessionInstance {
   bool invalid() const override { return inner_->invalid(); }
   SessionOutcome execute(const ExecutionRequest& request) override {
     fault_if_asked(request.code);
+    if (request.code == kPauseHost) {
+      SessionOutcome out;
+      out.results.push_back(ResultEntry::of_text("paused"));
+      out.cwd = inner_->cwd();
+      return out;
+    }
     if (request.code == kBaseMadeIn) {
       SessionOutcome out;
       out.results.push_back(ResultEntry::of_text(std::to_string(g_base_made_in.load())));
@@ -97,6 +105,11 @@ Engine faulty(Engine inner) {
   Engine e = inner;
   e.run = [run = inner.run](const ExecutionRequest& request) {
     fault_if_asked(request.code);
+    if (request.code == kPauseHost) {
+      EngineOutcome out;
+      out.results.push_back(ResultEntry::of_text("paused"));
+      return out;
+    }
     if (request.code.starts_with(kGetenv)) {
       const char* value = std::getenv(request.code.substr(kGetenv.size()).c_str());
       EngineOutcome out;
@@ -355,6 +368,29 @@ int parent_of(int pid) {
   if (std::fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) != 1) ppid = 0;
   std::fclose(f);
   return ppid;
+}
+
+// docs/security.md#answers-announced: a worker announces the answer of a step whose engine work
+// lasted kAnnounceAfter or more, and of no stateless run; the step's answer is whole either way.
+TEST(EngineWorkers, AWorkerAnnouncesTheAnswerOfALongStepAndOfNoStatelessRun) {
+  auto workers = start_workers(1);
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  ASSERT_FALSE(session->execute({"set greeting hello", {}}).error);
+  std::size_t before = workers::answers_awaited_awake();
+  EXPECT_EQ(text_of(session->execute({kPauseHost, {}})), "paused");
+  EXPECT_EQ(workers::answers_awaited_awake(), before + 1);
+  EXPECT_EQ(text_of(session->execute({"get greeting", {}})), "hello");
+  // Its snapshot came with the answer, after the announcement.
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
+  auto restored =
+      workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
+  EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
+  before = workers::answers_awaited_awake();
+  EXPECT_EQ(text_of(workers->engine(0).run({kPauseHost, {}})), "paused");
+  EXPECT_EQ(workers::answers_awaited_awake(), before);
+  EXPECT_EQ(workers->stats().lost, 0u);
 }
 
 TEST(EngineImages, EveryWorkerStartsWithTheImageTheZygoteMade) {

@@ -125,6 +125,48 @@ TEST(LaneSockets, TheWorkerTakesItsTwoEndsAndTheAreaFromALaneFrame) {
   ASSERT_TRUE(answer && answer->payload == "answer");
 }
 
+// What a server's thread waits for awake after an announcement
+// (docs/security.md#answers-announced): a frame waiting in the socket, or already read ahead with
+// the one before it, or the end; with none of them it gives up at its limit.
+TEST(LaneSockets, SpinningUntilReadableSeesAWaitingFrameAReadAheadOneOrTheEnd) {
+  std::optional<LaneSockets> lane = make_lane_sockets();
+  ASSERT_TRUE(lane);
+  Channel server(std::move(lane->answers), std::move(lane->calls), kLimit);
+  Channel worker(std::move(lane->worker_calls), std::move(lane->worker_answers), kLimit);
+  const auto deadline = [] { return std::chrono::steady_clock::now() + 10s; };
+  // Nothing sent: false, once the limit has passed.
+  const auto before = std::chrono::steady_clock::now();
+  EXPECT_FALSE(server.spin_until_readable(2ms));
+  EXPECT_GE(std::chrono::steady_clock::now() - before, 2ms);
+  // A frame waiting in the socket.
+  worker.send(1, 1, "first");
+  EXPECT_TRUE(server.spin_until_readable(10s));
+  // Two small frames in one read: the second is read ahead, and nothing is left in the socket.
+  worker.send_parts(1, 2, {"second"});
+  worker.send_parts(1, 3, {"third"});
+  std::this_thread::sleep_for(10ms);  // both arrived before the read below
+  std::optional<Frame> f = server.receive_until(deadline());
+  ASSERT_TRUE(f && f->payload == "first");
+  f = server.receive_until(deadline());
+  ASSERT_TRUE(f && f->payload == "second");
+  EXPECT_TRUE(server.spin_until_readable(0ms));
+  f = server.receive_until(deadline());
+  ASSERT_TRUE(f && f->payload == "third");
+  // A frame that comes while it waits.
+  std::thread late([&] {
+    std::this_thread::sleep_for(20ms);
+    worker.send(1, 4, "late");
+  });
+  EXPECT_TRUE(server.spin_until_readable(10s));
+  late.join();
+  f = server.receive_until(deadline());
+  ASSERT_TRUE(f && f->payload == "late");
+  // The end.
+  worker.shutdown();
+  EXPECT_TRUE(server.spin_until_readable(10s));
+  EXPECT_FALSE(server.receive_until(deadline()));
+}
+
 TEST(LaneSockets, ALaneFrameWithAnotherNumberOfDescriptorsIsRefused) {
   for (const int count : {0, 1, 4}) {
     Frame frame;

@@ -4,7 +4,8 @@
 // input (the payload limit, the call id, descriptors, a lane closed or left silent). A lane's
 // shared area (src/workers/lane_area.h) is mapped only when sealed and whole, and stays with an
 // answer until the caller lets the answer go. Work the caller gives a call runs while the worker
-// works on it.
+// works on it. A call asks the worker to announce its answer while few calls are in flight, and
+// an announcement costs the caller one bounded spin at most.
 //
 // The connection kills its process when a worker misbehaves; the scripted worker has none, so
 // each test gives the connection a child that only waits, to be killed.
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <ctime>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -260,6 +262,9 @@ void expect_lost(const std::string& request, const std::string& says,
       lane.send(reply, call.call + 1, "x");
     } else if (p == "close") {
       ::shutdown(lane.send_fd(), SHUT_RDWR);
+    } else if (p == "announcement-with-payload") {
+      lane.send(static_cast<std::uint32_t>(Kind::kSoon), call.call, "x");
+      lane.send(reply, call.call, "x");
     } else if (p == "half-frame") {
       // A header that announces more than ever comes.
       const std::string header("\x10\0\0\0\x64\0\0\0\x01\0\0\0\0\0\0\0", 16);
@@ -282,6 +287,7 @@ TEST(WorkerConnectionLanes, HostileOrMissingAnswersOnALaneFailTheCallAndKillTheW
   expect_lost("close", "died");
   expect_lost("silent", "did not answer", 200ms);
   expect_lost("half-frame", "did not answer", 200ms);
+  expect_lost("announcement-with-payload", "broke the protocol");
 }
 
 TEST(WorkerConnectionLanes, ADescriptorSentOnALaneIsDropped) {
@@ -423,6 +429,95 @@ TEST(WorkerConnectionLanes, WorkWhileWaitingRunsOnceTheRequestIsSentAndOverlapsT
   }
   EXPECT_EQ(s.call("fourth"), "fourth");
   EXPECT_EQ(s.worker->lanes_received(), 2);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// CPU time of the calling thread.
+std::chrono::nanoseconds thread_cpu() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
+// docs/security.md#answers-announced: a call alone in flight asks for an announcement (the flag
+// in its kind, beside the call's own kind), and the answer that follows one is read as usual.
+TEST(WorkerConnectionLanes, ACallAloneAsksForAnAnnouncementAndReadsTheAnswerAfterIt) {
+  std::atomic<std::uint32_t> kind_seen{0};
+  Rig s([&](Channel& lane, const Frame& call) {
+    kind_seen = call.kind;
+    lane.send(static_cast<std::uint32_t>(Kind::kSoon), call.call, {});
+    std::this_thread::sleep_for(1ms);
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, call.payload);
+  });
+  const std::size_t before = answers_awaited_awake();
+  EXPECT_EQ(s.call("step"), "step");
+  EXPECT_EQ(kind_seen.load(), static_cast<std::uint32_t>(Kind::kRun) | kAnnounceFlag);
+  EXPECT_EQ(answers_awaited_awake(), before + 1);
+  EXPECT_EQ(s.worker->lanes_received(), 1);  // a normal end: the lane is kept
+  EXPECT_EQ(s.call("again"), "again");
+  EXPECT_EQ(s.worker->lanes_received(), 1);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// A worker that announces again and again, and then takes its time, costs the calling thread
+// one spin of kAnnouncedAnswerSpin: it then sleeps in its read.
+TEST(WorkerConnectionLanes, AnAnnouncementCostsTheCallerOneBoundedSpinAtMost) {
+  Rig s([](Channel& lane, const Frame& call) {
+    for (int i = 0; i < 100; ++i) {
+      lane.send(static_cast<std::uint32_t>(Kind::kSoon), call.call, {});
+    }
+    std::this_thread::sleep_for(500ms);
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, call.payload);
+  });
+  const std::size_t before = answers_awaited_awake();
+  const auto cpu = thread_cpu();
+  const auto wall = std::chrono::steady_clock::now();
+  EXPECT_EQ(s.call("slow"), "slow");
+  EXPECT_GE(std::chrono::steady_clock::now() - wall, 500ms);
+  // Spinning until the answer would be 500 ms of CPU; one spin and 100 small frames, a few ms.
+  EXPECT_LT(thread_cpu() - cpu, 100ms);
+  EXPECT_EQ(answers_awaited_awake(), before + 1);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// With more calls in flight than one per two CPUs, the calls beyond that many do not ask: their
+// threads would spin on CPUs the others need. An announcement no one asked for is ignored.
+TEST(WorkerConnectionLanes, CallsBeyondOnePerTwoCpusDoNotAskForAnAnnouncement) {
+  const std::size_t asking = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
+  const std::size_t calls = asking + 1;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::size_t arrived = 0;
+  std::size_t flagged = 0;
+  Rig s([&](Channel& lane, const Frame& call) {
+    {
+      std::unique_lock lock(mu);
+      ++arrived;
+      if ((call.kind & kAnnounceFlag) != 0) ++flagged;
+      cv.notify_all();
+      // Held until every call is in flight, so each began with the others still in flight.
+      cv.wait_for(lock, 10s, [&] { return arrived == calls; });
+    }
+    lane.send(static_cast<std::uint32_t>(Kind::kSoon), call.call, {});
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, call.payload);
+  });
+  const std::size_t before = answers_awaited_awake();
+  std::vector<std::thread> threads;
+  std::atomic<std::size_t> answered{0};
+  for (std::size_t i = 0; i < calls; ++i) {
+    threads.emplace_back([&, i] {
+      // One after the other, so that the count each call begins with is known.
+      {
+        std::unique_lock lock(mu);
+        cv.wait_for(lock, 10s, [&] { return arrived == i; });
+      }
+      if (s.call(std::to_string(i)) == std::to_string(i)) ++answered;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(answered.load(), calls);
+  EXPECT_EQ(flagged, asking);
+  EXPECT_EQ(answers_awaited_awake(), before + asking);
   EXPECT_FALSE(s.victim.killed(0ms));
 }
 
