@@ -516,7 +516,10 @@ TEST(WorkerConnectionLanes, CallsBeyondOnePerTwoCpusDoNotAskForAnAnnouncement) {
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(answered.load(), calls);
-  EXPECT_EQ(flagged, asking);
+  {
+    const std::lock_guard lock(mu);
+    EXPECT_EQ(flagged, asking);
+  }
   EXPECT_EQ(answers_awaited_awake(), before + asking);
   EXPECT_FALSE(s.victim.killed(0ms));
 }
