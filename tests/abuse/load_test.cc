@@ -237,7 +237,7 @@ TEST(Load, MixedConcurrentWorkloadHasNoErrorsAndMemoryReachesAPlateau) {
   }
   std::printf("total %zu requests (%.0f/s), %zu unexpected errors\n", total,
               static_cast<double>(total) / static_cast<double>(seconds), errors);
-  EXPECT_EQ(errors, 0u);
+  EXPECT_EQ(errors, 0u) << "sandboxd's log:\n" << server.log();
   EXPECT_GT(total, static_cast<std::size_t>(seconds)) << "the workload barely ran";
 
   const double third = static_cast<double>(seconds) / 3;
