@@ -9,7 +9,6 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -17,7 +16,6 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -73,24 +71,22 @@ void confine_zygote(int channel_fd, bool enabled) {
   isolation::confine_current_process(options);
 }
 
-// glibc reads a few files the first time it needs them; once the filter is loaded, that open
-// would kill the worker. Each is read here, before it: malloc's arena limit (otherwise the
-// number of CPUs from /sys/devices/system/cpu/online once a process has more than eight
-// arenas; this sets glibc's own default of eight per CPU), its overcommit mode
-// (/proc/sys/vm/overcommit_memory, read when a thread's heap first shrinks: a thread of its own
-// makes and frees a heap here), and the time zone (/etc/localtime).
-void read_lazy_files_now() {
-  const int cpus = get_nprocs();
-  mallopt(M_ARENA_MAX, 8 * (cpus > 0 ? cpus : 1));
-  std::thread([] {
-    // A new thread's first allocation makes an arena of its own; freeing 1 MiB of chunks below
-    // the mmap threshold leaves a top chunk past the trim threshold, which shrinks the heap.
-    constexpr std::size_t kChunk = std::size_t{64} * 1024;
-    std::vector<void*> chunks;
-    chunks.reserve(16);
-    for (int i = 0; i < 16; ++i) chunks.push_back(std::malloc(kChunk));
-    for (void* c : chunks) std::free(c);
-  }).join();
+// glibc reads a few files the first time it needs them. In a worker, whose filter kills the
+// process on any open, that first time would cost the worker and every call in flight on it, so
+// the zygote settles them at its start, before it makes an engine or a thread, and every worker
+// inherits the outcome (docs/security.md#worker-processes):
+// - malloc keeps a single arena. A thread's arena of its own lives in heaps of its own, and the
+//   first time such a heap shrinks glibc reads /proc/sys/vm/overcommit_memory; past eight arenas
+//   it also counts the CPUs in /sys/devices/system/cpu/online. The main arena does neither.
+//   (Each worker used to make one thread's heap shrink before loading its filter instead. An
+//   engine's boot in the zygote frees large blocks, which raises malloc's trim threshold above
+//   what that heap freed: in the workers forked after it nothing shrank, and the first lane
+//   to free enough memory under load got its worker killed.)
+// - the time zone (/etc/localtime) is read now.
+// A zygote forked from a program that already ran other threads (against EngineWorkers::start's
+// contract) inherits their arenas, and its workers may still use them.
+void settle_lazy_library_state() {
+  mallopt(M_ARENA_MAX, 1);
   tzset();
 }
 
@@ -114,7 +110,6 @@ void die_with_parent(pid_t parent) {
   int uffd[2];
   const int n = sandbox_uffd_open_in_child(uffd);
   for (int i = 0; i < n; ++i) keep.push_back(uffd[i]);
-  read_lazy_files_now();
   std::string report = "not confined (--isolation process without confinement)";
   try {
     if (enabled) {
@@ -172,6 +167,7 @@ using EngineSource = std::function<const std::vector<Engine>&(Channel&)>;
 
 [[noreturn]] void zygote_main(UniqueFd fd, const EngineSource& source, bool enabled, pid_t parent) {
   die_with_parent(parent);
+  settle_lazy_library_state();
   quiet_standard_descriptors();
   const int channel_fd = fd.get();
   try {

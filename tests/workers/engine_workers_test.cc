@@ -5,9 +5,10 @@
 // The host faults come from a test-only engine around kv (faulty(), compiled only into this
 // test): its own code, which runs in the worker, dereferences null on "crash-host", opens a
 // host file on "open-host-file", sleeps for a while on "sleep-host" (a call that stays in
-// flight) and for 5 ms on "pause-host" (a call long enough to have its answer announced). It also
-// answers "base-made-in" with the process that first asked for the engine's image in this process's
-// history: a worker forked after the zygote made the image inherits the zygote's answer.
+// flight) and for 5 ms on "pause-host" (a call long enough to have its answer announced), and
+// grows and shrinks its thread's heap on "churn-host-heap". It also answers "base-made-in" with
+// the process that first asked for the engine's image in this process's history: a worker forked
+// after the zygote made the image inherits the zygote's answer.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -45,6 +46,7 @@ constexpr const char* kCrashHost = "crash-host";
 constexpr const char* kOpenHostFile = "open-host-file";
 constexpr const char* kSleepHost = "sleep-host";
 constexpr const char* kPauseHost = "pause-host";
+constexpr const char* kChurnHostHeap = "churn-host-heap";
 constexpr const char* kThrowClassified = "throw-classified";
 constexpr const char* kThrowPlain = "throw-plain";
 constexpr const char* kBaseMadeIn = "base-made-in";
@@ -52,6 +54,23 @@ constexpr const char* kBaseMadeIn = "base-made-in";
 // The first process (in this process's history, which a fork inherits) that asked for the
 // engine's base image; 0 before any did.
 std::atomic<int> g_base_made_in{0};
+
+// Grows the calling thread's heap past 64 MiB in chunks below any mmap threshold, then frees it
+// from the top: glibc deletes the second heap of the thread's arena and shrinks the first, as a
+// busy worker's lane does now and then.
+void churn_heap() {
+  constexpr std::size_t kChunk = std::size_t{60} * 1024;
+  constexpr int kChunks = 1600;  // 94 MiB
+  std::vector<void*> chunks;
+  chunks.reserve(kChunks);
+  for (int i = 0; i < kChunks; ++i) {
+    void* p = std::malloc(kChunk);
+    if (p == nullptr) break;
+    *static_cast<volatile char*>(p) = 1;
+    chunks.push_back(p);
+  }
+  for (auto it = chunks.rbegin(); it != chunks.rend(); ++it) std::free(*it);
+}
 
 // Host code that faults on request; everything else goes to `inner`.
 void fault_if_asked(const std::string& code) {
@@ -65,6 +84,7 @@ void fault_if_asked(const std::string& code) {
   }
   if (code == kSleepHost) std::this_thread::sleep_for(std::chrono::seconds(1));
   if (code == kPauseHost) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (code == kChurnHostHeap) churn_heap();
   if (code == kThrowClassified) throw SnapshotError("chunk 0 is torn");
   if (code == kThrowPlain) throw std::runtime_error("plain failure");
 }
@@ -76,7 +96,7 @@ class FaultySession final : public SessionInstance {
   bool invalid() const override { return inner_->invalid(); }
   SessionOutcome execute(const ExecutionRequest& request) override {
     fault_if_asked(request.code);
-    if (request.code == kPauseHost) {
+    if (request.code == kPauseHost || request.code == kChurnHostHeap) {
       SessionOutcome out;
       out.results.push_back(ResultEntry::of_text("paused"));
       out.cwd = inner_->cwd();
@@ -105,7 +125,7 @@ Engine faulty(Engine inner) {
   Engine e = inner;
   e.run = [run = inner.run](const ExecutionRequest& request) {
     fault_if_asked(request.code);
-    if (request.code == kPauseHost) {
+    if (request.code == kPauseHost || request.code == kChurnHostHeap) {
       EngineOutcome out;
       out.results.push_back(ResultEntry::of_text("paused"));
       return out;
@@ -129,6 +149,13 @@ Engine faulty(Engine inner) {
   s.base = [base = inner.sessions->base] {
     int none = 0;
     g_base_made_in.compare_exchange_strong(none, static_cast<int>(::getpid()));
+    // As an interpreter's boot does, a large block comes and goes: freeing it raises malloc's
+    // mmap and trim thresholds in the zygote, and the workers it forks later inherit them.
+    constexpr std::size_t kBootBlock = std::size_t{16} << 20;
+    if (void* block = std::malloc(kBootBlock)) {
+      *static_cast<volatile char*>(block) = 1;
+      std::free(block);
+    }
     return base();
   };
   e.sessions = s;
@@ -419,6 +446,43 @@ TEST(EngineImages, EveryWorkerStartsWithTheImageTheZygoteMade) {
   ASSERT_FALSE(first->execute({"set x 41", {}}).error);
   EXPECT_EQ(text_of(first->execute({"incr x", {}})), "42");
   EXPECT_EQ(workers->stats().lost, 0u);
+}
+
+// Regression (load test, SIGSYS): glibc reads /proc/sys/vm/overcommit_memory the first time a
+// thread's heap shrinks. Each worker made it do so before loading its filter, but in a worker
+// forked after the zygote had made an image that no longer shrank a heap (the image's boot had
+// raised malloc's trim threshold), and the first lane to free enough memory under load opened
+// the file and got its worker killed with every call on it.
+TEST(EngineImages, AWorkerForkedAfterTheImageWasMadeShrinksAHeapWithoutBeingKilled) {
+  auto workers = start_workers(2);
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  ASSERT_FALSE(session->execute({"set x 1", {}}).error);
+  const std::vector<int> pids = workers->stats().pids;
+  // Lanes run on threads of their own: four calls at once, each a context of its own and then
+  // a stateless run.
+  std::vector<std::thread> lanes;
+  std::atomic<int> churned{0};
+  for (int t = 0; t < 4; ++t) {
+    lanes.emplace_back([&] {
+      try {
+        Workspace own(clock);
+        auto context = workers->engine(0).sessions->boot(SessionOptions{.workspace = &own});
+        for (int i = 0; i < 3; ++i) {
+          if (text_of(context->execute({kChurnHostHeap, {}})) == "paused") ++churned;
+          if (text_of(workers->engine(0).run({kChurnHostHeap, {}})) == "paused") ++churned;
+        }
+      } catch (const WorkerLostError& e) {
+        ADD_FAILURE() << e.what();
+      }
+    });
+  }
+  for (auto& t : lanes) t.join();
+  EXPECT_EQ(churned.load(), 24);
+  EXPECT_EQ(workers->stats().lost, 0u) << workers->stats().last_exit;
+  EXPECT_EQ(workers->stats().pids, pids);
+  EXPECT_EQ(text_of(session->execute({"incr x", {}})), "2");
 }
 
 // A guest call past its deadline ends as a time limit in a worker too: the watchdog interrupts
