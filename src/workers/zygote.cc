@@ -74,7 +74,7 @@ void confine_zygote(int channel_fd, bool enabled) {
 // glibc reads a few files the first time it needs them. In a worker, whose filter kills the
 // process on any open, that first time would cost the worker and every call in flight on it, so
 // the zygote settles them at its start, before it makes an engine or a thread, and every worker
-// inherits the outcome (docs/security.md#worker-processes):
+// inherits the outcome (docs/security.md#lazy-library-reads):
 // - malloc keeps a single arena. A thread's arena of its own lives in heaps of its own, and the
 //   first time such a heap shrinks glibc reads /proc/sys/vm/overcommit_memory; past eight arenas
 //   it also counts the CPUs in /sys/devices/system/cpu/online. The main arena does neither.
