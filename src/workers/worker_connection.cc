@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <stdexcept>
 #include <thread>
 
 #include <sandbox/isolation.h>
@@ -17,17 +18,19 @@ constexpr auto kDeathReasonWait = std::chrono::milliseconds(100);
 
 // Calls on lanes in flight in this process, on every worker's connection.
 std::atomic<std::size_t> lane_calls_in_flight{0};
-// What answers_awaited_awake() reads.
+// What answers_awaited_awake() and lanes_woken() read.
 std::atomic<std::size_t> awaited_awake{0};
+std::atomic<std::size_t> woken_lanes{0};
 
 // Whether a call that has just begun may have its thread spin for an announced answer: at most
 // one such call per two CPUs in flight, so that spinning never takes a CPU that other calls need
 // (executes/s with many sandboxes at once stay as they are).
-bool may_stay_awake() {
+std::size_t awake_calls_allowed() {
   static const std::size_t allowed =
       std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
-  return lane_calls_in_flight.load() <= allowed;
+  return allowed;
 }
+bool may_stay_awake() { return lane_calls_in_flight.load() <= awake_calls_allowed(); }
 
 std::string seconds_of(std::chrono::steady_clock::duration d) {
   return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
@@ -36,6 +39,8 @@ std::string seconds_of(std::chrono::steady_clock::duration d) {
 }  // namespace
 
 std::size_t answers_awaited_awake() { return awaited_awake.load(); }
+
+std::size_t lanes_woken() { return woken_lanes.load(); }
 
 WorkerConnection::WorkerConnection(UniqueFd fd, pid_t pid, std::size_t max_payload_bytes,
                                    bool accept_fds, bool lanes, Unsolicited unsolicited,
@@ -111,18 +116,61 @@ void WorkerConnection::die(const std::string& reason) {
   if (report && on_death_) on_death_(reason);
 }
 
+WorkerConnection::WokenLane::WokenLane(WokenLane&& other) noexcept
+    : connection_(other.connection_), lane_(std::move(other.lane_)) {
+  other.connection_ = nullptr;
+}
+
+WorkerConnection::WokenLane& WorkerConnection::WokenLane::operator=(WokenLane&& other) noexcept {
+  if (this != &other) {
+    reset();
+    connection_ = other.connection_;
+    lane_ = std::move(other.lane_);
+    other.connection_ = nullptr;
+  }
+  return *this;
+}
+
+WorkerConnection::WokenLane::~WokenLane() { reset(); }
+
+void WorkerConnection::WokenLane::reset() {
+  if (lane_) connection_->release_lane(std::move(lane_));
+  connection_ = nullptr;
+}
+
+void WorkerConnection::wake(WokenLane& woken) {
+  if (!use_lanes_ || lane_calls_in_flight.load() >= awake_calls_allowed()) return;
+  if (!woken) {
+    std::lock_guard lock(mu_);
+    if (dead_ || idle_lanes_.empty()) return;
+    woken.connection_ = this;
+    woken.lane_ = std::move(idle_lanes_.back());
+    idle_lanes_.pop_back();
+  } else if (woken.connection_ != this) {
+    return;  // another connection's lane: the call it precedes goes there
+  }
+  try {
+    woken.lane_->channel.send(static_cast<std::uint32_t>(Kind::kWake), 0, {});
+    ++woken_lanes;
+  } catch (const ChannelError&) {
+    // The process is gone, or closed the lane: the lane is of no more use.
+    close_lane(std::move(woken.lane_));
+    woken.connection_ = nullptr;
+  }
+}
+
 Frame WorkerConnection::call(Kind kind, const std::vector<std::string_view>& parts,
                              const Progress& progress, std::chrono::steady_clock::duration timeout,
-                             const std::function<void()>& while_waiting) {
+                             const std::function<void()>& while_waiting, WokenLane woken) {
   if (!use_lanes_) return call_shared(kind, parts, progress, timeout, while_waiting);
-  return call_on_lane(kind, parts, nullptr, progress, timeout, while_waiting);
+  return call_on_lane(kind, parts, nullptr, progress, timeout, while_waiting, std::move(woken));
 }
 
 Frame WorkerConnection::call_composed(Kind kind, const Compose& compose, const Progress& progress,
                                       std::chrono::steady_clock::duration timeout,
-                                      const std::function<void()>& while_waiting) {
+                                      const std::function<void()>& while_waiting, WokenLane woken) {
   if (!use_lanes_) return call_shared(kind, compose({}), progress, timeout, while_waiting);
-  return call_on_lane(kind, {}, &compose, progress, timeout, while_waiting);
+  return call_on_lane(kind, {}, &compose, progress, timeout, while_waiting, std::move(woken));
 }
 
 WorkerConnection::Lane WorkerConnection::open_lane() {
@@ -216,13 +264,21 @@ void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
 Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
                                      const Compose* compose, const Progress& progress,
                                      std::chrono::steady_clock::duration timeout,
-                                     const std::function<void()>& while_waiting) {
+                                     const std::function<void()>& while_waiting, WokenLane woken) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  Lane lane;
+  if (woken && woken.connection_ != this) {
+    throw std::logic_error("WorkerConnection::call: a lane woken on another connection");
+  }
+  // The lane woken for this call, or an idle one.
+  Lane lane = std::move(woken.lane_);
+  woken.connection_ = nullptr;
   {
     std::lock_guard lock(mu_);
-    if (dead_) throw WorkerLostError("The worker process is gone (" + death_ + ")");
-    if (!idle_lanes_.empty()) {
+    if (dead_) {
+      close_lane(std::move(lane));
+      throw WorkerLostError("The worker process is gone (" + death_ + ")");
+    }
+    if (!lane && !idle_lanes_.empty()) {
       lane = std::move(idle_lanes_.back());
       idle_lanes_.pop_back();
     }

@@ -18,7 +18,13 @@
 // thread spins for the answer instead of sleeping, for at most kAnnouncedAnswerSpin, once per call
 // (docs/security.md#answers-announced).
 //
-// Thread-safety: every member may be called from any thread.
+// The other way, wake() takes an idle lane ahead of a call and tells its worker thread that a call
+// is coming (kWake), while the same few calls are in flight: the thread wakes while the caller
+// does its own work, and looks for the call without sleeping for at most kWokenLaneSpin. The call
+// that follows is given the lane (WokenLane) and sends on it (docs/security.md#calls-announced).
+//
+// Thread-safety: every member may be called from any thread; a WokenLane is used by one thread at
+// a time.
 #pragma once
 
 #include <atomic>
@@ -59,8 +65,33 @@ inline constexpr std::chrono::microseconds kAnnouncedAnswerSpin{300};
 // started (for tests).
 std::size_t answers_awaited_awake();
 
+// Lanes told that a call is coming (wake()) in this process, since it started (for tests).
+std::size_t lanes_woken();
+
 class WorkerConnection {
+  struct LaneEnd;
+
  public:
+  // A lane taken ahead of a call by wake(), its worker thread told that the call is coming. Given
+  // to call() or call_composed() of the same connection, which send on it; dropped unused, it
+  // goes back to the connection's idle lanes. Must not outlive its connection.
+  class WokenLane {
+   public:
+    WokenLane() noexcept : connection_(nullptr) {}
+    WokenLane(WokenLane&& other) noexcept;
+    WokenLane& operator=(WokenLane&& other) noexcept;
+    WokenLane(const WokenLane&) = delete;
+    WokenLane& operator=(const WokenLane&) = delete;
+    ~WokenLane();
+    explicit operator bool() const { return lane_ != nullptr; }
+
+   private:
+    friend class WorkerConnection;
+    void reset();
+    WorkerConnection* connection_;
+    std::unique_ptr<LaneEnd> lane_;
+  };
+
   // Frames a call receives before its answer (kOutput, kCwd): handled on the calling thread.
   using Progress = std::function<void(const Frame&)>;
   // Frames that belong to no call (the hello of call 0, the zygote's kExited).
@@ -85,9 +116,10 @@ class WorkerConnection {
   // `while_waiting`, when set, runs on the calling thread once the frame is sent and before the
   // answer is read: work of the caller's that overlaps the worker's. What it throws ends the
   // call (its answer unread; the lane is closed).
+  // With `woken` (from wake() on this connection), the call goes on that lane.
   Frame call(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
              std::chrono::steady_clock::duration timeout,
-             const std::function<void()>& while_waiting = {});
+             const std::function<void()>& while_waiting = {}, WokenLane woken = {});
 
   // Makes a call's frame once the lane it goes on is known: it may write into `area` (the
   // lane's area; empty when the call has none) bytes for the worker to read there instead of in
@@ -96,7 +128,14 @@ class WorkerConnection {
   // call(), with the frame made by `compose`, called once.
   Frame call_composed(Kind kind, const Compose& compose, const Progress& progress,
                       std::chrono::steady_clock::duration timeout,
-                      const std::function<void()>& while_waiting = {});
+                      const std::function<void()>& while_waiting = {}, WokenLane woken = {});
+
+  // Tells the worker that a call is coming (kWake) on the lane `woken` holds, or on an idle lane
+  // it then takes, while at most one call per two CPUs, this one included, would be in flight in
+  // this process: the lane's thread looks for the call awake. Does nothing on the zygote's
+  // connection, with more calls in flight, without an idle lane (no lane is made for a hint) or
+  // once the process is gone; never throws.
+  void wake(WokenLane& woken);
 
   // Kills the process (SIGKILL); its calls fail once the channel closes.
   void kill();
@@ -137,7 +176,7 @@ class WorkerConnection {
   // Sends `parts`, or what `compose` (when not null) makes once the lane is known.
   Frame call_on_lane(Kind kind, const std::vector<std::string_view>& parts, const Compose* compose,
                      const Progress& progress, std::chrono::steady_clock::duration timeout,
-                     const std::function<void()>& while_waiting);
+                     const std::function<void()>& while_waiting, WokenLane woken);
   // A new lane, its other end sent to the worker. Throws WorkerLostError when the worker is gone.
   Lane open_lane();
   // Keeps `lane` for a later call, or closes it when enough are idle or the process is dead.

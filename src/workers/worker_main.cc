@@ -145,6 +145,12 @@ class Worker {
       }
       if (!frame) return;  // the server closed the lane (or broke it): the lane ends
       frame->fds.clear();
+      if (static_cast<Kind>(frame->kind) == Kind::kWake) {
+        // A call follows soon: look for it awake, so that it needs no wake-up
+        // (docs/security.md#calls-announced).
+        lane.spin_until_readable(kWokenLaneSpin);
+        continue;
+      }
       handle(lane, *frame, area.writable());
     }
   }

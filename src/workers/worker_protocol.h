@@ -20,6 +20,9 @@
 // The server sends each call on a lane; the worker answers it on that lane, with its kOutput and
 // kCwd frames, and closes the lane when the server does. A worker sent a call on the channel
 // itself exits.
+// Server -> worker, on a lane before a call: kWake (call 0, empty, unanswered): a call follows
+// soon; the lane's thread looks for it without sleeping for at most kWokenLaneSpin
+// (docs/security.md#calls-announced).
 // Worker -> server: the hello (kReply, call 0, how the worker is confined), first on the channel.
 // Server -> zygote started as a program: first kEngines (count, then name and build id of each
 // engine to make), unanswered.
@@ -66,6 +69,7 @@ enum class Kind : std::uint32_t {
   kCwd = 103,
   kLane = 104,
   kSoon = 105,
+  kWake = 106,
   kSpawn = 200,
   kEngines = 201,
   kExited = 202,
@@ -82,6 +86,20 @@ inline constexpr std::uint32_t kAnnounceFlag = std::uint32_t{1} << 31;
 // built-in engines, Lua's and JavaScript's steps (20-30 µs of engine work) gained nothing from
 // it and Python's, Perl's and Ruby's (110-270 µs) did (bench/results.md).
 inline constexpr std::chrono::microseconds kAnnounceAfter{50};
+
+// The longest a worker's lane thread looks for the call a kWake announced before it sleeps in its
+// read again. The server sends kWake before its own work on a request (its lease, the context's
+// row, the workspace: 50-150 µs on the usual step), so the lane's thread is awake when the call
+// comes; an announced call that does not come (the request failed, or needs its files resent)
+// costs the worker this much CPU at most.
+inline constexpr std::chrono::microseconds kWokenLaneSpin{300};
+
+// How long a session's step (its execute call, as the server timed it) must have lasted for the
+// session to wake its worker's lane ahead of its next call (kWake). The built-in engines' steps
+// take 40-130 µs (Lua, JavaScript) and 250-600 µs (Python, Perl, Ruby) on the machines
+// bench/run was run on; waking the lane ahead made Perl's and Ruby's steps about 3 % faster, and
+// Lua's 5-9 % slower (bench/results.md#calls-announced).
+inline constexpr std::chrono::microseconds kWakeAfterStep{200};
 
 // The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm
 // 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.

@@ -18,6 +18,7 @@
 #include <csignal>
 #include <ctime>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -522,6 +523,152 @@ TEST(WorkerConnectionLanes, CallsBeyondOnePerTwoCpusDoNotAskForAnAnnouncement) {
   }
   EXPECT_EQ(answers_awaited_awake(), before + asking);
   EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// The frames each lane of a scripted worker received, in order: "wake" for a kWake (call 0, empty),
+// the payload for a call (answered as echo does).
+struct LaneLog {
+  std::mutex mu;
+  std::map<const Channel*, std::vector<std::string>> frames;
+
+  ScriptedWorker::ServeCall serve() {
+    return [this](Channel& lane, const Frame& frame) {
+      const bool wake = static_cast<Kind>(frame.kind) == Kind::kWake;
+      {
+        std::lock_guard lock(mu);
+        frames[&lane].push_back(wake && frame.call == 0 && frame.payload.empty() ? "wake"
+                                                                                 : frame.payload);
+      }
+      if (!wake) echo(lane, frame);
+    };
+  }
+  std::vector<std::vector<std::string>> lanes() {
+    std::lock_guard lock(mu);
+    std::vector<std::vector<std::string>> all;
+    for (const auto& [lane, seen] : frames) all.push_back(seen);
+    return all;
+  }
+};
+
+// docs/security.md#calls-announced: wake() takes the idle lane and tells its worker thread that a
+// call is coming (an unanswered kWake); the call given the woken lane goes on it.
+TEST(WorkerConnectionLanes, AWokenLaneHearsThatACallIsComingAndCarriesIt) {
+  LaneLog log;
+  Rig s(log.serve());
+  ASSERT_EQ(s.call("first"), "first");
+  const std::size_t before = lanes_woken();
+  WorkerConnection::WokenLane woken;
+  s.connection->wake(woken);
+  ASSERT_TRUE(woken);
+  EXPECT_EQ(lanes_woken(), before + 1);
+  // Told again (a request that ended before its call, then the next one): the same lane.
+  s.connection->wake(woken);
+  EXPECT_EQ(lanes_woken(), before + 2);
+  const Frame reply = s.connection->call(Kind::kRun, {"second"}, {}, 10s, {}, std::move(woken));
+  EXPECT_EQ(reply.payload, "second");
+  EXPECT_FALSE(woken);
+  EXPECT_EQ(log.lanes(),
+            (std::vector<std::vector<std::string>>{{"first", "wake", "wake", "second"}}));
+  EXPECT_EQ(s.worker->lanes_received(), 1);
+  EXPECT_EQ(s.connection->lanes(), 1u);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// A woken lane whose call never comes goes back to the idle lanes when dropped, and the next
+// call takes it: nothing is lost, and no lane is made for a hint.
+TEST(WorkerConnectionLanes, AWokenLaneDroppedUnusedGoesBackToTheIdleLanes) {
+  LaneLog log;
+  Rig s(log.serve());
+  {
+    WorkerConnection::WokenLane woken;
+    s.connection->wake(woken);
+    EXPECT_FALSE(woken);  // no idle lane yet: none is made for a hint
+  }
+  EXPECT_EQ(s.worker->lanes_received(), 0);
+  ASSERT_EQ(s.call("a"), "a");
+  {
+    WorkerConnection::WokenLane woken;
+    s.connection->wake(woken);
+    ASSERT_TRUE(woken);
+  }
+  ASSERT_EQ(s.call("b"), "b");
+  EXPECT_EQ(log.lanes(), (std::vector<std::vector<std::string>>{{"a", "wake", "b"}}));
+  EXPECT_EQ(s.connection->lanes(), 1u);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// With as many calls in flight as may have their thread stay awake (one per two CPUs), no lane is
+// woken: its worker thread would spin on a CPU those calls need.
+TEST(WorkerConnectionLanes, NoLaneIsWokenWhileOnePerTwoCpusAreInFlight) {
+  const std::size_t busy = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::size_t arrived = 0;
+  std::size_t gathered = 0;
+  bool release = false;
+  Rig s([&](Channel& lane, const Frame& frame) {
+    if (static_cast<Kind>(frame.kind) == Kind::kWake) return;
+    if (frame.payload == "gather") {  // held until all are in flight: each on a lane of its own
+      std::unique_lock lock(mu);
+      ++gathered;
+      cv.notify_all();
+      cv.wait_for(lock, 10s, [&] { return gathered == busy + 1; });
+    }
+    if (frame.payload == "hold") {
+      std::unique_lock lock(mu);
+      ++arrived;
+      cv.notify_all();
+      cv.wait_for(lock, 10s, [&] { return release; });
+    }
+    echo(lane, frame);
+  });
+  // Lanes enough for the held calls and one more, all idle.
+  {
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i <= busy; ++i) threads.emplace_back([&] { s.call("gather"); });
+    for (auto& t : threads) t.join();
+  }
+  ASSERT_EQ(s.connection->lanes(), busy + 1);
+  std::vector<std::thread> held;
+  for (std::size_t i = 0; i < busy; ++i)
+    held.emplace_back([&] { EXPECT_EQ(s.call("hold"), "hold"); });
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return arrived == busy; }));
+  }
+  const std::size_t before = lanes_woken();
+  WorkerConnection::WokenLane woken;
+  s.connection->wake(woken);
+  EXPECT_FALSE(woken);
+  EXPECT_EQ(lanes_woken(), before);
+  {
+    std::lock_guard lock(mu);
+    release = true;
+    cv.notify_all();
+  }
+  for (auto& t : held) t.join();
+  s.connection->wake(woken);
+  EXPECT_TRUE(woken);
+  EXPECT_EQ(s.call("after", 10s), "after");
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// A lane woken on one connection cannot carry a call of another: the call refuses it (a bug of
+// the caller's), and the lane goes back to its own connection.
+TEST(WorkerConnectionLanes, ALaneWokenOnAnotherConnectionIsRefused) {
+  LaneLog log;
+  Rig a(log.serve());
+  Rig b(echo);
+  ASSERT_EQ(a.call("a"), "a");
+  WorkerConnection::WokenLane woken;
+  a.connection->wake(woken);
+  ASSERT_TRUE(woken);
+  EXPECT_THROW(b.connection->call(Kind::kRun, {"b"}, {}, 10s, {}, std::move(woken)),
+               std::logic_error);
+  EXPECT_EQ(a.call("again"), "again");
+  EXPECT_EQ(a.worker->lanes_received(), 1);
+  EXPECT_FALSE(a.victim.killed(0ms));
+  EXPECT_FALSE(b.victim.killed(0ms));
 }
 
 }  // namespace
