@@ -198,6 +198,12 @@ class SessionInstance {
   // Runs one step. Never throws for guest errors or limits (rules 1-2); a throw is a host bug,
   // which the server treats like a trap.
   virtual SessionOutcome execute(const ExecutionRequest& request) = 0;
+  // A hint, given as a request for this instance's key arrives and before the server's own work
+  // on it (its lease, the context's row, the workspace): a call (execute, or another) is likely
+  // to follow soon. An instance whose engine runs elsewhere may start waking it, so that the
+  // wake-up overlaps that work (docs/security.md#calls-announced). Must be cheap and must not
+  // throw; no call need follow. The default does nothing.
+  virtual void expect_call() {}
   // False while the guest holds a file descriptor beyond the fixed preopens, or once closed or
   // invalid (rule 5).
   virtual bool can_snapshot() const = 0;

@@ -52,6 +52,10 @@ void ContextLifecycle::ensure_meta(const std::string& key, KeyState& state) {
   state.meta_ensured = true;
 }
 
+void ContextLifecycle::expect_call(KeyState& state) {
+  if (state.resident) state.resident->instance->expect_call();
+}
+
 void ContextLifecycle::take_over(KeyState& state, std::int64_t token) {
   if (token == state.lease_token) return;
   forget_cached(state);

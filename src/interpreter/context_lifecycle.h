@@ -106,6 +106,10 @@ class ContextLifecycle {
 
   // Creates the key's meta row if the store has none (first call on the key that is not a wipe).
   void ensure_meta(const std::string& key, KeyState& state);
+  // Tells the key's resident instance, if it has one, that a call is likely to follow
+  // (SessionInstance::expect_call), before the lease and the context's row are read: an instance
+  // in a worker process wakes it meanwhile (docs/security.md#calls-announced).
+  void expect_call(KeyState& state);
   // CL11: `token` is this node's current lease token on the key; a different one than the
   // actor last saw drops the resident, the mirror, the cached alarm and the meta flag.
   void take_over(KeyState& state, std::int64_t token);

@@ -206,6 +206,7 @@ HttpResponse InterpreterServer::handle(const std::string& key, const std::string
     const Impl::KeyRelease release{d, key};
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
+    if (route == KeyRoute::kExecute) d.lifecycle.expect_call(*state);
     d.claim(key, *state);
     switch (route) {
       case KeyRoute::kWipe:
@@ -252,6 +253,7 @@ InterpreterExecuteResult InterpreterServer::execute_in_context(const std::string
     const Impl::KeyRelease release{d, key};
     auto state = d.residents.state_for(key);
     std::lock_guard lock(state->lock);
+    d.lifecycle.expect_call(*state);
     d.claim(key, *state);
     auto outcome = d.lifecycle.execute(key, *state, args, nullptr, &get_files);
     return std::get<InterpreterExecuteResponse>(std::move(outcome));

@@ -134,6 +134,14 @@ class RemoteSession final : public SessionInstance {
 
   bool can_snapshot() const override { return !invalid() && state_.can_snapshot; }
 
+  // After a long step (its call lasted kWakeAfterStep or more), the worker's lane thread wakes
+  // while the server does its own work on the next request; the next call, whichever it is,
+  // goes on that lane. After a short one, waking it early costs more than it saves: the
+  // scheduler keeps a short call's two sides on one CPU (docs/security.md#calls-announced).
+  void expect_call() override {
+    if (!closed_ && last_step_long_) worker_->wake(woken_);
+  }
+
   SessionOutcome execute(const ExecutionRequest& request) override {
     if (closed_) throw std::logic_error("execute on a closed session instance");
     Writer w;
@@ -144,6 +152,8 @@ class RemoteSession final : public SessionInstance {
     write_request(w, request);
     write_update(w);
     const auto output = output_progress(request.on_output);
+    const auto began = std::chrono::steady_clock::now();
+    last_step_long_ = false;
     const Frame reply = call(Kind::kExecute, {w.buffer()}, [&](const Frame& frame) {
       if (static_cast<Kind>(frame.kind) == Kind::kCwd) {
         Reader r(frame.payload);
@@ -154,6 +164,7 @@ class RemoteSession final : public SessionInstance {
       }
       output(frame);
     });
+    last_step_long_ = std::chrono::steady_clock::now() - began >= kWakeAfterStep;
     SessionOutcome outcome;
     try {
       Reader r(reply.payload);
@@ -210,7 +221,8 @@ class RemoteSession final : public SessionInstance {
       Writer w;
       w.u64(id_);
       try {
-        worker_->call(Kind::kClose, {w.buffer()}, nullptr, kWorkerCallTimeout);
+        worker_->call(Kind::kClose, {w.buffer()}, nullptr, kWorkerCallTimeout, {},
+                      std::move(woken_));
       } catch (const std::exception&) {
         // The worker died meanwhile: the instance went with it.
       }
@@ -222,15 +234,18 @@ class RemoteSession final : public SessionInstance {
   Frame call(Kind kind, const std::vector<std::string_view>& parts,
              const WorkerConnection::Progress& progress = {},
              const std::function<void()>& while_waiting = {}) {
-    return guarded(
-        [&] { return worker_->call(kind, parts, progress, kWorkerCallTimeout, while_waiting); });
+    return guarded([&] {
+      return worker_->call(kind, parts, progress, kWorkerCallTimeout, while_waiting,
+                           std::move(woken_));
+    });
   }
 
   Frame call(Kind kind, const WorkerConnection::Compose& compose,
              const WorkerConnection::Progress& progress = {},
              const std::function<void()>& while_waiting = {}) {
     return guarded([&] {
-      return worker_->call_composed(kind, compose, progress, kWorkerCallTimeout, while_waiting);
+      return worker_->call_composed(kind, compose, progress, kWorkerCallTimeout, while_waiting,
+                                    std::move(woken_));
     });
   }
 
@@ -378,6 +393,9 @@ class RemoteSession final : public SessionInstance {
   std::shared_ptr<const SnapshotBase> base_;  // the engine's, or null
   std::shared_ptr<Pool::Home> home_;
   std::shared_ptr<WorkerConnection> worker_;
+  // A lane woken for the next call (expect_call); after worker_, so it goes back first.
+  WorkerConnection::WokenLane woken_;
+  bool last_step_long_ = false;  // the last execute's call lasted kWakeAfterStep or more
   SessionState state_;
   bool closed_ = false;
 };

@@ -615,6 +615,37 @@ TEST_P(InterpreterServerTest, PgCrashLostAnAcknowledgedRoundWhenItsSnapshotFaile
   EXPECT_EQ(text(ok("get")), "2");
 }
 
+// docs/security.md#calls-announced: an execute on a key whose instance is resident tells that
+// instance first that a call is coming (SessionInstance::expect_call), by both ways in (HTTP and
+// in process), and the call follows; a key with no resident instance has none to tell, and no
+// other route tells it anything.
+TEST_P(InterpreterServerTest, AnExecuteTellsTheResidentInstanceFirstThatACallIsComing) {
+  ASSERT_EQ(create("ctx-1").status, 201);
+  EXPECT_EQ(text(ok("incr")), "1");  // booted by this execute: nothing to tell before
+  EXPECT_EQ(stats_.calls_expected, 0);
+  EXPECT_EQ(text(ok("incr")), "2");
+  EXPECT_EQ(stats_.calls_expected, 1);
+  EXPECT_EQ(stats_.hints_followed, 1);
+  const HttpResponse r = server_->handle(
+      "key-1", "POST", "/execute",
+      R"({"contextId":"ctx-1","code":"incr","envVars":{},"workspace":{"dirs":[],"manifest":{},"files":[]}})");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(json_of(r).at("results").as_array().at(0).at("text"), "3");
+  EXPECT_EQ(stats_.calls_expected, 2);
+  EXPECT_EQ(stats_.hints_followed, 2);
+  // Creating a context, a route that runs no call, tells nobody.
+  ASSERT_EQ(create("ctx-2").status, 201);
+  EXPECT_EQ(stats_.calls_expected, 2);
+  // An execute of another context tells the resident one, which is then closed: a call too.
+  EXPECT_EQ(text(ok("incr", "ctx-2")), "1");
+  EXPECT_EQ(stats_.calls_expected, 3);
+  EXPECT_EQ(stats_.hints_followed, 3);
+  // A key of its own, with nothing resident yet, has no instance to tell.
+  ASSERT_EQ(create("ctx-1", "", "key-2").status, 201);
+  EXPECT_EQ(text(ok("incr", "ctx-1", "key-2")), "1");
+  EXPECT_EQ(stats_.calls_expected, 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(WriteTracking, InterpreterServerTest, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "dirty_pages" : "full_hash"; });
 

@@ -27,6 +27,10 @@ struct FakeEngineStats {
   std::atomic<int> boots{0};
   std::atomic<int> restores{0};
   std::atomic<int> closes{0};
+  std::atomic<int> calls_expected{0};  // expect_call() hints, on every instance
+  // Hints heard by an instance that had not run a call since (execute, snapshot or close): hints
+  // that a call followed.
+  std::atomic<int> hints_followed{0};
 };
 
 class FakeInstance final : public SessionInstance {
@@ -46,11 +50,17 @@ class FakeInstance final : public SessionInstance {
   std::string cwd() const override { return cwd_; }
   bool invalid() const override { return invalid_; }
   bool can_snapshot() const override { return !invalid_ && !closed_ && !open_fd_; }
+  void expect_call() override {
+    ++stats_.calls_expected;
+    hinted_ = true;
+  }
   void close() override {
+    called();
     closed_ = true;
     ++stats_.closes;
   }
   SessionSnapshot snapshot() override {
+    called();
     SessionSnapshot snap{42, boost::json::object{{"fake", true}}, memory_, std::nullopt};
     if (stats_.track_dirty) {
       snap.dirty_pages = std::vector<std::uint32_t>(dirty_.begin(), dirty_.end());
@@ -62,6 +72,7 @@ class FakeInstance final : public SessionInstance {
   std::vector<std::uint8_t>& memory() { return memory_; }
 
   SessionOutcome execute(const ExecutionRequest& request) override {
+    called();
     std::istringstream in(request.code);
     std::string cmd;
     in >> cmd;
@@ -117,6 +128,10 @@ class FakeInstance final : public SessionInstance {
   }
 
  private:
+  void called() {
+    if (hinted_) ++stats_.hints_followed;
+    hinted_ = false;
+  }
   std::uint64_t counter() const {
     std::uint64_t v;
     std::memcpy(&v, memory_.data() + kCounterOffset, sizeof v);
@@ -134,6 +149,7 @@ class FakeInstance final : public SessionInstance {
   bool invalid_ = false;
   bool closed_ = false;
   bool open_fd_ = false;
+  bool hinted_ = false;  // expect_call() came after the last call
   std::set<std::uint32_t> dirty_;
 };
 

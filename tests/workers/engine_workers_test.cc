@@ -420,6 +420,48 @@ TEST(EngineWorkers, AWorkerAnnouncesTheAnswerOfALongStepAndOfNoStatelessRun) {
   EXPECT_EQ(workers->stats().lost, 0u);
 }
 
+// docs/security.md#calls-announced: after a long step (its call lasted kWakeAfterStep or more),
+// the session tells its worker that a call is coming as soon as the server hears of the next
+// request (expect_call): a lane is woken, and the call that follows is answered on it, whether it
+// comes at once or after the worker's thread stopped looking for it. After a short step nothing
+// is woken.
+TEST(EngineWorkers, AfterALongStepTheWorkerHearsOfTheNextCallFirst) {
+  auto workers = start_workers(1);
+  SystemClock clock;
+  Workspace mirror(clock);
+  auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
+  for (int i = 0; i < 5; ++i) {
+    const auto began = std::chrono::steady_clock::now();
+    ASSERT_FALSE(session->execute({"set greeting hello", {}}).error);
+    const auto took = std::chrono::steady_clock::now() - began;
+    const std::size_t before = workers::lanes_woken();
+    session->expect_call();
+    // The call lasted no longer than the execute around it (a slow host may make it long).
+    if (took < workers::kWakeAfterStep) {
+      EXPECT_EQ(workers::lanes_woken(), before);
+    }
+  }
+  EXPECT_EQ(text_of(session->execute({kPauseHost, {}})), "paused");
+  std::size_t before = workers::lanes_woken();
+  session->expect_call();
+  EXPECT_EQ(workers::lanes_woken(), before + 1);
+  EXPECT_EQ(text_of(session->execute({"get greeting", {}})), "hello");
+  EXPECT_EQ(text_of(session->execute({kPauseHost, {}})), "paused");
+  session->expect_call();
+  std::this_thread::sleep_for(20 * workers::kWokenLaneSpin);
+  EXPECT_EQ(text_of(session->execute({"get greeting", {}})), "hello");
+  // A hint no execute follows: the lane stays woken for the session's next call, its close.
+  EXPECT_EQ(text_of(session->execute({kPauseHost, {}})), "paused");
+  session->expect_call();
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
+  session->expect_call();
+  session->close();
+  auto restored =
+      workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
+  EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
+  EXPECT_EQ(workers->stats().lost, 0u);
+}
+
 TEST(EngineImages, EveryWorkerStartsWithTheImageTheZygoteMade) {
   auto workers = start_workers(2);
   const std::vector<int> before = workers->stats().pids;
