@@ -93,13 +93,16 @@ int main(int argc, char** argv) {
         std::vector<std::unique_ptr<sandbox::HttpClient>> clients;
         clients.reserve(servers);
         for (const auto& url : urls) clients.push_back(std::make_unique<sandbox::HttpClient>(url));
-        for (long seq = 0; requests > 0 ? seq < requests * static_cast<long>(servers)
-                                        : !stop.load(std::memory_order_relaxed);
+        // With -n, whole rounds until every server had its requests (a turn longer than what
+        // is left of a server's requests ends early), so each server gets exactly -n.
+        const long last = requests > 0 ? (requests + turn - 1) / turn * round : 0;
+        for (long seq = 0; requests > 0 ? seq < last : !stop.load(std::memory_order_relaxed);
              ++seq) {
           const std::size_t server = static_cast<std::size_t>(seq % round / turn);
           auto& client = *clients[server];
           // Each server sees the same {seq}s as it would alone: 0, 1, 2, ...
           const long server_seq = seq / round * turn + seq % turn;
+          if (requests > 0 && server_seq >= requests) continue;
           const std::string p = expand(path, i, server_seq);
           const std::string b = method == "POST" ? expand(body, i, server_seq) : std::string();
           const auto t0 = clock::now();
