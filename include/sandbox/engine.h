@@ -149,6 +149,16 @@ struct SessionOptions {
 };
 
 inline constexpr std::uint32_t kWasmPageBytes = 65'536;
+// The unit of SessionSnapshot::dirty_blocks and SnapshotSource::base_delta_blocks: 16 per page.
+inline constexpr std::uint32_t kSnapshotBlockBytes = 4'096;
+
+// A delta from a base image in 4 KiB blocks (SnapshotSource::base_delta_blocks): `blocks`,
+// strictly ascending (block b is bytes [b * kSnapshotBlockBytes, (b + 1) * kSnapshotBlockBytes)
+// of the memory), and `bytes`, kSnapshotBlockBytes for each block in the same order.
+struct SnapshotBlocks {
+  std::span<const std::uint32_t> blocks;
+  std::span<const std::uint8_t> bytes;
+};
 
 // What restore() gets back from a stored snapshot. `read_page(p)` returns the 64 KiB of page `p`
 // or nullopt when that page was all zero (leave it as instantiated). It never does I/O.
@@ -163,6 +173,12 @@ struct SnapshotSource {
   // Unset: read every page.
   std::optional<std::vector<std::uint32_t>> base_delta_pages;
   std::string base_fingerprint;
+  // Optional, only with base_delta_pages: the same delta narrowed to 4 KiB blocks. Its blocks are
+  // the only ones that differ from the base's (zero past the base), so an engine that starts
+  // from the base may write them where they go instead of reading and comparing whole pages
+  // (docs/snapshot-format.md#restore). read_page serves the same memory; the spans stay valid
+  // for the restore call. Unset: go by the pages.
+  std::optional<SnapshotBlocks> base_delta_blocks;
 };
 
 // What snapshot() returns: an engine-defined root handle and extra restore data (both stored in

@@ -85,6 +85,40 @@ void write_page_over_image(std::span<std::uint8_t> memory, std::uint32_t page,
   }
 }
 
+// Writes a delta given in 4 KiB blocks (SnapshotSource::base_delta_blocks) over the image already
+// in place. Whoever gave the blocks compared them with the image (a worker's server did, as it
+// read the snapshot), so nothing is compared again; each run of adjacent blocks is made private
+// at once, as in write_page_over_image. Appends the blocks (4 KiB pages) to `written`.
+void write_delta_blocks(std::span<std::uint8_t> memory, const SnapshotBlocks& delta,
+                        std::vector<std::uint32_t>& written) {
+  static_assert(kSnapshotBlockBytes == kBlockBytes);
+  const std::span<const std::uint32_t> blocks = delta.blocks;
+  if (delta.bytes.size() != blocks.size() * kBlockBytes) {
+    throw SnapshotError("Snapshot has " + std::to_string(blocks.size()) + " blocks but " +
+                        std::to_string(delta.bytes.size()) + " bytes for them");
+  }
+  const std::size_t in_memory = memory.size() / kBlockBytes;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (blocks[i] >= in_memory || (i > 0 && blocks[i] <= blocks[i - 1])) {
+      throw SnapshotError("Snapshot block " + std::to_string(blocks[i]) +
+                          " is out of order or past the memory");
+    }
+  }
+  const std::uint8_t* from = delta.bytes.data();
+  for (std::size_t i = 0; i < blocks.size();) {
+    std::size_t end = i + 1;
+    while (end < blocks.size() && blocks[end] == blocks[end - 1] + 1) ++end;
+    std::uint8_t* at = memory.data() + std::size_t{blocks[i]} * kBlockBytes;
+    const std::size_t n = (end - i) * kBlockBytes;
+    if (end - i > 1) populate_write(at, n);
+    std::memcpy(at, from, n);
+    from += n;
+    written.insert(written.end(), blocks.begin() + static_cast<std::ptrdiff_t>(i),
+                   blocks.begin() + static_cast<std::ptrdiff_t>(end));
+    i = end;
+  }
+}
+
 // Writes one restored page: its bytes, or zero when the snapshot had it all zero. Appends its
 // 4 KiB pages to `written`.
 void write_page(std::span<std::uint8_t> memory, std::uint32_t page,
@@ -157,7 +191,9 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   wasm::Instance& instance = guest->instance();
   const auto memory = instance.memory();
   std::vector<std::uint32_t> written;  // the 4 KiB pages the restore writes, ascending
-  if (delta_pages != nullptr) {
+  if (delta_pages != nullptr && source.base_delta_blocks) {
+    write_delta_blocks(memory, *source.base_delta_blocks, written);
+  } else if (delta_pages != nullptr) {
     for (const std::uint32_t page : *delta_pages) {
       if (page >= source.memory_pages) continue;
       const auto bytes = source.read_page(page);

@@ -346,6 +346,12 @@ class Worker {
         }
         return std::span<const std::uint8_t>(page_buffer);
       };
+      // The blocks as they came: the server sent only those that differ from the image.
+      if (base) {
+        src.base_delta_blocks = SnapshotBlocks{
+            source.blocks,
+            std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())};
+      }
       s->instance = e.sessions->restore(options, src);
       announcement.engine_done();
       // The server's copy: the same image (or zeros) with the same blocks.
