@@ -83,6 +83,21 @@ class ImageMappingTest : public ::testing::TestWithParam<ImageMapping> {
     return *r.results[0].text;
   }
 
+  // A context that set x to 5 and y to 6, zeroed its data and grew past the image, stored whole.
+  StoredSnapshot stored_context(const Engine& engine) {
+    auto a = engine.sessions->boot(SessionOptions{.workspace = &ws_});
+    EXPECT_EQ(text_of(a->execute(req("set x 5\nzerodata\nalloc 2\nset y 6\nget x"))), "5");
+    return StoredSnapshot::of(*a);
+  }
+
+  // What a restore of stored_context() must give back, through the guest (after_copy reseeds
+  // each copy differently, so the memories are not compared whole).
+  static void expect_stored_context(SessionInstance& s) {
+    EXPECT_EQ(text_of(s.execute(req("get x"))), "5");
+    EXPECT_EQ(text_of(s.execute(req("get y"))), "6");
+    EXPECT_EQ(text_of(s.execute(req("datasum"))), "0");
+  }
+
   // The image's bytes, page by page.
   std::vector<std::uint8_t> image_bytes() const {
     std::vector<std::uint8_t> out(std::size_t{image_->pages} * kWasmPageBytes, 0);
@@ -190,9 +205,7 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
   const Engine engine = probe_engine();
   const auto base = engine.sessions->base();
   ASSERT_NE(base, nullptr);
-  auto a = engine.sessions->boot(SessionOptions{.workspace = &ws_});
-  ASSERT_EQ(text_of(a->execute(req("set x 5\nzerodata\nalloc 2\nset y 6\nget x"))), "5");
-  const StoredSnapshot whole = StoredSnapshot::of(*a);
+  const StoredSnapshot whole = stored_context(engine);
   ASSERT_GT(whole.pages, base->pages);
 
   SnapshotSource delta = whole.source();
@@ -234,11 +247,8 @@ TEST_P(ImageMappingTest, ASessionRestoredFromADeltaEqualsOneRestoredWhole) {
   const auto m_foreign = from_foreign->snapshot().memory;
   ASSERT_EQ(m_delta.size(), m_whole.size());
   ASSERT_EQ(m_foreign.size(), m_whole.size());
-  // after_copy reseeds each copy differently; compare everything else through the guest.
   for (SessionInstance* s : {from_delta.get(), from_whole.get(), from_foreign.get()}) {
-    EXPECT_EQ(text_of(s->execute(req("get x"))), "5");
-    EXPECT_EQ(text_of(s->execute(req("get y"))), "6");
-    EXPECT_EQ(text_of(s->execute(req("datasum"))), "0");
+    expect_stored_context(*s);
   }
 }
 
@@ -277,9 +287,7 @@ TEST_P(ImageMappingTest, ASessionRestoredFromDeltaBlocksEqualsOneRestoredWhole) 
   const Engine engine = probe_engine();
   const auto base = engine.sessions->base();
   ASSERT_NE(base, nullptr);
-  auto a = engine.sessions->boot(SessionOptions{.workspace = &ws_});
-  ASSERT_EQ(text_of(a->execute(req("set x 5\nzerodata\nalloc 2\nset y 6\nget x"))), "5");
-  const StoredSnapshot whole = StoredSnapshot::of(*a);
+  const StoredSnapshot whole = stored_context(engine);
   ASSERT_GT(whole.pages, base->pages);
   const BlockDelta d = block_delta(whole, *base);
   ASSERT_FALSE(d.blocks.empty());
@@ -306,11 +314,7 @@ TEST_P(ImageMappingTest, ASessionRestoredFromDeltaBlocksEqualsOneRestoredWhole) 
                         d.bytes.data() + i * kSnapshotBlockBytes, kSnapshotBlockBytes) == 0;
   }
   EXPECT_GE(same + 1, d.blocks.size()) << same << " of " << d.blocks.size();
-  for (SessionInstance* s : {from_blocks.get(), from_whole.get()}) {
-    EXPECT_EQ(text_of(s->execute(req("get x"))), "5");
-    EXPECT_EQ(text_of(s->execute(req("get y"))), "6");
-    EXPECT_EQ(text_of(s->execute(req("datasum"))), "0");
-  }
+  for (SessionInstance* s : {from_blocks.get(), from_whole.get()}) expect_stored_context(*s);
 }
 
 // Blocks out of order, past the memory, or without their bytes are a SnapshotError, not a write
