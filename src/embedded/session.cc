@@ -9,6 +9,7 @@
 #include "base/populate_write.h"
 #include "embedded/guest_abi.h"
 #include "embedded/image.h"
+#include "snapshot/block_runs.h"
 #include "snapshot/snapshot_error.h"
 #include "wasm/write_tracking.h"
 
@@ -91,7 +92,7 @@ void write_page_over_image(std::span<std::uint8_t> memory, std::uint32_t page,
 // at once, as in write_page_over_image. Appends the blocks (4 KiB pages) to `written`.
 void write_delta_blocks(std::span<std::uint8_t> memory, const SnapshotBlocks& delta,
                         std::vector<std::uint32_t>& written) {
-  static_assert(kSnapshotBlockBytes == kBlockBytes);
+  static_assert(kSnapshotBlockBytes == kBlockBytes && kHashBlockBytes == kBlockBytes);
   const std::span<const std::uint32_t> blocks = delta.blocks;
   if (delta.bytes.size() != blocks.size() * kBlockBytes) {
     throw SnapshotError("Snapshot has " + std::to_string(blocks.size()) + " blocks but " +
@@ -105,18 +106,12 @@ void write_delta_blocks(std::span<std::uint8_t> memory, const SnapshotBlocks& de
     }
   }
   const std::uint8_t* from = delta.bytes.data();
-  for (std::size_t i = 0; i < blocks.size();) {
-    std::size_t end = i + 1;
-    while (end < blocks.size() && blocks[end] == blocks[end - 1] + 1) ++end;
-    std::uint8_t* at = memory.data() + std::size_t{blocks[i]} * kBlockBytes;
-    const std::size_t n = (end - i) * kBlockBytes;
-    if (end - i > 1) populate_write(at, n);
-    std::memcpy(at, from, n);
-    from += n;
-    written.insert(written.end(), blocks.begin() + static_cast<std::ptrdiff_t>(i),
-                   blocks.begin() + static_cast<std::ptrdiff_t>(end));
-    i = end;
-  }
+  for_each_block_run(memory, blocks, [&](std::span<std::uint8_t> run) {
+    if (run.size() > kBlockBytes) populate_write(run.data(), run.size());
+    std::memcpy(run.data(), from, run.size());
+    from += run.size();
+  });
+  written.insert(written.end(), blocks.begin(), blocks.end());
 }
 
 // Writes one restored page: its bytes, or zero when the snapshot had it all zero. Appends its

@@ -26,6 +26,7 @@
 
 #include <sandbox/engine.h>
 
+#include "snapshot/block_runs.h"
 #include "snapshot/page_hash.h"
 
 namespace sandbox::workers {
@@ -40,19 +41,6 @@ std::shared_ptr<const ImageBlockHashes> hash_image_blocks(const SnapshotBase& ba
 // The size of a block: the server's copy takes changes in blocks of this size.
 inline constexpr std::size_t kChangeBlockBytes = kHashBlockBytes;
 inline constexpr std::uint32_t kChangeBlocksPerPage = kBlocksPerPage;
-
-// Calls `f` with the bytes of `memory` under each run of adjacent blocks of `blocks`
-// (ascending, each within `memory`), in order: one copy or one frame part per run. `memory` may
-// be writable (`Byte` not const), for a run written at once.
-template <typename Byte, typename F>
-void for_each_block_run(std::span<Byte> memory, std::span<const std::uint32_t> blocks, F&& f) {
-  for (std::size_t i = 0; i < blocks.size();) {
-    std::size_t j = i + 1;
-    while (j < blocks.size() && blocks[j] == blocks[j - 1] + 1) ++j;
-    f(memory.subspan(std::size_t{blocks[i]} * kChangeBlockBytes, (j - i) * kChangeBlockBytes));
-    i = j;
-  }
-}
 
 class MemoryBaseline {
  public:
