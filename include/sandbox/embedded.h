@@ -48,12 +48,13 @@
 // the request. A guest language error comes back in the outcome; a trap is thrown (a limit as
 // ExecutionLimitError, anything else as std::runtime_error or its subclass GuestTrap), so the kit
 // reports it with empty logs, as upstream does. After a successful run the instance is reset to
-// the image and kept for a later run (up to idle_instances). A reset is refused, and the instance
-// dropped, whenever it may hold state the image does not describe: it trapped or exited, its
-// memory grew, it holds open files or extension handles, or it hit the output limit. Stateless
-// runs therefore never see anything of an earlier run. (The modules used here have no reference
-// types: their tables cannot change. The WASI host's fixed descriptors are put back and its
-// numbering starts again at fd_base().)
+// the image and kept for a later run (up to idle_instances); a caller that sets
+// ExecutionRequest::defer is handed that reset, to do after the outcome. A reset is refused,
+// and the instance dropped, whenever it may hold state the image does not describe: it trapped
+// or exited, its memory grew, it holds open files or extension handles, or it hit the output
+// limit. Stateless runs therefore never see anything of an earlier run. (The modules used here
+// have no reference types: their tables cannot change. The WASI host's fixed descriptors are put
+// back and its numbering starts again at fd_base().)
 //
 // sessions: boot() = an instance in the image's state (an idle one when one is kept, see below)
 // with the context's /workspace mounted, then after_copy; restore() = memory grown and filled

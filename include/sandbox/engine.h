@@ -81,6 +81,14 @@ struct ExecutionRequest {
   // (embedded.h) call it; an engine that captures no output (calc, kv) never does. It does not
   // change the outcome: EngineOutcome::logs stay complete either way.
   OutputObserver on_output = {};
+  // Optional (may be empty): set by a caller that can do work after it has delivered the
+  // outcome. An engine may then hand it the work that only prepares later runs, instead of doing
+  // it before it returns; the embedded host hands over the reset of the run's instance to the
+  // image (embedded.h). The caller runs each task it is given once, after the outcome has left,
+  // on any thread; a task does not throw, and one never run only costs the reuse it prepared.
+  // Unset, the engine does that work itself before it returns. A worker process sets it, so a
+  // stateless run's answer does not wait for the reset (docs/security.md#work-after-the-answer).
+  std::function<void(std::function<void()> task)> defer = {};
 };
 
 // Captured output, split into lines (a trailing empty line dropped).

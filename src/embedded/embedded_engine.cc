@@ -1,5 +1,6 @@
 // make_embedded_engine: the Engine around an embedded interpreter (stateless run + sessions),
 // both started from the engine's post-initialisation image.
+#include <memory>
 #include <stdexcept>
 
 #include <sandbox/embedded.h>
@@ -18,8 +19,10 @@ using embedded::PooledGuest;
 
 // One stateless execution on an instance in the image's state. Traps and internal errors throw
 // (the kit reports them with empty logs); the guest's own errors are in the outcome. The
-// instance is kept for a later run when it can be reset to the image.
-EngineOutcome run_once(EngineState& state, const ExecutionRequest& request) {
+// instance is kept for a later run when it can be reset to the image; a caller that defers work
+// (ExecutionRequest::defer) is handed that reset, to do once the outcome has left.
+EngineOutcome run_once(const std::shared_ptr<EngineState>& owner, const ExecutionRequest& request) {
+  EngineState& state = *owner;
   const auto image = state.image();
   std::unique_ptr<PooledGuest> stateless = state.take_guest(*image);
   Guest& guest = stateless->guest;
@@ -43,7 +46,20 @@ EngineOutcome run_once(EngineState& state, const ExecutionRequest& request) {
   out.error = std::move(reply.error);
   out.usage = guest.usage();
   guest.wasi().set_env({});
-  state.give_back(std::move(stateless), *image);
+  if (request.defer) {
+    // The reset only prepares the instance for a later run: the caller does it once the
+    // outcome has left (ExecutionRequest::defer).
+    auto held = std::make_shared<std::unique_ptr<PooledGuest>>(std::move(stateless));
+    request.defer([owner, held, image] {
+      try {
+        if (*held) owner->give_back(std::move(*held), *image);
+      } catch (const std::exception&) {
+        // A reset that failed leaves the instance dropped, as a refused one is.
+      }
+    });
+  } else {
+    state.give_back(std::move(stateless), *image);
+  }
   embedded::check_result_limit(out.results);
   if (state.language.post_process) state.language.post_process(out);
   return out;
@@ -75,7 +91,7 @@ Engine make_embedded_engine(const wasm::Module& module, EmbeddedLanguage languag
   if (engine.limits.memory_bytes == 0) {
     engine.limits.memory_bytes = std::uint64_t{state->module.max_pages()} * kWasmPageBytes;
   }
-  engine.run = [state](const ExecutionRequest& request) { return run_once(*state, request); };
+  engine.run = [state](const ExecutionRequest& request) { return run_once(state, request); };
   engine.sessions = Sessions{
       .boot =
           [state](const SessionOptions& options) {

@@ -4,10 +4,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <unistd.h>
 
@@ -72,6 +74,30 @@ class Announcement {
   const std::uint64_t call_;
   const bool asked_;
   const std::chrono::steady_clock::time_point began_;
+};
+
+// Work an engine left for after a call's answer (ExecutionRequest::defer): done on the lane's
+// thread once the answer or failure has been sent, when the call's handling ends, so the server
+// does not wait for it (docs/security.md#work-after-the-answer). The lane takes its next call
+// after it.
+class AfterAnswer {
+ public:
+  AfterAnswer() = default;
+  ~AfterAnswer() {
+    for (const auto& task : tasks_) {
+      try {
+        task();
+      } catch (const std::exception&) {
+        // A task must not throw (ExecutionRequest::defer); one that does only loses its work.
+      }
+    }
+  }
+  AfterAnswer(const AfterAnswer&) = delete;
+  AfterAnswer& operator=(const AfterAnswer&) = delete;
+  void add(std::function<void()> task) { tasks_.push_back(std::move(task)); }
+
+ private:
+  std::vector<std::function<void()>> tasks_;
 };
 
 struct Slot {
@@ -159,13 +185,14 @@ class Worker {
   // sends in `area` when they fit.
   void handle(Channel& channel, const Frame& frame, std::span<char> area) {
     const Announcement announcement(channel, frame.call, (frame.kind & kAnnounceFlag) != 0);
+    AfterAnswer after_answer;
     const auto kind = static_cast<Kind>(frame.kind & ~kAnnounceFlag);
     Writer out;
     try {
       Reader r(frame.payload);
       switch (kind) {
         case Kind::kRun:
-          run(r, channel, frame.call, out);
+          run(r, channel, frame.call, out, after_answer);
           break;
         case Kind::kBoot:
         case Kind::kRestore:
@@ -258,13 +285,17 @@ class Worker {
     return SessionState{instance.cwd(), instance.invalid(), instance.can_snapshot()};
   }
 
-  void run(Reader& r, Channel& channel, std::uint64_t call, Writer& out) {
+  void run(Reader& r, Channel& channel, std::uint64_t call, Writer& out,
+           AfterAnswer& after_answer) {
     const Engine& e = engine(r);
     r.i64();  // the server's clock: a stateless run has no workspace to stamp
     const bool stream = r.boolean();
     ExecutionRequest request = read_request(r);
     r.finish();
     if (stream) request.on_output = observer(channel, call);
+    request.defer = [&after_answer](std::function<void()> task) {
+      after_answer.add(std::move(task));
+    };
     write_outcome(out, e.run(request));
   }
 

@@ -1,5 +1,7 @@
 // The stateless path of an embedded engine (Engine::run).
+#include <functional>
 #include <thread>
+#include <vector>
 
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
@@ -8,6 +10,7 @@
 #include "embedded_test_util.h"
 #include "guest_abi_broken.h"
 #include "guest_wasi_probe.h"
+#include "support/proc_memory.h"
 
 namespace sandbox {
 namespace {
@@ -123,6 +126,58 @@ TEST(EmbeddedEngine, APooledInstanceGivesEveryCallerTheSameDescriptorNumbers) {
   EXPECT_FALSE(engine.run(req(opens)).error);
   EXPECT_EQ(text_of(engine.run(req("fdof /dev/null"))), first);
   EXPECT_EQ(text_of(engine.run(req("fdof /dev/null"))), first);
+}
+
+// ExecutionRequest::defer: a caller that defers is handed the reset of the run's instance (a
+// worker process does it after sending the answer). Until the caller has done it, the instance is
+// nobody's: a run in between gets another and sees nothing of the first. Done, it puts the
+// instance back reset: the next run reuses it (fewer page faults than a run on a new instance,
+// counted with getrusage, the same on every host) and sees nothing of the earlier run either.
+TEST(EmbeddedEngine, ACallerThatDefersIsHandedTheResetOfItsRunsInstance) {
+  const Engine engine = probe_engine();
+  std::vector<std::function<void()>> handed;
+  ExecutionRequest first = req("set x 1\nfdof /dev/null\nfdof /dev/null");
+  first.defer = [&](std::function<void()> task) { handed.push_back(std::move(task)); };
+  const std::string fds = text_of(engine.run(first));
+  ASSERT_EQ(handed.size(), 1u) << "the reset is the caller's to do";
+  const EngineOutcome between = engine.run(req("get x"));
+  ASSERT_TRUE(between.error);
+  EXPECT_EQ(between.error->name, "KeyError");
+
+  // Only the deferred instance is idle after this: the run in between kept none.
+  EmbeddedLanguage one_idle = probe_language();
+  one_idle.idle_instances = 1;
+  const Engine reusing = probe_engine(one_idle);
+  EmbeddedLanguage no_idle = probe_language();
+  no_idle.idle_instances = 0;
+  const Engine fresh = probe_engine(no_idle);
+  const ExecutionRequest writes = req("set y 2\nfdof /dev/null\nfdof /dev/null");
+  EXPECT_FALSE(reusing.run(writes).error);  // the image made, an instance idle
+  EXPECT_FALSE(fresh.run(writes).error);    // the image made, the instance dropped
+  handed.clear();
+  first.defer = [&](std::function<void()> task) { handed.push_back(std::move(task)); };
+  EXPECT_EQ(text_of(reusing.run(first)), fds);
+  ASSERT_EQ(handed.size(), 1u);
+  handed.front()();
+  const auto faults_of = [&](const Engine& e) {
+    const long before = testing_support::thread_minor_faults();
+    EXPECT_EQ(text_of(e.run(writes)), fds);
+    return testing_support::thread_minor_faults() - before;
+  };
+  const long on_new = faults_of(fresh);
+  const long on_reset = faults_of(reusing);
+  EXPECT_LT(on_reset, on_new) << "on the reset instance " << on_reset << ", on a new one "
+                              << on_new;
+  const EngineOutcome after = reusing.run(req("get x"));
+  ASSERT_TRUE(after.error);
+  EXPECT_EQ(after.error->name, "KeyError");
+  EXPECT_EQ(text_of(reusing.run(req("fdof /dev/null\nfdof /dev/null"))), fds);
+
+  // A task never run costs only the reuse: the instance is dropped with it.
+  handed.clear();
+  EXPECT_EQ(text_of(reusing.run(first)), fds);
+  handed.clear();
+  EXPECT_EQ(text_of(reusing.run(req("fdof /dev/null\nfdof /dev/null"))), fds);
 }
 
 TEST(EmbeddedEngine, LimitsAreThrownAsExecutionLimitError) {

@@ -50,6 +50,13 @@ constexpr const char* kChurnHostHeap = "churn-host-heap";
 constexpr const char* kThrowClassified = "throw-classified";
 constexpr const char* kThrowPlain = "throw-plain";
 constexpr const char* kBaseMadeIn = "base-made-in";
+constexpr const char* kDeferHost = "defer-host";
+constexpr const char* kDeferredHost = "deferred-host";
+
+// When the work a "defer-host" run leaves for after its answer (ExecutionRequest::defer) ended,
+// in this process: the steady clock's count (the same clock in every process), 0 before it did.
+// The work lasts 1 s; "deferred-host" answers the count.
+std::atomic<std::int64_t> g_deferred_end{0};
 
 // The first process (in this process's history, which a fork inherits) that asked for the
 // engine's base image; 0 before any did.
@@ -128,6 +135,17 @@ Engine faulty(Engine inner) {
     if (request.code == kPauseHost || request.code == kChurnHostHeap) {
       EngineOutcome out;
       out.results.push_back(ResultEntry::of_text("paused"));
+      return out;
+    }
+    if (request.code == kDeferHost || request.code == kDeferredHost) {
+      if (request.code == kDeferHost && request.defer) {
+        request.defer([] {
+          std::this_thread::sleep_for(std::chrono::seconds(1));
+          g_deferred_end = std::chrono::steady_clock::now().time_since_epoch().count();
+        });
+      }
+      EngineOutcome out;
+      out.results.push_back(ResultEntry::of_text(std::to_string(g_deferred_end.load())));
       return out;
     }
     if (request.code.starts_with(kGetenv)) {
@@ -246,6 +264,24 @@ TEST(EngineWorkers, AStatelessRunGivesWhatItGivesInProcess) {
   // A limit stays a limit: run() throws it, in process as in a worker (engine.h, rule 2).
   EXPECT_THROW(static_cast<void>(local.run({"spin", {}})), ExecutionLimitError);
   EXPECT_THROW(static_cast<void>(remote.run({"spin", {}})), ExecutionLimitError);
+}
+
+// Work an engine leaves for after a stateless run's answer (ExecutionRequest::defer; the
+// embedded engines' reset of the instance) is done in the worker once the answer has left
+// (docs/security.md#work-after-the-answer): the answer of a run whose deferred work lasts 1 s
+// arrives before that work ends. Done before the answer, it would end first.
+TEST(EngineWorkers, WorkAnEngineDefersIsDoneAfterTheAnswerIsSent) {
+  auto workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  EXPECT_EQ(text_of(engine.run({kDeferHost, {}})), "0");
+  const std::int64_t answered = std::chrono::steady_clock::now().time_since_epoch().count();
+  std::int64_t ended = 0;
+  for (int i = 0; i < 1000 && ended == 0; ++i) {  // on the busy lane or another: up to 10 s
+    ended = std::stoll(text_of(engine.run({kDeferredHost, {}})));
+    if (ended == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_NE(ended, 0) << "the deferred work never ended";
+  EXPECT_LT(answered, ended) << "the answer waited for the work deferred past it";
 }
 
 // A ClassifiedError thrown in the worker is answered as it would be in process: the host gets
