@@ -144,7 +144,8 @@ TEST(EmbeddedEngine, ACallerThatDefersIsHandedTheResetOfItsRunsInstance) {
   ASSERT_TRUE(between.error);
   EXPECT_EQ(between.error->name, "KeyError");
 
-  // Only the deferred instance is idle after this: the run in between kept none.
+  // An engine that keeps one idle instance: the run of `first` below takes it and hands its
+  // reset over, so no instance is idle until the task is done.
   EmbeddedLanguage one_idle = probe_language();
   one_idle.idle_instances = 1;
   const Engine reusing = probe_engine(one_idle);
@@ -155,7 +156,6 @@ TEST(EmbeddedEngine, ACallerThatDefersIsHandedTheResetOfItsRunsInstance) {
   EXPECT_FALSE(reusing.run(writes).error);  // the image made, an instance idle
   EXPECT_FALSE(fresh.run(writes).error);    // the image made, the instance dropped
   handed.clear();
-  first.defer = [&](std::function<void()> task) { handed.push_back(std::move(task)); };
   EXPECT_EQ(text_of(reusing.run(first)), fds);
   ASSERT_EQ(handed.size(), 1u);
   handed.front()();
