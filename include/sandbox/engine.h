@@ -187,6 +187,15 @@ struct SnapshotSource {
   // (docs/snapshot-format.md#restore). read_page serves the same memory; the spans stay valid
   // for the restore call. Unset: go by the pages.
   std::optional<SnapshotBlocks> base_delta_blocks;
+  // Optional, only with base_delta_pages, in place of base_delta_blocks: the same delta in
+  // pieces, handed out as they arrive (a worker process gets a restore's blocks while its server
+  // still reads them from storage: docs/security.md#restore-overlap). Each call returns the next
+  // piece, every block of it above those of the pieces before, or nullopt once there are no
+  // more; the spans stay valid for the restore call. An engine that starts from the base may
+  // make its instance ready first and then write each piece where it goes as it comes.
+  // read_page serves the same memory (waiting, when it must, for the pieces not handed out yet).
+  // Throws what kept a piece from arriving, which fails the restore.
+  std::function<std::optional<SnapshotBlocks>()> next_delta_blocks;
 };
 
 // What snapshot() returns: an engine-defined root handle and extra restore data (both stored in

@@ -186,7 +186,16 @@ std::unique_ptr<SessionInstance> EmbeddedSession::restore(std::shared_ptr<Engine
   wasm::Instance& instance = guest->instance();
   const auto memory = instance.memory();
   std::vector<std::uint32_t> written;  // the 4 KiB pages the restore writes, ascending
-  if (delta_pages != nullptr && source.base_delta_blocks) {
+  if (delta_pages != nullptr && source.next_delta_blocks) {
+    // The pieces as they arrive, the instance ready for them.
+    while (const std::optional<SnapshotBlocks> piece = source.next_delta_blocks()) {
+      if (!piece->blocks.empty() && !written.empty() && piece->blocks.front() <= written.back()) {
+        throw SnapshotError("Snapshot block " + std::to_string(piece->blocks.front()) +
+                            " is out of order");
+      }
+      write_delta_blocks(memory, *piece, written);
+    }
+  } else if (delta_pages != nullptr && source.base_delta_blocks) {
     write_delta_blocks(memory, *source.base_delta_blocks, written);
   } else if (delta_pages != nullptr) {
     for (const std::uint32_t page : *delta_pages) {
