@@ -15,6 +15,7 @@
  *   spin              loops forever (until the host stops it)
  *   alloc MB          allocates and touches MB MiB, kept for the life of the instance;
  *                     MemoryError "out of memory" when that fails
+ *   filled            result: how many bytes of what `alloc` kept still hold what it wrote
  *   open PATH         opens PATH read-only and leaves it open
  *   close             closes every file `open` left open
  *   write PATH TEXT   writes TEXT (the rest of the line) to PATH, replacing it
@@ -192,6 +193,17 @@ static int run_line(outcome* o, char* line, const char* original, int n) {
       b->next = blocks;
       blocks = b;
     }
+    return 0;
+  }
+  if (!strcmp(cmd, "filled")) {
+    unsigned long count = 0;
+    for (block* b = blocks; b; b = b->next) {
+      const unsigned char* bytes = (const unsigned char*)b;
+      for (unsigned long i = sizeof *b; i < (1 << 20); i++) count += bytes[i] == 0xab;
+    }
+    char text[32];
+    snprintf(text, sizeof text, "%lu", count);
+    set_text(o, text, strlen(text));
     return 0;
   }
   if (!strcmp(cmd, "open")) {

@@ -362,6 +362,11 @@ Filter build_filter(SyscallPolicy policy) {
   // get_robust_list only for the calling thread (pid 0): with another pid it reads that
   // process's robust-list address, an address-layout leak across workers.
   allow(filter, SCMP_SYS(get_robust_list), {SCMP_A0(SCMP_CMP_EQ, 0)});
+  // sched_setaffinity only for the calling thread (pid 0), within the CPUs the process may use
+  // (the kernel refuses others): a restore's thread moves off its server's CPU for the
+  // restore's length (docs/security.md#restore-overlap). It can only choose where its own
+  // thread runs, as sched_yield and a busy loop already let it weigh on a CPU.
+  allow(filter, SCMP_SYS(sched_setaffinity), {SCMP_A0(SCMP_CMP_EQ, 0)});
   // glibc's fstat: newfstatat(fd, "", buf, AT_EMPTY_PATH). The path cannot be checked here (see
   // the header's "Known residue"); Landlock has no right for stat either.
   allow(filter, SCMP_SYS(newfstatat), {SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)});

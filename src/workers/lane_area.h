@@ -1,8 +1,8 @@
 // LaneArea: memory the two ends of one lane share (docs/security.md#lane-areas), so 4 KiB blocks
 // of an instance's memory pass between them without passing through the socket: the blocks a
 // step changed (the worker copies them into the area and the lane's answer carries only their
-// list) and the blocks a restore sends (the server copies them in before the call, whose frame
-// carries only their list).
+// list) and the blocks a restore sends (the server copies each piece in, after the pieces
+// before, before it sends the piece's frame, which carries only their list and where they are).
 //
 // The server makes the area (a memfd sealed against shrinking and growing, so the worker can
 // never cut it short under a reader), maps it, and sends it to the worker with the lane; both

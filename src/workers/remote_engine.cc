@@ -2,8 +2,12 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
+
+#include <sched.h>
 
 #include "base/recycled_buffer.h"
 #include "snapshot/delta.h"
@@ -95,27 +99,83 @@ class RemoteSession final : public SessionInstance {
       state_ = decode(*worker_, reply, [](Reader& r) { return read_state(r); });
       return;
     }
-    // The blocks are gathered into one buffer, copied into the lane's area when they fit there
-    // (docs/security.md#lane-areas) and otherwise sent as the frame's last part. The shadow
-    // takes them from this buffer, which the worker cannot write, while the worker restores:
-    // the server's copy and the worker's are made at once, on two cores, and a restore waits
-    // for the slower of the two, not for both (docs/security.md#restore-overlap). The buffer
-    // holds what is sent (at most the memory limit) for the call's length; one of a usual size
-    // is kept for the next restore.
-    std::string bytes = RecycledBuffer<std::string>::take();
-    const RestoreBlocks sent = gather_restore(*source, base_.get(), bytes);
-    const auto compose = [&](std::span<char> area) -> std::vector<std::string_view> {
-      const bool in_area = !bytes.empty() && bytes.size() <= area.size();
-      write_restore_source(w, sent.meta, sent.delta, sent.blocks, in_area);
-      if (!in_area) return {w.buffer(), bytes};
-      std::memcpy(area.data(), bytes.data(), bytes.size());
-      return {w.buffer()};
+    const RestorePlan plan = plan_restore(*source, base_.get());
+    // The blocks are gathered into one buffer (as large as what is sent, at most the memory
+    // limit, for the call's length; one of a usual size is kept for the next restore), which
+    // the worker cannot write: the shadow takes them from it while the worker restores, the
+    // server's copy and the worker's made at once on two cores (docs/security.md#restore-overlap).
+    ScopedRecycledBuffer<std::string> buffer(0);
+    std::string& bytes = buffer.get();
+    std::vector<std::uint32_t> blocks;
+    const auto write_shadow = [&] {
+      shadow_->reset(plan.delta ? server_base : nullptr, source->memory_pages);
+      shadow_->write_blocks(blocks, reinterpret_cast<const std::uint8_t*>(bytes.data()));
     };
-    const Frame reply = call(Kind::kRestore, compose, {}, [&] {
-      shadow_->reset(sent.delta ? server_base : nullptr, source->memory_pages);
-      shadow_->write_blocks(sent.blocks, reinterpret_cast<const std::uint8_t*>(bytes.data()));
-    });
-    RecycledBuffer<std::string>::give_back(std::move(bytes));
+    const auto gather = [&](const std::function<void()>& after_block) {
+      gather_restore(*source, base_.get(), plan, [&](std::uint32_t block, const std::uint8_t* at) {
+        blocks.push_back(block);
+        bytes.append(reinterpret_cast<const char*>(at), kChangeBlockBytes);
+        after_block();
+      });
+    };
+    // Writes into `into` a piece of the `listed` blocks, whose bytes are `piece_bytes`: those go
+    // in the area at `area_used` (which grows by them) when they fit there; returns the frame
+    // parts that follow what `into` holds.
+    const auto put_piece = [](Writer& into, std::span<char> area, std::size_t& area_used,
+                              const std::vector<std::uint32_t>& listed,
+                              std::string_view piece_bytes) -> std::vector<std::string_view> {
+      const bool in_area = !listed.empty() && piece_bytes.size() <= area.size() - area_used;
+      write_restore_piece(into, listed,
+                          in_area ? std::optional<std::size_t>(area_used) : std::nullopt);
+      if (!in_area) return {piece_bytes};
+      std::memcpy(area.data() + area_used, piece_bytes.data(), piece_bytes.size());
+      area_used += piece_bytes.size();
+      return {};
+    };
+    Frame reply;
+    if (plan.pages.size() < kRestoreApartPages) {
+      // A short read: the blocks go with the call, as one piece, and the worker restores them
+      // while the shadow takes them.
+      gather([] {});
+      const auto compose = [&](std::span<char> area) -> std::vector<std::string_view> {
+        write_restore_source(w, plan.meta, plan.delta, std::nullopt, false);
+        std::size_t area_used = 0;
+        std::vector<std::string_view> parts = put_piece(w, area, area_used, blocks, bytes);
+        parts.insert(parts.begin(), w.buffer());
+        return parts;
+      };
+      reply = call(Kind::kRestore, compose, {}, write_shadow);
+    } else {
+      // A long read: the worker gets the call first and makes its instance ready while the
+      // blocks are read here, and takes each piece as soon as it is read, beside this thread
+      // (its CPU named for the worker to leave); the shadow takes them after the last piece,
+      // while the worker finishes its restore.
+      const int cpu = ::sched_getcpu();
+      write_restore_source(w, plan.meta, plan.delta,
+                           cpu >= 0 ? std::optional<std::uint32_t>(cpu) : std::nullopt, true);
+      const auto stream = [&](const WorkerConnection::SendMore& send_more, std::span<char> area) {
+        std::size_t sent = 0;  // blocks
+        std::size_t area_used = 0;
+        const auto send_piece = [&] {
+          const std::vector<std::uint32_t> listed(
+              blocks.begin() + static_cast<std::ptrdiff_t>(sent), blocks.end());
+          Writer piece;
+          std::vector<std::string_view> parts =
+              put_piece(piece, area, area_used, listed,
+                        std::string_view(bytes).substr(sent * kChangeBlockBytes));
+          parts.insert(parts.begin(), piece.buffer());
+          send_more(Kind::kRestoreBlocks, parts);
+          sent = blocks.size();
+        };
+        gather([&] {
+          if (blocks.size() - sent == kRestorePieceBlocks) send_piece();
+        });
+        if (blocks.size() > sent) send_piece();
+        send_piece();  // the end
+        write_shadow();
+      };
+      reply = stream_call(Kind::kRestore, {w.buffer()}, stream);
+    }
     decode(*worker_, reply, [&](Reader& r) {
       state_ = read_state(r);
       read_changes_if_any(r, reply.area);
@@ -249,6 +309,13 @@ class RemoteSession final : public SessionInstance {
     });
   }
 
+  Frame stream_call(Kind kind, const std::vector<std::string_view>& parts,
+                    const WorkerConnection::Stream& stream) {
+    return guarded([&] {
+      return worker_->call_streamed(kind, parts, stream, {}, kWorkerCallTimeout, std::move(woken_));
+    });
+  }
+
   // Runs a call; what it throws leaves the worker's state unknown to this instance.
   template <typename Call>
   Frame guarded(Call&& make_call) {
@@ -313,63 +380,69 @@ class RemoteSession final : public SessionInstance {
     shadow_known_ = true;
   }
 
-  // The 4 KiB blocks a restore sends: those of the stored pages that differ from the image (a
-  // delta) or from zeros, ascending, and the snapshot's metadata the worker gets with them.
-  struct RestoreBlocks {
+  // What a restore sends: whether the blocks go over the image (a delta) or zeros, the pages
+  // whose blocks are read, ascending, and the snapshot's metadata the worker gets first.
+  struct RestorePlan {
     bool delta = false;
-    std::vector<std::uint32_t> blocks;
+    std::vector<std::uint32_t> pages;
     SnapshotSource meta;  // without read_page
   };
 
-  // Gathers the bytes of each block the restore sends into `bytes`, in order. A block equal to
-  // the image's is neither copied nor sent. The shadow is left as it is: the caller sets it to
-  // the image (or zeros) with these blocks written over.
-  RestoreBlocks gather_restore(const SnapshotSource& source, const SnapshotBase* base,
-                               std::string& bytes) {
+  // Checks a restore's source against the shadow's room and plans it. The changes taken before
+  // describe a memory that is gone, and are forgotten.
+  RestorePlan plan_restore(const SnapshotSource& source, const SnapshotBase* base) {
     if (source.memory_pages > shadow_->max_pages()) {
       throw SnapshotError("Snapshot is larger than the engine's memory limit");
     }
     if (!source.read_page) throw std::runtime_error("Snapshot source has no pages");
-    RestoreBlocks sent;
-    sent.delta = source.base_delta_pages && base != nullptr &&
+    RestorePlan plan;
+    plan.delta = source.base_delta_pages && base != nullptr &&
                  base->fingerprint == source.base_fingerprint && source.memory_pages >= base->pages;
-    std::vector<std::uint32_t> wanted;
-    if (sent.delta) {
+    if (plan.delta) {
       for (const std::uint32_t p : *source.base_delta_pages) {
-        if (p < source.memory_pages && (wanted.empty() || p > wanted.back())) wanted.push_back(p);
+        if (p < source.memory_pages && (plan.pages.empty() || p > plan.pages.back())) {
+          plan.pages.push_back(p);
+        }
       }
     } else {
-      for (std::uint32_t p = 0; p < source.memory_pages; ++p) wanted.push_back(p);
+      for (std::uint32_t p = 0; p < source.memory_pages; ++p) plan.pages.push_back(p);
     }
     changed_pages_.clear();
     changed_blocks_.clear();
     changed_all_ = false;
     changes_ready_ = false;
+    plan.meta.handle = source.handle;
+    plan.meta.extra = source.extra;
+    plan.meta.memory_pages = source.memory_pages;
+    plan.meta.base_fingerprint = source.base_fingerprint;
+    if (plan.delta) plan.meta.base_delta_pages = plan.pages;
+    shadow_known_ = true;
+    return plan;
+  }
+
+  // Hands `take` each 4 KiB block the restore sends, ascending, with its bytes (valid while
+  // `take` runs): the blocks of the plan's pages that differ from the image (a delta) or from
+  // zeros.
+  template <typename Take>
+  void gather_restore(const SnapshotSource& source, const SnapshotBase* base,
+                      const RestorePlan& plan, Take&& take) {
     static const std::vector<std::uint8_t> zero(kChangeBlockBytes, 0);
-    for (const std::uint32_t p : wanted) {
+    for (const std::uint32_t p : plan.pages) {
       const auto page = source.read_page(p);
       if (page && page->size() != kWasmPageBytes) {
         throw SnapshotError("Snapshot page " + std::to_string(p) + " has " +
                             std::to_string(page->size()) + " bytes");
       }
-      const std::uint8_t* image = sent.delta ? base_page(*base, p) : nullptr;
+      const std::uint8_t* image = plan.delta ? base_page(*base, p) : nullptr;
       if (!page && image == nullptr) continue;  // zero, as the shadow is
       for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
         const std::size_t at = std::size_t{b} * kChangeBlockBytes;
         const std::uint8_t* want = page ? page->data() + at : zero.data();
         const std::uint8_t* have = image != nullptr ? image + at : zero.data();
         if (std::memcmp(want, have, kChangeBlockBytes) == 0) continue;
-        sent.blocks.push_back(p * kChangeBlocksPerPage + b);
-        bytes.append(reinterpret_cast<const char*>(want), kChangeBlockBytes);
+        take(p * kChangeBlocksPerPage + b, want);
       }
     }
-    sent.meta.handle = source.handle;
-    sent.meta.extra = source.extra;
-    sent.meta.memory_pages = source.memory_pages;
-    sent.meta.base_fingerprint = source.base_fingerprint;
-    if (sent.delta) sent.meta.base_delta_pages = std::move(wanted);
-    shadow_known_ = true;
-    return sent;
   }
 
   std::shared_ptr<Pool> pool_;

@@ -173,6 +173,14 @@ Frame WorkerConnection::call_composed(Kind kind, const Compose& compose, const P
   return call_on_lane(kind, {}, &compose, progress, timeout, while_waiting, std::move(woken));
 }
 
+Frame WorkerConnection::call_streamed(Kind kind, const std::vector<std::string_view>& parts,
+                                      const Stream& stream, const Progress& progress,
+                                      std::chrono::steady_clock::duration timeout,
+                                      WokenLane woken) {
+  if (!use_lanes_) throw std::logic_error("WorkerConnection::call_streamed without lanes");
+  return call_on_lane(kind, parts, nullptr, progress, timeout, {}, std::move(woken), &stream);
+}
+
 WorkerConnection::Lane WorkerConnection::open_lane() {
   // The worker's two ends are closed here once sent: the worker holds the only copies.
   std::optional<LaneSockets> sockets = make_lane_sockets();
@@ -264,7 +272,8 @@ void WorkerConnection::timed_out(std::chrono::steady_clock::duration timeout) {
 Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_view>& parts,
                                      const Compose* compose, const Progress& progress,
                                      std::chrono::steady_clock::duration timeout,
-                                     const std::function<void()>& while_waiting, WokenLane woken) {
+                                     const std::function<void()>& while_waiting, WokenLane woken,
+                                     const Stream* stream) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   if (woken && woken.connection_ != this) {
     throw std::logic_error("WorkerConnection::call: a lane woken on another connection");
@@ -309,7 +318,18 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
   } catch (const ChannelError&) {
     lane_lost();
   }
-  if (while_waiting) while_waiting();
+  if (stream != nullptr) {
+    const SendMore send_more = [&](Kind more, const std::vector<std::string_view>& more_parts) {
+      try {
+        lane->channel.send_parts(static_cast<std::uint32_t>(more), id, more_parts);
+      } catch (const ChannelError&) {
+        lane_lost();
+      }
+    };
+    (*stream)(send_more, lane->area.writable());
+  } else if (while_waiting) {
+    while_waiting();
+  }
   for (;;) {
     std::optional<Frame> frame;
     try {

@@ -130,6 +130,21 @@ class WorkerConnection {
                       std::chrono::steady_clock::duration timeout,
                       const std::function<void()>& while_waiting = {}, WokenLane woken = {});
 
+  // Sends one more frame of the call in flight (of `kind`, with the call's id) on its lane, after
+  // those sent before. Throws WorkerLostError when the lane is gone.
+  using SendMore = std::function<void(Kind kind, const std::vector<std::string_view>& parts)>;
+  // The rest of a call in several frames: run on the calling thread once the first frame is
+  // sent and before the answer is read (as call()'s `while_waiting` is), with what sends the
+  // further frames and the lane's area, which the first frame leaves unused (empty when the lane
+  // has none). What it throws ends the call (its answer unread; the lane is closed).
+  using Stream = std::function<void(const SendMore& send_more, std::span<char> area)>;
+  // call(), on a lane, with the frames `stream` sends after the first (made of `parts`): a call
+  // whose request is still being made when the worker starts on it
+  // (docs/security.md#restore-overlap). Throws std::logic_error on the zygote's connection.
+  Frame call_streamed(Kind kind, const std::vector<std::string_view>& parts, const Stream& stream,
+                      const Progress& progress, std::chrono::steady_clock::duration timeout,
+                      WokenLane woken = {});
+
   // Tells the worker that a call is coming (kWake) on the lane `woken` holds, or on an idle lane
   // it then takes, while at most one call per two CPUs, this one included, would be in flight in
   // this process: the lane's thread looks for the call awake. Does nothing on the zygote's
@@ -173,10 +188,12 @@ class WorkerConnection {
   Frame call_shared(Kind kind, const std::vector<std::string_view>& parts, const Progress& progress,
                     std::chrono::steady_clock::duration timeout,
                     const std::function<void()>& while_waiting);
-  // Sends `parts`, or what `compose` (when not null) makes once the lane is known.
+  // Sends `parts`, or what `compose` (when not null) makes once the lane is known, then the
+  // frames `stream` sends (when not null).
   Frame call_on_lane(Kind kind, const std::vector<std::string_view>& parts, const Compose* compose,
                      const Progress& progress, std::chrono::steady_clock::duration timeout,
-                     const std::function<void()>& while_waiting, WokenLane woken);
+                     const std::function<void()>& while_waiting, WokenLane woken,
+                     const Stream* stream = nullptr);
   // A new lane, its other end sent to the worker. Throws WorkerLostError when the worker is gone.
   Lane open_lane();
   // Keeps `lane` for a later call, or closes it when enough are idle or the process is dead.

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <sandbox/protocol.h>
@@ -100,6 +102,137 @@ class AfterAnswer {
   std::vector<std::function<void()>> tasks_;
 };
 
+// The pieces of a restore's blocks (kRestoreBlocks frames) as they arrive on the call's lane
+// after its frame, each checked (ascending, above the pieces before, within the memory, its
+// bytes in the frame or within the lane's area) and kept, with its bytes, until the call ends.
+// A piece's bytes in the area stay there: the server writes each part of the area once per call,
+// and this call's answer writes there only after the last piece. With `spin`, each piece is
+// looked for awake for up to kRestorePieceSpin before the read sleeps.
+class RestorePieces {
+ public:
+  RestorePieces(Channel& lane, std::uint64_t call, std::uint32_t memory_pages,
+                std::span<const char> area, bool spin)
+      : lane_(lane), call_(call), memory_pages_(memory_pages), area_(area), spin_(spin) {}
+
+  // A restore that is not streamed: its one piece, read from the call's frame `r` (which
+  // outlives this), is the only one.
+  void take_whole(Reader& r) {
+    whole_ = read_restore_piece(r, memory_pages_, area_.size());
+    ended_ = true;
+  }
+
+  // The next piece's blocks and bytes, or nullopt after the last. Throws WireError for a frame
+  // that is not this call's piece, or that breaks the order.
+  std::optional<SnapshotBlocks> next() {
+    if (whole_) {
+      RestorePiece piece = std::move(*whole_);
+      whole_.reset();
+      if (piece.blocks.empty()) return std::nullopt;
+      return add(std::move(piece));
+    }
+    if (ended_) return std::nullopt;
+    // Beside the server's thread, the next piece is looked for awake, which needs no wake-up
+    // (docs/security.md#restore-overlap).
+    if (spin_) lane_.spin_until_readable(kRestorePieceSpin);
+    std::optional<Frame> frame = lane_.receive();
+    if (!frame) throw WireError("the lane closed before the restore's last piece");
+    if (frame->call != call_ || static_cast<Kind>(frame->kind) != Kind::kRestoreBlocks) {
+      throw WireError("a frame other than the restore's next piece");
+    }
+    // Kept until the call ends: a piece's bytes may be in its frame.
+    const Frame& kept = frames_.emplace_back(std::move(*frame));
+    Reader r(kept.payload);
+    RestorePiece piece = read_restore_piece(r, memory_pages_, area_.size());
+    r.finish();
+    if (piece.blocks.empty()) {
+      ended_ = true;
+      return std::nullopt;
+    }
+    if (!blocks_.empty() && piece.blocks.front() <= blocks_.back()) {
+      throw WireError("a restore piece's blocks are not above the pieces before");
+    }
+    return add(std::move(piece));
+  }
+  // Takes every piece not taken yet.
+  void take_rest() {
+    while (next()) {
+    }
+  }
+  // Reads past the pieces not taken yet, as far as it can, after a failure.
+  void skip_rest() noexcept {
+    try {
+      take_rest();
+    } catch (const std::exception&) {
+      // The lane is out of step: the server closes it when the call fails.
+    }
+  }
+  // Every block taken so far, ascending, and the bytes of the i-th.
+  const std::vector<std::uint32_t>& blocks() const { return blocks_; }
+  const std::uint8_t* bytes_of(std::size_t i) const { return bytes_[i]; }
+
+ private:
+  SnapshotBlocks add(RestorePiece piece) {
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(
+        piece.area_offset ? area_.data() + *piece.area_offset : piece.bytes.data());
+    blocks_.insert(blocks_.end(), piece.blocks.begin(), piece.blocks.end());
+    for (std::size_t i = 0; i < piece.blocks.size(); ++i) {
+      bytes_.push_back(bytes + i * kChangeBlockBytes);
+    }
+    const std::vector<std::uint32_t>& listed = piece_blocks_.emplace_back(std::move(piece.blocks));
+    return SnapshotBlocks{listed, std::span(bytes, listed.size() * kChangeBlockBytes)};
+  }
+
+  Channel& lane_;
+  const std::uint64_t call_;
+  const std::uint32_t memory_pages_;
+  const std::span<const char> area_;
+  const bool spin_;
+  std::optional<RestorePiece> whole_;  // a restore that is not streamed, until handed out
+  bool ended_ = false;
+  std::vector<std::uint32_t> blocks_;
+  std::vector<const std::uint8_t*> bytes_;
+  std::deque<Frame> frames_;
+  std::deque<std::vector<std::uint32_t>> piece_blocks_;  // each handed out piece's list
+};
+
+// Keeps the calling thread off CPU `cpu` while it lives, when the thread is on it now and has
+// another CPU to go to: a restore's worker thread woken by its server's send is often run on
+// the server thread's CPU (an AF_UNIX send wakes its reader as a synchronous wake-up), where it
+// would wait for the server to finish reading the pieces instead of taking them beside it
+// (docs/security.md#restore-overlap). Moved, the thread gets its former CPUs back when this
+// ends. Does nothing when the server's CPU is not known (a short restore: kRestoreApartPages) or
+// the thread is elsewhere already.
+class AwayFromCpu {
+ public:
+  explicit AwayFromCpu(std::optional<std::uint32_t> cpu) {
+    if (!cpu || *cpu >= CPU_SETSIZE) return;
+    const int now = ::sched_getcpu();
+    if (now < 0) return;
+    if (now != static_cast<int>(*cpu)) {
+      apart_ = true;
+      return;
+    }
+    if (::sched_getaffinity(0, sizeof before_, &before_) != 0) return;
+    cpu_set_t away = before_;
+    CPU_CLR(*cpu, &away);
+    if (CPU_COUNT(&away) == 0) return;
+    moved_ = ::sched_setaffinity(0, sizeof away, &away) == 0;
+    apart_ = moved_;
+  }
+  // Whether the thread runs on another CPU than `cpu` now (moved, or elsewhere already).
+  bool apart() const { return apart_; }
+  ~AwayFromCpu() {
+    if (moved_) (void)::sched_setaffinity(0, sizeof before_, &before_);
+  }
+  AwayFromCpu(const AwayFromCpu&) = delete;
+  AwayFromCpu& operator=(const AwayFromCpu&) = delete;
+
+ private:
+  cpu_set_t before_{};
+  bool moved_ = false;
+  bool apart_ = false;
+};
+
 struct Slot {
   std::unique_ptr<SessionInstance> instance;
   // What the server's copy of the instance's memory holds.
@@ -171,6 +304,9 @@ class Worker {
       }
       if (!frame) return;  // the server closed the lane (or broke it): the lane ends
       frame->fds.clear();
+      if (static_cast<Kind>(frame->kind) == Kind::kRestoreBlocks) {
+        continue;  // a piece of a restore that failed before it took them all
+      }
       if (static_cast<Kind>(frame->kind) == Kind::kWake) {
         // A call follows soon: look for it awake, so that it needs no wake-up
         // (docs/security.md#calls-announced).
@@ -332,18 +468,23 @@ class Worker {
       }
       write_state(out, state_of(*s->instance));
     } else {
-      const RestoreSource source = read_restore_source(r, area.size());
+      const RestoreSource source = read_restore_source(r);
+      // The blocks come in pieces after the call (kRestoreBlocks), taken as the engine asks
+      // for them: it makes its instance ready while the server is still reading them.
+      // Beside the server's thread, not on its CPU waiting for it, while it reads the pieces, when
+      // few calls are in flight; and then looking for each piece awake. On the server's CPU, a
+      // thread that looked awake would take the CPU from the server's reading.
+      const bool few_calls = (frame.kind & kAnnounceFlag) != 0;
+      const AwayFromCpu away(few_calls ? source.server_cpu : std::nullopt);
+      RestorePieces pieces(channel, frame.call, source.memory_pages, area, away.apart());
+      if (!source.streamed) pieces.take_whole(r);
       r.finish();
-      // The blocks' bytes: in the frame, or where the server put them in the lane's area. They
-      // are read before this call's answer writes its own blocks there.
-      const std::string_view bytes =
-          source.in_area ? std::string_view(area.data(), source.blocks.size() * kChangeBlockBytes)
-                         : source.bytes;
       // The image the blocks go over: ours, which must be the one the server's delta is from.
       std::shared_ptr<const SnapshotBase> base;
       if (source.base_delta_pages) {
         if (e.sessions->base) base = e.sessions->base();
         if (!base || base->fingerprint != source.base_fingerprint) {
+          pieces.skip_rest();
           throw SnapshotError("Snapshot is a delta from another image than this worker's");
         }
       }
@@ -360,9 +501,11 @@ class Worker {
       ScopedRecycledBuffer<std::vector<std::uint8_t>> buffer(kWasmPageBytes);
       std::vector<std::uint8_t>& page_buffer = buffer.get();
       src.read_page = [&](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
+        pieces.take_rest();
+        const std::vector<std::uint32_t>& blocks = pieces.blocks();
         const std::uint32_t first = page * kChangeBlocksPerPage;
-        auto it = std::lower_bound(source.blocks.begin(), source.blocks.end(), first);
-        const bool any = it != source.blocks.end() && *it < first + kChangeBlocksPerPage;
+        auto it = std::lower_bound(blocks.begin(), blocks.end(), first);
+        const bool any = it != blocks.end() && *it < first + kChangeBlocksPerPage;
         const std::uint8_t* image = base ? base_page(*base, page) : nullptr;
         if (!any && image == nullptr) return std::nullopt;  // all zero
         if (image != nullptr) {
@@ -370,29 +513,29 @@ class Worker {
         } else {
           std::memset(page_buffer.data(), 0, kWasmPageBytes);
         }
-        for (; it != source.blocks.end() && *it < first + kChangeBlocksPerPage; ++it) {
-          const std::size_t at = static_cast<std::size_t>(it - source.blocks.begin());
+        for (; it != blocks.end() && *it < first + kChangeBlocksPerPage; ++it) {
+          const auto at = static_cast<std::size_t>(it - blocks.begin());
           std::memcpy(page_buffer.data() + std::size_t{*it - first} * kChangeBlockBytes,
-                      bytes.data() + at * kChangeBlockBytes, kChangeBlockBytes);
+                      pieces.bytes_of(at), kChangeBlockBytes);
         }
         return std::span<const std::uint8_t>(page_buffer);
       };
-      // The blocks as they came: the server sent only those that differ from the image.
-      if (base) {
-        src.base_delta_blocks = SnapshotBlocks{
-            source.blocks,
-            std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())};
+      // The blocks as they come: the server sends only those that differ from the image.
+      if (base) src.next_delta_blocks = [&] { return pieces.next(); };
+      try {
+        s->instance = e.sessions->restore(options, src);
+        pieces.take_rest();  // those the engine did not ask for
+      } catch (...) {
+        pieces.skip_rest();  // the lane's next frame is then the next call's
+        throw;
       }
-      s->instance = e.sessions->restore(options, src);
       announcement.engine_done();
       // The server's copy: the same image (or zeros) with the same blocks.
       auto image = base ? image_blocks(e) : nullptr;
       if (!base || (image && image->fingerprint == base->fingerprint)) {
         s->baseline.start(std::move(image), source.memory_pages);
-        for (std::size_t i = 0; i < source.blocks.size(); ++i) {
-          s->baseline.set_block(
-              source.blocks[i],
-              reinterpret_cast<const std::uint8_t*>(bytes.data()) + i * kChangeBlockBytes);
+        for (std::size_t i = 0; i < pieces.blocks().size(); ++i) {
+          s->baseline.set_block(pieces.blocks()[i], pieces.bytes_of(i));
         }
       }
       write_state(out, state_of(*s->instance));

@@ -400,7 +400,7 @@ ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes) {
 }
 
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& blocks, bool in_area) {
+                          std::optional<std::uint32_t> server_cpu, bool streamed) {
   w.u64(source.handle);
   w.str(boost::json::serialize(source.extra));
   w.u32(source.memory_pages);
@@ -408,11 +408,12 @@ void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
   w.boolean(listed);
   if (listed) write_pages(w, *source.base_delta_pages);
   w.str(source.base_fingerprint);
-  write_pages(w, blocks);
-  w.boolean(in_area);
+  w.boolean(server_cpu.has_value());
+  if (server_cpu) w.u32(*server_cpu);
+  w.boolean(streamed);
 }
 
-RestoreSource read_restore_source(Reader& r, std::size_t area_bytes) {
+RestoreSource read_restore_source(Reader& r) {
   RestoreSource s;
   s.handle = r.u64();
   s.extra = read_object(r);
@@ -422,15 +423,32 @@ RestoreSource read_restore_source(Reader& r, std::size_t area_bytes) {
   }
   if (r.boolean()) s.base_delta_pages = read_ascending_pages(r, s.memory_pages);
   s.base_fingerprint = r.str();
-  s.blocks = read_ascending_pages(r, s.memory_pages * kChangeBlocksPerPage);
-  s.in_area = r.boolean();
-  const std::size_t bytes = s.blocks.size() * kChangeBlockBytes;
-  if (!s.in_area) {
-    s.bytes = r.raw(bytes);
-  } else if (bytes > area_bytes) {
-    throw WireError("restore's blocks do not fit in the lane's area");
-  }
+  if (r.boolean()) s.server_cpu = r.u32();
+  s.streamed = r.boolean();
   return s;
+}
+
+void write_restore_piece(Writer& w, const std::vector<std::uint32_t>& blocks,
+                         std::optional<std::size_t> area_offset) {
+  write_pages(w, blocks);
+  w.boolean(area_offset.has_value());
+  if (area_offset) w.u64(*area_offset);
+}
+
+RestorePiece read_restore_piece(Reader& r, std::uint32_t memory_pages, std::size_t area_bytes) {
+  RestorePiece p;
+  p.blocks = read_ascending_pages(r, memory_pages * kChangeBlocksPerPage);
+  const std::size_t bytes = p.blocks.size() * kChangeBlockBytes;
+  if (!r.boolean()) {
+    p.bytes = r.raw(bytes);
+    return p;
+  }
+  const std::uint64_t offset = r.u64();
+  if (offset > area_bytes || bytes > area_bytes - offset) {
+    throw WireError("restore piece's blocks do not fit in the lane's area");
+  }
+  p.area_offset = static_cast<std::size_t>(offset);
+  return p;
 }
 
 void write_base(Writer& w, const SnapshotBase* base) {

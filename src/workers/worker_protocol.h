@@ -5,8 +5,13 @@
 // (an execute may send kOutput and kCwd frames first):
 //   kRun        engine, now, stream?, request                -> outcome
 //   kBoot       engine, instance, workspace, update, cwd, now -> state
-//   kRestore    kBoot's fields, snapshot source and its blocks -> state, changes?
-//               (the blocks' bytes in the lane's area when they fit, otherwise in the frame)
+//   kRestore    kBoot's fields, snapshot source                -> state, changes?
+//               then the blocks to write over the image (or zeros): a short restore's in the
+//               frame, as one piece; a longer one's (kRestoreApartPages) in kRestoreBlocks
+//               frames that follow it on its lane (the same call id), in pieces, and an empty
+//               piece at the end (docs/security.md#restore-overlap); each piece's bytes in the
+//               lane's area where they fit after those of the pieces before, otherwise in its
+//               frame
 //   kExecute    instance, now, stream?, all?, request, update -> session outcome, state, update,
 //                                                                changes?
 //   kSnapshot   instance, all?                                -> changes
@@ -70,6 +75,7 @@ enum class Kind : std::uint32_t {
   kLane = 104,
   kSoon = 105,
   kWake = 106,
+  kRestoreBlocks = 107,
   kSpawn = 200,
   kEngines = 201,
   kExited = 202,
@@ -100,6 +106,25 @@ inline constexpr std::chrono::microseconds kWokenLaneSpin{300};
 // bench/run was run on; waking the lane ahead made Perl's and Ruby's steps about 3 % faster, and
 // Lua's 5-9 % slower (bench/results.md#calls-announced).
 inline constexpr std::chrono::microseconds kWakeAfterStep{200};
+
+// The blocks of one kRestoreBlocks piece, at most (the last one may hold fewer): 64 KiB. The
+// server sends a piece as soon as it has read it from storage, and the worker writes it while
+// the server reads the next; smaller pieces cost more frames, larger ones leave more of the
+// worker's writing after the server's reading (docs/security.md#restore-overlap).
+inline constexpr std::size_t kRestorePieceBlocks = 16;
+
+// The longest a worker's lane thread looks for a restore's next piece without sleeping, when it
+// works beside its server's thread (docs/security.md#restore-overlap): the server sends pieces
+// every 100-300 µs, and a sleeping reader would need a wake-up for each.
+inline constexpr std::chrono::microseconds kRestorePieceSpin{200};
+
+// The stored pages a restore must read for its blocks to follow the call in pieces, and for the
+// server to name its CPU in the call, which the worker's thread then leaves for the restore's
+// length (docs/security.md#restore-overlap). The server reads 25-60 µs of each page; the pieces
+// and the move cost two system calls, a migration, and a wake-up on the other CPU for each frame
+// and for the call after the restore. A shorter restore sends its blocks with the call.
+// JavaScript's contexts in bench/run read 8, Lua's 4.
+inline constexpr std::size_t kRestoreApartPages = 8;
 
 // The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm
 // 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.
@@ -195,32 +220,46 @@ void write_changes(Writer& w, const SessionSnapshot& snapshot,
 // the header and the blocks must fit). WireError otherwise.
 ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes = 0);
 
-// The stored snapshot a restore starts from: its metadata and the blocks the worker needs. The
-// memory to restore is the engine's image (a delta: base_delta_pages set, the pages the engine
-// reads) or zeros, with each block listed replaced by the bytes sent for it: a page of a delta
-// costs only the blocks in which it differs from the image.
+// The stored snapshot a restore starts from: its metadata. The memory to restore is the
+// engine's image (a delta: base_delta_pages set, the pages the engine reads) or zeros, with the
+// blocks of the call's kRestoreBlocks pieces written over it: a page of a delta costs only the
+// blocks in which it differs from the image.
 struct RestoreSource {
   std::uint64_t handle = 0;
   boost::json::object extra;
   std::uint32_t memory_pages = 0;
   std::optional<std::vector<std::uint32_t>> base_delta_pages;
   std::string base_fingerprint;
-  // Blocks sent, ascending, each below memory_pages * kChangeBlocksPerPage, and their bytes
-  // (kChangeBlockBytes each, in that order): in the frame, or (in_area) at the start of the
-  // lane's area, where the server wrote them before it sent the call; `bytes` is then empty.
-  std::vector<std::uint32_t> blocks;
-  std::string_view bytes;
-  bool in_area = false;
+  // The CPU the server's thread sent the call from, when it knew: the worker's thread moves off
+  // it while it takes the pieces (docs/security.md#restore-overlap).
+  std::optional<std::uint32_t> server_cpu;
+  // The blocks come in kRestoreBlocks frames; otherwise they are one piece, in this frame.
+  bool streamed = true;
 };
 // `delta`: the worker starts from its image and reads source.base_delta_pages only; otherwise
-// it reads every page. The bytes of the blocks listed (kChangeBlockBytes each, in that order)
-// are in the lane's area when `in_area` (the frame ends with what this writes); otherwise they
-// follow what this writes: the caller appends them, or sends them as further parts of the frame.
+// it reads every page. Not `streamed`: the caller appends the one piece (write_restore_piece,
+// and its bytes unless they are in the lane's area).
 void write_restore_source(Writer& w, const SnapshotSource& source, bool delta,
-                          const std::vector<std::uint32_t>& blocks, bool in_area = false);
-// Reads what write_restore_source wrote, and the bytes that follow unless they are in the
-// lane's area of `area_bytes`, which must hold them (WireError otherwise).
-RestoreSource read_restore_source(Reader& r, std::size_t area_bytes = 0);
+                          std::optional<std::uint32_t> server_cpu, bool streamed);
+RestoreSource read_restore_source(Reader& r);
+
+// One piece of a restore's blocks (a kRestoreBlocks frame, or the end of a kRestore frame that
+// is not streamed): blocks ascending, each below the restore's memory_pages *
+// kChangeBlocksPerPage, and their bytes, kChangeBlockBytes each in that order: in the frame after
+// the list, or in the lane's area at `area_offset`. No blocks in a kRestoreBlocks frame: the last
+// piece.
+struct RestorePiece {
+  std::vector<std::uint32_t> blocks;
+  std::string_view bytes;  // in the frame, or empty
+  std::optional<std::size_t> area_offset;
+};
+// The bytes follow what this writes (the caller sends them as the frame's next part) unless
+// `area_offset` says where in the lane's area the caller put them.
+void write_restore_piece(Writer& w, const std::vector<std::uint32_t>& blocks,
+                         std::optional<std::size_t> area_offset);
+// Reads what write_restore_piece wrote, and the bytes that follow unless they are in the lane's
+// area of `area_bytes`, which must hold them (WireError otherwise).
+RestorePiece read_restore_piece(Reader& r, std::uint32_t memory_pages, std::size_t area_bytes);
 
 // The engine's base image (or none): fingerprint, size, the non-zero pages and their bytes. No
 // hashes: page hashes are seeded per process (src/snapshot/page_hash.h), so the server hashes

@@ -214,6 +214,16 @@ TEST(Confinement, DuplicatingADescriptorKillsTheWorkerWithSIGSYS) {
   expect_worker_killed([] { (void)fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0); });
 }
 
+TEST(Confinement, SettingTheParentsCpusKillsTheWorkerWithSIGSYS) {
+  const pid_t parent = getpid();
+  expect_worker_killed([&] {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(0, &cpus);
+    (void)sched_setaffinity(parent, sizeof cpus, &cpus);
+  });
+}
+
 // --- What a worker can still do --------------------------------------------------------------
 
 TEST(Confinement, AWorkerCanCreateAndJoinThreads) {
@@ -300,6 +310,28 @@ TEST(Confinement, AWorkerCanWriteToItsChannel) {
 
 volatile sig_atomic_t g_signalled = 0;
 void on_signal(int) { g_signalled = 1; }
+
+// docs/security.md#restore-overlap: a restore's thread moves off its server's CPU and back.
+TEST(Confinement, AWorkerCanSetTheCpusOfItsOwnThread) {
+  expect_worker_succeeds([] {
+    cpu_set_t before;
+    if (sched_getaffinity(0, sizeof before, &before) != 0) return kCheckFailed;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &before)) {
+        CPU_SET(cpu, &one);
+        break;
+      }
+    }
+    if (sched_setaffinity(0, sizeof one, &one) != 0) return kCheckFailed + 1;
+    cpu_set_t now;
+    if (sched_getaffinity(0, sizeof now, &now) != 0 || !CPU_EQUAL(&now, &one)) {
+      return kCheckFailed + 2;
+    }
+    return sched_setaffinity(0, sizeof before, &before) == 0 ? 0 : kCheckFailed + 3;
+  });
+}
 
 TEST(Confinement, AWorkerCanSignalItself) {
   expect_worker_succeeds([] {

@@ -15,7 +15,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -35,6 +37,7 @@
 #include "base/sanitizers.h"
 #include "engines/corpus/session_snapshot.h"
 #include "kv_engine.h"
+#include "snapshot/delta.h"
 #include "snapshot/snapshot_error.h"
 #include "workers/lane_area.h"
 #include "workers/worker_connection.h"
@@ -401,8 +404,9 @@ TEST(EngineWorkers, ASnapshotRestoresInAnotherInstanceWithItsMemory) {
   EXPECT_EQ(text_of(third->execute({"get greeting", {}})), "again");
 }
 
-// A restore's blocks go in the lane's area when they fit (as above); 2 MiB written are 512 blocks
-// of 4 KiB, more than the area holds, and travel in the frame.
+// A restore's blocks come in pieces of kRestorePieceBlocks, each in the lane's area while there is
+// room after the pieces before (docs/security.md#restore-overlap); 2 MiB written are 512 blocks of
+// 4 KiB, more than the area holds, and the pieces past it travel in their frames.
 TEST(EngineWorkers, ARestoreWhoseBlocksDoNotFitInTheLaneAreaTravelsInTheFrame) {
   static_assert(2 * (std::size_t{1} << 20) > workers::kLaneAreaBytes);
   auto workers = start_workers();
@@ -410,16 +414,129 @@ TEST(EngineWorkers, ARestoreWhoseBlocksDoNotFitInTheLaneAreaTravelsInTheFrame) {
   Workspace mirror(clock);
   auto session = workers->engine(0).sessions->boot(SessionOptions{.workspace = &mirror});
   ASSERT_FALSE(session->execute({"alloc 2\nset greeting hello", {}}).error);
+  const std::string filled = text_of(session->execute({"filled", {}}));
+  ASSERT_EQ(filled, std::to_string(2 * ((1 << 20) - 4)));  // but for the link of each MiB
   const SnapshotCopy copy = SnapshotCopy::of(*session);
   auto restored =
       workers->engine(0).sessions->restore(SessionOptions{.workspace = &mirror}, copy.source());
   EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
-  // The 2 MiB `alloc` filled with 0xab came back whole (but for the link at the start of each
-  // MiB).
+  // The worker's memory holds every block: the 2 MiB `alloc` filled with 0xab came back whole,
+  // and so did the server's copy of it.
+  EXPECT_EQ(text_of(restored->execute({"filled", {}})), filled);
   const SnapshotCopy second = SnapshotCopy::of(*restored);
   constexpr auto kFilled = static_cast<std::ptrdiff_t>((2 << 20) - 16);
   EXPECT_GE(std::count(copy.memory.begin(), copy.memory.end(), 0xab), kFilled);
   EXPECT_GE(std::count(second.memory.begin(), second.memory.end(), 0xab), kFilled);
+}
+
+// The CPUs a thread may run on, as /proc's status file at `path` lists them ("" when unread).
+std::string allowed_cpus(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("Cpus_allowed_list:", 0) == 0)
+      return line.substr(line.find_first_of("0123456789"));
+  }
+  return "";
+}
+
+// `copy` as a delta from `base` (the pages that differ from it), as the server stores it; counts
+// the 4 KiB blocks that differ into `blocks`.
+SnapshotSource delta_source(const SnapshotCopy& copy, const SnapshotBase& base,
+                            std::size_t& blocks) {
+  SnapshotSource source = copy.source();
+  source.base_fingerprint = base.fingerprint;
+  std::vector<std::uint32_t> delta;
+  const std::vector<std::uint8_t> zero(kWasmPageBytes, 0);
+  for (std::uint32_t p = 0; p < source.memory_pages; ++p) {
+    const std::uint8_t* image = base_page(base, p);
+    const std::uint8_t* was = image != nullptr ? image : zero.data();
+    const std::uint8_t* now = copy.memory.data() + std::size_t{p} * kWasmPageBytes;
+    bool differs = false;
+    for (std::size_t at = 0; at < kWasmPageBytes; at += workers::kChangeBlockBytes) {
+      if (std::memcmp(now + at, was + at, workers::kChangeBlockBytes) != 0) {
+        differs = true;
+        ++blocks;
+      }
+    }
+    if (differs) delta.push_back(p);
+  }
+  source.base_delta_pages = delta;
+  return source;
+}
+
+// One worker, its engine's base image, and a session booted over a mirror.
+class DeltaRestore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base = engine.sessions->base();
+    ASSERT_TRUE(base);
+    session = engine.sessions->boot(SessionOptions{.workspace = &mirror});
+  }
+  std::unique_ptr<SessionInstance> restore(const SnapshotSource& source) {
+    return engine.sessions->restore(SessionOptions{.workspace = &mirror}, source);
+  }
+
+  std::shared_ptr<EngineWorkers> workers = start_workers(1);
+  const Engine engine = workers->engine(0);
+  std::shared_ptr<const SnapshotBase> base;
+  SystemClock clock;
+  Workspace mirror{clock};
+  std::unique_ptr<SessionInstance> session;
+};
+
+// A restore from a delta of fewer than kRestoreApartPages pages sends its blocks with the call,
+// as one piece (docs/security.md#restore-overlap), and restores them all.
+TEST_F(DeltaRestore, AShortOneSendsItsBlocksWithTheCall) {
+  ASSERT_FALSE(session->execute({"set greeting hello\nset other world", {}}).error);
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
+  std::size_t blocks = 0;
+  const SnapshotSource source = delta_source(copy, *base, blocks);
+  ASSERT_LT(source.base_delta_pages->size(), workers::kRestoreApartPages);
+  ASSERT_GT(blocks, 0u);
+  auto restored = restore(source);
+  EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
+  EXPECT_EQ(text_of(restored->execute({"get other", {}})), "world");
+  // The server's copy holds the same blocks: a restore from its snapshot holds them too.
+  const SnapshotCopy second = SnapshotCopy::of(*restored);
+  auto again = restore(delta_source(second, *base, blocks));
+  EXPECT_EQ(text_of(again->execute({"get other", {}})), "world");
+  EXPECT_EQ(workers->stats().lost, 0u);
+}
+
+// A restore from a delta (SnapshotSource::base_delta_pages) hands the engine its blocks as they
+// arrive (SnapshotSource::next_delta_blocks) while the server still reads the snapshot
+// (docs/security.md#restore-overlap): over 500 blocks, in more pieces than the lane's area holds,
+// all come back, in the worker's memory and in the server's copy.
+TEST_F(DeltaRestore, ALongOneComesInPiecesAndRestoresEveryBlock) {
+  ASSERT_FALSE(session->execute({"alloc 2\nset greeting hello", {}}).error);
+  const std::string filled = text_of(session->execute({"filled", {}}));
+  const SnapshotCopy copy = SnapshotCopy::of(*session);
+  std::size_t blocks = 0;
+  const SnapshotSource source = delta_source(copy, *base, blocks);
+  ASSERT_GE(source.base_delta_pages->size(), workers::kRestoreApartPages);
+  ASSERT_GT(blocks, workers::kLaneAreaBytes / workers::kChangeBlockBytes);
+  auto restored = restore(source);
+  EXPECT_EQ(text_of(restored->execute({"get greeting", {}})), "hello");
+  EXPECT_EQ(text_of(restored->execute({"filled", {}})), filled);
+  const SnapshotCopy second = SnapshotCopy::of(*restored);
+  constexpr auto kFilled = static_cast<std::ptrdiff_t>((2 << 20) - 16);
+  EXPECT_GE(std::count(second.memory.begin(), second.memory.end(), 0xab), kFilled);
+  // The restore left the instance as the snapshot was: a restore from its own snapshot again
+  // holds the same.
+  auto again = restore(second.source());
+  EXPECT_EQ(text_of(again->execute({"filled", {}})), filled);
+  EXPECT_EQ(workers->stats().lost, 0u);
+  // A restore's thread that moved off its server's CPU got its CPUs back: every thread of the
+  // worker may run where this process may.
+  const std::string ours = allowed_cpus("/proc/self/status");
+  ASSERT_FALSE(ours.empty());
+  for (const int pid : workers->stats().pids) {
+    const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
+    for (const auto& task : std::filesystem::directory_iterator(tasks)) {
+      EXPECT_EQ(allowed_cpus(task.path() / "status"), ours) << task.path();
+    }
+  }
 }
 
 // The parent of process `pid` (from /proc/PID/stat), or 0.

@@ -433,6 +433,80 @@ TEST(WorkerConnectionLanes, WorkWhileWaitingRunsOnceTheRequestIsSentAndOverlapsT
   EXPECT_FALSE(s.victim.killed(0ms));
 }
 
+// docs/security.md#restore-overlap: a streamed call's first frame reaches the worker before the
+// rest is sent, the frames the stream sends follow it in order with the call's id, the area is
+// the lane's, and the answer is read after the stream; a stream that throws ends the call and
+// its lane.
+TEST(WorkerConnectionLanes, AStreamedCallSendsItsFramesInOrderBeforeTheAnswerIsRead) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false;
+  // The worker answers a kRestore with the call's payload, then each further frame's with the
+  // byte of the area at its index; an empty frame ends the call. Other calls are echoed.
+  Rig s([&](Channel& lane, const Frame& call) {
+    std::string answer(call.payload);
+    if (static_cast<Kind>(call.kind & ~kAnnounceFlag) == Kind::kRestore) {
+      {
+        const std::lock_guard lock(mu);
+        started = true;
+        cv.notify_all();
+      }
+      for (std::size_t i = 0;; ++i) {
+        std::optional<Frame> more = lane.receive();
+        if (!more) return;
+        if (more->call != call.call || static_cast<Kind>(more->kind) != Kind::kRestoreBlocks) {
+          answer = "out of step";
+          break;
+        }
+        if (more->payload.empty()) break;
+        answer += "|" + more->payload + ":" + t_lane_area[i];
+      }
+    }
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, answer);
+  });
+  for (const std::string request : {"first", "second"}) {
+    {
+      const std::lock_guard lock(mu);
+      started = false;
+    }
+    std::size_t area_seen = 0;
+    bool worker_started_first = false;
+    const Frame reply = s.connection->call_streamed(
+        Kind::kRestore, {request},
+        [&](const WorkerConnection::SendMore& send_more, std::span<char> area) {
+          area_seen = area.size();
+          {
+            std::unique_lock lock(mu);
+            worker_started_first = cv.wait_for(lock, 5s, [&] { return started; });
+          }
+          // Each frame's part of the area is written before the frame is sent.
+          area[0] = 'a';
+          send_more(Kind::kRestoreBlocks, {"one"});
+          area[1] = 'b';
+          send_more(Kind::kRestoreBlocks, {"tw", "o"});
+          send_more(Kind::kRestoreBlocks, {});
+        },
+        {}, 10s);
+    EXPECT_TRUE(worker_started_first);
+    EXPECT_EQ(area_seen, kLaneAreaBytes);
+    EXPECT_EQ(reply.payload, request + "|one:a|two:b");
+  }
+  EXPECT_EQ(s.worker->lanes_received(), 1);  // a normal end: the lane is kept
+  EXPECT_THROW(s.connection->call_streamed(
+                   Kind::kRestore, {"third"},
+                   [](const WorkerConnection::SendMore& send_more, std::span<char>) {
+                     send_more(Kind::kRestoreBlocks, {"piece"});
+                     throw std::runtime_error("the server's side failed");
+                   },
+                   {}, 10s),
+               std::runtime_error);
+  EXPECT_EQ(s.connection->in_flight(), 0u);
+  EXPECT_EQ(s.connection->lanes(), 0u);
+  EXPECT_EQ(s.call("fourth"), "fourth");
+  EXPECT_EQ(s.worker->lanes_received(), 2);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
 // CPU time of the calling thread.
 std::chrono::nanoseconds thread_cpu() {
   timespec ts{};

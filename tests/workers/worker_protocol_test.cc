@@ -4,6 +4,8 @@
 #include "workers/worker_protocol.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <random>
 
 #include <boost/json/parse.hpp>
@@ -523,7 +525,7 @@ TEST_F(Baseline, BlocksSentOnRestoreAreTheBaselineOfTheNextStep) {
   EXPECT_TRUE(shadow_is_memory());
 }
 
-TEST(WorkerProtocol, ARestoreSourceCarriesItsBlocks) {
+TEST(WorkerProtocol, ARestoreSourceCarriesTheSnapshotsMetadata) {
   SnapshotSource source;
   source.handle = 3;
   source.extra = {{"g", "y"}};
@@ -531,49 +533,75 @@ TEST(WorkerProtocol, ARestoreSourceCarriesItsBlocks) {
   source.base_delta_pages = std::vector<std::uint32_t>{1};
   source.base_fingerprint = "abc";
   Writer w;
-  write_restore_source(w, source, true, {17, 20});
-  w.buffer().append(2 * kChangeBlockBytes, 'z');
+  write_restore_source(w, source, true, 1, true);
   Reader r(w.buffer());
   const RestoreSource back = read_restore_source(r);
   r.finish();
   EXPECT_EQ(back.handle, 3u);
+  EXPECT_EQ(back.extra, source.extra);
+  EXPECT_EQ(back.memory_pages, 2u);
   EXPECT_EQ(*back.base_delta_pages, std::vector<std::uint32_t>{1});
   EXPECT_EQ(back.base_fingerprint, "abc");
-  EXPECT_EQ(back.blocks, (std::vector<std::uint32_t>{17, 20}));
-  EXPECT_EQ(back.bytes.size(), 2 * kChangeBlockBytes);
-  // A block past the memory is refused.
-  Writer bad;
-  write_restore_source(bad, source, true, {32});
-  bad.buffer().append(kChangeBlockBytes, 'z');
-  Reader rb(bad.buffer());
-  EXPECT_THROW(read_restore_source(rb), WireError);
+  EXPECT_EQ(back.server_cpu, std::optional<std::uint32_t>(1));
+  EXPECT_TRUE(back.streamed);
+  // Not a delta, no CPU named, and its one piece in the frame: the worker reads every page.
+  Writer whole;
+  write_restore_source(whole, source, false, std::nullopt, false);
+  write_restore_piece(whole, {3}, std::nullopt);
+  whole.buffer().append(kChangeBlockBytes, 'z');
+  Reader rw(whole.buffer());
+  const RestoreSource one = read_restore_source(rw);
+  EXPECT_FALSE(one.base_delta_pages.has_value());
+  EXPECT_FALSE(one.server_cpu.has_value());
+  EXPECT_FALSE(one.streamed);
+  EXPECT_EQ(read_restore_piece(rw, one.memory_pages, 0).blocks, std::vector<std::uint32_t>{3});
+  rw.finish();
 }
 
-// Blocks the server left in the lane's area: the frame ends with their list, and a list that
-// would not fit in the area the worker has is refused.
-TEST(WorkerProtocol, ARestoreSourceWhoseBlocksAreInTheAreaEndsWithTheirList) {
-  SnapshotSource source;
-  source.handle = 4;
-  source.memory_pages = 2;
+TEST(WorkerProtocol, ARestorePieceCarriesItsBlocksInTheFrameOrInTheArea) {
   Writer w;
-  write_restore_source(w, source, false, {3, 17}, true);
+  write_restore_piece(w, {17, 20}, std::nullopt);
+  w.buffer().append(2 * kChangeBlockBytes, 'z');
   {
     Reader r(w.buffer());
-    const RestoreSource back = read_restore_source(r, 2 * kChangeBlockBytes);
+    const RestorePiece back = read_restore_piece(r, 2, 0);
     r.finish();
-    EXPECT_TRUE(back.in_area);
-    EXPECT_EQ(back.blocks, (std::vector<std::uint32_t>{3, 17}));
+    EXPECT_EQ(back.blocks, (std::vector<std::uint32_t>{17, 20}));
+    EXPECT_EQ(back.bytes.size(), 2 * kChangeBlockBytes);
+    EXPECT_FALSE(back.area_offset.has_value());
+  }
+  // A block past the memory (2 pages: blocks 0-31) is refused, as are blocks out of order.
+  for (const std::vector<std::uint32_t>& bad :
+       {std::vector<std::uint32_t>{32}, std::vector<std::uint32_t>{20, 17}}) {
+    Writer wb;
+    write_restore_piece(wb, bad, std::nullopt);
+    wb.buffer().append(bad.size() * kChangeBlockBytes, 'z');
+    Reader rb(wb.buffer());
+    EXPECT_THROW(read_restore_piece(rb, 2, 0), WireError);
+  }
+  // In the area: the frame ends with the list and the offset, which must leave room for the
+  // blocks in the area the worker has.
+  Writer in_area;
+  write_restore_piece(in_area, {3, 17}, kChangeBlockBytes);
+  {
+    Reader r(in_area.buffer());
+    const RestorePiece back = read_restore_piece(r, 2, 3 * kChangeBlockBytes);
+    r.finish();
+    EXPECT_EQ(back.area_offset, std::optional<std::size_t>(kChangeBlockBytes));
     EXPECT_TRUE(back.bytes.empty());
   }
-  Reader small(w.buffer());
-  EXPECT_THROW(read_restore_source(small, kChangeBlockBytes), WireError);
-  // Bytes after the list of blocks in the area are more than the call says.
-  Writer extra;
-  write_restore_source(extra, source, false, {3, 17}, true);
-  extra.buffer().append(2 * kChangeBlockBytes, 'z');
-  Reader re(extra.buffer());
-  read_restore_source(re, kLaneAreaBytes);
-  EXPECT_THROW(re.finish(), WireError);
+  Reader small(in_area.buffer());
+  EXPECT_THROW(read_restore_piece(small, 2, 2 * kChangeBlockBytes), WireError);
+  Writer huge;
+  write_restore_piece(huge, {3}, std::numeric_limits<std::size_t>::max());
+  Reader rh(huge.buffer());
+  EXPECT_THROW(read_restore_piece(rh, 2, kLaneAreaBytes), WireError);
+  // The last piece: no blocks.
+  Writer end;
+  write_restore_piece(end, {}, std::nullopt);
+  Reader re(end.buffer());
+  EXPECT_TRUE(read_restore_piece(re, 2, 0).blocks.empty());
+  re.finish();
 }
 
 TEST_F(Baseline, RandomStepsKeepTheShadowEqualToTheMemory) { random_steps(7, false); }
