@@ -163,7 +163,8 @@ class RestorePieces {
     try {
       take_rest();
     } catch (const std::exception&) {
-      // The lane is out of step: the server closes it when the call fails.
+      // The lane ended (a server whose reading failed closes it), or broke: its thread skips
+      // any piece still on it, and the server's next call on it times out if it broke.
     }
   }
   // Every block taken so far, ascending, and the bytes of the i-th.

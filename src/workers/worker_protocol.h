@@ -222,7 +222,7 @@ ChangesHeader read_changes_header(Reader& r, std::size_t area_bytes = 0);
 
 // The stored snapshot a restore starts from: its metadata. The memory to restore is the
 // engine's image (a delta: base_delta_pages set, the pages the engine reads) or zeros, with the
-// blocks of the call's kRestoreBlocks pieces written over it: a page of a delta costs only the
+// blocks of the call's pieces (RestorePiece) written over it: a page of a delta costs only the
 // blocks in which it differs from the image.
 struct RestoreSource {
   std::uint64_t handle = 0;
