@@ -122,7 +122,7 @@ class RemoteSession final : public SessionInstance {
     // in the area at `area_used` (which grows by them) when they fit there; returns the frame
     // parts that follow what `into` holds.
     const auto put_piece = [](Writer& into, std::span<char> area, std::size_t& area_used,
-                              const std::vector<std::uint32_t>& listed,
+                              std::span<const std::uint32_t> listed,
                               std::string_view piece_bytes) -> std::vector<std::string_view> {
       const bool in_area = !listed.empty() && piece_bytes.size() <= area.size() - area_used;
       write_restore_piece(into, listed,
@@ -157,11 +157,9 @@ class RemoteSession final : public SessionInstance {
         std::size_t sent = 0;  // blocks
         std::size_t area_used = 0;
         const auto send_piece = [&] {
-          const std::vector<std::uint32_t> listed(
-              blocks.begin() + static_cast<std::ptrdiff_t>(sent), blocks.end());
           Writer piece;
           std::vector<std::string_view> parts =
-              put_piece(piece, area, area_used, listed,
+              put_piece(piece, area, area_used, std::span(blocks).subspan(sent),
                         std::string_view(bytes).substr(sent * kChangeBlockBytes));
           parts.insert(parts.begin(), piece.buffer());
           send_more(Kind::kRestoreBlocks, parts);

@@ -1,6 +1,7 @@
 #include "workers/worker_main.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -148,7 +149,7 @@ class RestorePieces {
       ended_ = true;
       return std::nullopt;
     }
-    if (!blocks_.empty() && piece.blocks.front() <= blocks_.back()) {
+    if (!pieces_.empty() && piece.blocks.front() <= pieces_.back().blocks.back()) {
       throw WireError("a restore piece's blocks are not above the pieces before");
     }
     return add(std::move(piece));
@@ -167,20 +168,39 @@ class RestorePieces {
       // any piece still on it, and the server's next call on it times out if it broke.
     }
   }
-  // Every block taken so far, ascending, and the bytes of the i-th.
-  const std::vector<std::uint32_t>& blocks() const { return blocks_; }
-  const std::uint8_t* bytes_of(std::size_t i) const { return bytes_[i]; }
+  // Calls `f(block, bytes)` for every block taken so far, ascending.
+  template <typename F>
+  void for_each_block(F&& f) const {
+    for (const Taken& piece : pieces_) {
+      for (std::size_t i = 0; i < piece.blocks.size(); ++i) {
+        f(piece.blocks[i], piece.bytes + i * kChangeBlockBytes);
+      }
+    }
+  }
+  // The bytes of `block` when a piece taken so far holds it, else null.
+  const std::uint8_t* find(std::uint32_t block) const {
+    // The first piece that reaches `block`: the pieces are ascending, one after the other.
+    const auto piece =
+        std::partition_point(pieces_.begin(), pieces_.end(),
+                             [block](const Taken& p) { return p.blocks.back() < block; });
+    if (piece == pieces_.end()) return nullptr;
+    const auto it = std::lower_bound(piece->blocks.begin(), piece->blocks.end(), block);
+    if (*it != block) return nullptr;  // not past the end: the piece's last block reaches it
+    return piece->bytes + static_cast<std::size_t>(it - piece->blocks.begin()) * kChangeBlockBytes;
+  }
 
  private:
+  // A piece taken: its blocks (none empty) and where their bytes are.
+  struct Taken {
+    std::vector<std::uint32_t> blocks;
+    const std::uint8_t* bytes;
+  };
+
   SnapshotBlocks add(RestorePiece piece) {
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(
         piece.area_offset ? area_.data() + *piece.area_offset : piece.bytes.data());
-    blocks_.insert(blocks_.end(), piece.blocks.begin(), piece.blocks.end());
-    for (std::size_t i = 0; i < piece.blocks.size(); ++i) {
-      bytes_.push_back(bytes + i * kChangeBlockBytes);
-    }
-    const std::vector<std::uint32_t>& listed = piece_blocks_.emplace_back(std::move(piece.blocks));
-    return SnapshotBlocks{listed, std::span(bytes, listed.size() * kChangeBlockBytes)};
+    const Taken& taken = pieces_.emplace_back(Taken{std::move(piece.blocks), bytes});
+    return SnapshotBlocks{taken.blocks, std::span(bytes, taken.blocks.size() * kChangeBlockBytes)};
   }
 
   Channel& lane_;
@@ -190,10 +210,8 @@ class RestorePieces {
   const bool spin_;
   std::optional<RestorePiece> whole_;  // a restore that is not streamed, until handed out
   bool ended_ = false;
-  std::vector<std::uint32_t> blocks_;
-  std::vector<const std::uint8_t*> bytes_;
-  std::deque<Frame> frames_;
-  std::deque<std::vector<std::uint32_t>> piece_blocks_;  // each handed out piece's list
+  std::deque<Frame> frames_;  // those whose pieces' bytes may be in them
+  std::deque<Taken> pieces_;
 };
 
 // Keeps the calling thread off CPU `cpu` while it lives, when the thread is on it now and has
@@ -503,10 +521,13 @@ class Worker {
       std::vector<std::uint8_t>& page_buffer = buffer.get();
       src.read_page = [&](std::uint32_t page) -> std::optional<std::span<const std::uint8_t>> {
         pieces.take_rest();
-        const std::vector<std::uint32_t>& blocks = pieces.blocks();
         const std::uint32_t first = page * kChangeBlocksPerPage;
-        auto it = std::lower_bound(blocks.begin(), blocks.end(), first);
-        const bool any = it != blocks.end() && *it < first + kChangeBlocksPerPage;
+        std::array<const std::uint8_t*, kChangeBlocksPerPage> sent{};
+        bool any = false;
+        for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
+          sent[b] = pieces.find(first + b);
+          any = any || sent[b] != nullptr;
+        }
         const std::uint8_t* image = base ? base_page(*base, page) : nullptr;
         if (!any && image == nullptr) return std::nullopt;  // all zero
         if (image != nullptr) {
@@ -514,10 +535,11 @@ class Worker {
         } else {
           std::memset(page_buffer.data(), 0, kWasmPageBytes);
         }
-        for (; it != blocks.end() && *it < first + kChangeBlocksPerPage; ++it) {
-          const auto at = static_cast<std::size_t>(it - blocks.begin());
-          std::memcpy(page_buffer.data() + std::size_t{*it - first} * kChangeBlockBytes,
-                      pieces.bytes_of(at), kChangeBlockBytes);
+        for (std::uint32_t b = 0; b < kChangeBlocksPerPage; ++b) {
+          if (sent[b] != nullptr) {
+            std::memcpy(page_buffer.data() + std::size_t{b} * kChangeBlockBytes, sent[b],
+                        kChangeBlockBytes);
+          }
         }
         return std::span<const std::uint8_t>(page_buffer);
       };
@@ -535,9 +557,9 @@ class Worker {
       auto image = base ? image_blocks(e) : nullptr;
       if (!base || (image && image->fingerprint == base->fingerprint)) {
         s->baseline.start(std::move(image), source.memory_pages);
-        for (std::size_t i = 0; i < pieces.blocks().size(); ++i) {
-          s->baseline.set_block(pieces.blocks()[i], pieces.bytes_of(i));
-        }
+        pieces.for_each_block([&](std::uint32_t block, const std::uint8_t* bytes) {
+          s->baseline.set_block(block, bytes);
+        });
       }
       write_state(out, state_of(*s->instance));
       write_changes_if_any(*s, out, area);

@@ -53,7 +53,7 @@ std::vector<std::uint32_t> read_ascending_pages(Reader& r, std::uint32_t limit) 
   return pages;
 }
 
-void write_pages(Writer& w, const std::vector<std::uint32_t>& pages) {
+void write_pages(Writer& w, std::span<const std::uint32_t> pages) {
   w.u32(static_cast<std::uint32_t>(pages.size()));
   for (const std::uint32_t p : pages) w.u32(p);
 }
@@ -428,7 +428,7 @@ RestoreSource read_restore_source(Reader& r) {
   return s;
 }
 
-void write_restore_piece(Writer& w, const std::vector<std::uint32_t>& blocks,
+void write_restore_piece(Writer& w, std::span<const std::uint32_t> blocks,
                          std::optional<std::size_t> area_offset) {
   write_pages(w, blocks);
   w.boolean(area_offset.has_value());

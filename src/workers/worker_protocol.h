@@ -255,7 +255,7 @@ struct RestorePiece {
 };
 // The bytes follow what this writes (the caller sends them as the frame's next part) unless
 // `area_offset` says where in the lane's area the caller put them.
-void write_restore_piece(Writer& w, const std::vector<std::uint32_t>& blocks,
+void write_restore_piece(Writer& w, std::span<const std::uint32_t> blocks,
                          std::optional<std::size_t> area_offset);
 // Reads what write_restore_piece wrote, and the bytes that follow unless they are in the lane's
 // area of `area_bytes`, which must hold them (WireError otherwise).

@@ -547,7 +547,7 @@ TEST(WorkerProtocol, ARestoreSourceCarriesTheSnapshotsMetadata) {
   // Not a delta, no CPU named, and its one piece in the frame: the worker reads every page.
   Writer whole;
   write_restore_source(whole, source, false, std::nullopt, false);
-  write_restore_piece(whole, {3}, std::nullopt);
+  write_restore_piece(whole, std::vector<std::uint32_t>{3}, std::nullopt);
   whole.buffer().append(kChangeBlockBytes, 'z');
   Reader rw(whole.buffer());
   const RestoreSource one = read_restore_source(rw);
@@ -560,7 +560,7 @@ TEST(WorkerProtocol, ARestoreSourceCarriesTheSnapshotsMetadata) {
 
 TEST(WorkerProtocol, ARestorePieceCarriesItsBlocksInTheFrameOrInTheArea) {
   Writer w;
-  write_restore_piece(w, {17, 20}, std::nullopt);
+  write_restore_piece(w, std::vector<std::uint32_t>{17, 20}, std::nullopt);
   w.buffer().append(2 * kChangeBlockBytes, 'z');
   {
     Reader r(w.buffer());
@@ -582,7 +582,7 @@ TEST(WorkerProtocol, ARestorePieceCarriesItsBlocksInTheFrameOrInTheArea) {
   // In the area: the frame ends with the list and the offset, which must leave room for the
   // blocks in the area the worker has.
   Writer in_area;
-  write_restore_piece(in_area, {3, 17}, kChangeBlockBytes);
+  write_restore_piece(in_area, std::vector<std::uint32_t>{3, 17}, kChangeBlockBytes);
   {
     Reader r(in_area.buffer());
     const RestorePiece back = read_restore_piece(r, 2, 3 * kChangeBlockBytes);
@@ -593,12 +593,12 @@ TEST(WorkerProtocol, ARestorePieceCarriesItsBlocksInTheFrameOrInTheArea) {
   Reader small(in_area.buffer());
   EXPECT_THROW(read_restore_piece(small, 2, 2 * kChangeBlockBytes), WireError);
   Writer huge;
-  write_restore_piece(huge, {3}, std::numeric_limits<std::size_t>::max());
+  write_restore_piece(huge, std::vector<std::uint32_t>{3}, std::numeric_limits<std::size_t>::max());
   Reader rh(huge.buffer());
   EXPECT_THROW(read_restore_piece(rh, 2, kLaneAreaBytes), WireError);
   // The last piece: no blocks.
   Writer end;
-  write_restore_piece(end, {}, std::nullopt);
+  write_restore_piece(end, std::vector<std::uint32_t>{}, std::nullopt);
   Reader re(end.buffer());
   EXPECT_TRUE(read_restore_piece(re, 2, 0).blocks.empty());
   re.finish();
