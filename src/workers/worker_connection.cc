@@ -18,8 +18,9 @@ constexpr auto kDeathReasonWait = std::chrono::milliseconds(100);
 
 // Calls on lanes in flight in this process, on every worker's connection.
 std::atomic<std::size_t> lane_calls_in_flight{0};
-// What answers_awaited_awake() and lanes_woken() read.
+// What answers_awaited_awake(), answers_found_awake() and lanes_woken() read.
 std::atomic<std::size_t> awaited_awake{0};
+std::atomic<std::size_t> found_awake{0};
 std::atomic<std::size_t> woken_lanes{0};
 
 // Whether a call that has just begun may have its thread spin for an announced answer: at most
@@ -39,6 +40,8 @@ std::string seconds_of(std::chrono::steady_clock::duration d) {
 }  // namespace
 
 std::size_t answers_awaited_awake() { return awaited_awake.load(); }
+
+std::size_t answers_found_awake() { return found_awake.load(); }
 
 std::size_t lanes_woken() { return woken_lanes.load(); }
 
@@ -330,6 +333,9 @@ Frame WorkerConnection::call_on_lane(Kind kind, const std::vector<std::string_vi
   } else if (while_waiting) {
     while_waiting();
   }
+  // A call that may stay awake looks for its answer before it sleeps: a short call's answer then
+  // needs no wake-up of this thread (docs/security.md#answers-found-awake).
+  if (stay_awake && lane->channel.spin_until_readable(kAnswerSpin)) ++found_awake;
   for (;;) {
     std::optional<Frame> frame;
     try {

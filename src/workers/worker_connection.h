@@ -13,9 +13,11 @@
 // protocol, every call in flight fails with WorkerLostError and the connection stays dead (the pool
 // replaces it).
 //
-// A call on a lane asks the worker to announce its answer (kAnnounceFlag) while few calls are in
-// flight in this process: at most one per two CPUs. When the worker does (kSoon), the calling
-// thread spins for the answer instead of sleeping, for at most kAnnouncedAnswerSpin, once per call
+// While few calls are in flight in this process (at most one per two CPUs), a call on a lane
+// looks for its answer awake, right after it is sent, for at most kAnswerSpin before its thread
+// sleeps in its read (docs/security.md#answers-found-awake). It also asks the worker to announce
+// its answer (kAnnounceFlag). When the worker does (kSoon), the calling thread spins for the
+// answer instead of sleeping, for at most kAnnouncedAnswerSpin, once per call
 // (docs/security.md#answers-announced).
 //
 // The other way, wake() takes an idle lane ahead of a call and tells its worker thread that a call
@@ -55,6 +57,13 @@ namespace sandbox::workers {
 // covers the calls a worker runs at once in the usual pool (as many workers as cores).
 inline constexpr std::size_t kMaxIdleLanes = 16;
 
+// The longest a calling thread looks for its answer awake right after sending its call, while few
+// calls are in flight: a step of Lua or JavaScript is answered within 50-150 µs of its call,
+// where sleeping would cost a wake-up of 35-50 µs on an idle virtual CPU. Past it, the thread
+// sleeps in its read (and an announcement may have it spin once more), so a call costs the server
+// at most this plus kAnnouncedAnswerSpin of CPU.
+inline constexpr std::chrono::microseconds kAnswerSpin{200};
+
 // The longest a calling thread spins for an answer its worker announced (Kind::kSoon). The worker
 // announces before it collects the memory its call changed, 10-150 µs for the built-in engines;
 // past the limit the thread sleeps in its read as before, so a worker that announces and then
@@ -64,6 +73,10 @@ inline constexpr std::chrono::microseconds kAnnouncedAnswerSpin{300};
 // Announced answers (Kind::kSoon) that calls on lanes in this process stayed awake for, since it
 // started (for tests).
 std::size_t answers_awaited_awake();
+
+// Answers that calls on lanes in this process found while their threads looked right after the
+// call (kAnswerSpin), since it started (for tests).
+std::size_t answers_found_awake();
 
 // Lanes told that a call is coming (wake()) in this process, since it started (for tests).
 std::size_t lanes_woken();

@@ -314,7 +314,13 @@ class Worker {
     Channel lane(std::move(grant.calls), std::move(grant.answers), kMaxWorkerPayloadBytes);
     const LaneArea area(grant.area.get(), true);
     grant.area = UniqueFd();  // the mapping stays
+    // When this lane's last call was answered (unless none was, or it was a restore), and how
+    // long to look for the next one awake (next_call_look: docs/security.md#calls-in-a-row).
+    std::chrono::steady_clock::time_point answered{};
+    bool gap_counts = false;  // whether the next call's gap is counted from `answered`
+    std::chrono::microseconds look{0};
     for (;;) {
+      if (look.count() > 0) lane.spin_until_readable(look);
       std::optional<Frame> frame;
       try {
         frame = lane.receive();
@@ -322,6 +328,7 @@ class Worker {
         frame.reset();
       }
       if (!frame) return;  // the server closed the lane (or broke it): the lane ends
+      const auto arrived = std::chrono::steady_clock::now();
       frame->fds.clear();
       if (static_cast<Kind>(frame->kind) == Kind::kRestoreBlocks) {
         continue;  // a piece of a restore that failed before it took them all
@@ -329,10 +336,16 @@ class Worker {
       if (static_cast<Kind>(frame->kind) == Kind::kWake) {
         // A call follows soon: look for it awake, so that it needs no wake-up
         // (docs/security.md#calls-announced).
-        lane.spin_until_readable(kWokenLaneSpin);
+        look = kWokenLaneSpin;
         continue;
       }
       handle(lane, *frame, area.writable());
+      look = next_call_look(frame->kind,
+                            gap_counts ? std::optional(arrived - answered) : std::nullopt);
+      // The execute after a restore is the same request's: the gap before the call after it says
+      // how soon its caller sends the next request.
+      gap_counts = static_cast<Kind>(frame->kind & ~kAnnounceFlag) != Kind::kRestore;
+      answered = std::chrono::steady_clock::now();
     }
   }
 

@@ -102,6 +102,14 @@ std::shared_ptr<WorkspaceNode> find_node(const std::shared_ptr<WorkspaceNode>& r
 
 }  // namespace
 
+std::chrono::microseconds next_call_look(std::uint32_t kind,
+                                         std::optional<std::chrono::steady_clock::duration> gap) {
+  if ((kind & kAnnounceFlag) == 0) return std::chrono::microseconds(0);
+  if (static_cast<Kind>(kind & ~kAnnounceFlag) == Kind::kRestore) return kWokenLaneSpin;
+  if (gap && *gap <= kCallsInARowSpin) return kCallsInARowSpin;
+  return std::chrono::microseconds(0);
+}
+
 // ---- Requests and outcomes ---------------------------------------------------------------------
 
 void write_request(Writer& w, const ExecutionRequest& request) {

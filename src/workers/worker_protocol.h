@@ -6,8 +6,9 @@
 //   kRun        engine, now, stream?, request                -> outcome
 //   kBoot       engine, instance, workspace, update, cwd, now -> state
 //   kRestore    kBoot's fields, snapshot source                -> state, changes?
-//               then the blocks to write over the image (or zeros): a short restore's in the
-//               frame, as one piece; a longer one's (kRestoreApartPages) in kRestoreBlocks
+//               then the blocks to write over the image (or zeros): a restore that reads no
+//               page has none, in the frame, as one piece; one that reads pages
+//               (kRestoreApartPages) has them in kRestoreBlocks
 //               frames that follow it on its lane (the same call id), in pieces, and an empty
 //               piece at the end (docs/security.md#restore-overlap); each piece's bytes in the
 //               lane's area where they fit after those of the pieces before, otherwise in its
@@ -87,10 +88,10 @@ enum class Kind : std::uint32_t {
 inline constexpr std::uint32_t kAnnounceFlag = std::uint32_t{1} << 31;
 
 // How long a call's engine work (a step's execute, a restore) must have lasted for the worker to
-// announce its answer. Shorter calls keep the server's thread and the worker on one CPU, where
-// the answer's wake-up costs little, and an announcement moved them apart: measured on the
-// built-in engines, Lua's and JavaScript's steps (20-30 µs of engine work) gained nothing from
-// it and Python's, Perl's and Ruby's (110-270 µs) did (bench/results.md).
+// announce its answer. A shorter call's answer comes within the server's first look for it
+// (kAnswerSpin, workers/worker_connection.h); before that look, announcing Lua's and
+// JavaScript's steps (20-30 µs of engine work) gained nothing, and Python's, Perl's and Ruby's
+// (110-270 µs) gained (bench/results.md).
 inline constexpr std::chrono::microseconds kAnnounceAfter{50};
 
 // The longest a worker's lane thread looks for the call a kWake announced before it sleeps in its
@@ -99,6 +100,29 @@ inline constexpr std::chrono::microseconds kAnnounceAfter{50};
 // comes; an announced call that does not come (the request failed, or needs its files resent)
 // costs the worker this much CPU at most.
 inline constexpr std::chrono::microseconds kWokenLaneSpin{300};
+
+// The longest a worker's lane thread looks for the next call awake, after it has answered a call
+// that was asked while few calls are in flight (kAnnounceFlag) and came within this long of the
+// lane's answer before it: calls in a row, as a caller sends who runs steps one after another.
+// The gap between a step's answer and the next step's call, the server's own work between them,
+// is 300-400 µs for Lua's and JavaScript's steps in bench/run and 500-700 µs for Python's; a
+// call the thread looks for needs no wake-up, which costs 35-60 µs on an idle virtual CPU. When
+// the calls stop coming, the last look costs the worker this much CPU
+// (docs/security.md#calls-in-a-row).
+inline constexpr std::chrono::microseconds kCallsInARowSpin{1000};
+
+// How long a worker's lane thread, having answered a call of `kind` (its frame's, flags and all)
+// that came `gap` after the lane's answer before it (none: the lane's first call, or the call
+// after a restore, which belongs to the restore's request), looks for the next call awake before
+// it sleeps in its read; zero: it sleeps at once. Only calls asked while
+// few calls are in flight (kAnnounceFlag) have a look:
+//   - a restore, kWokenLaneSpin: the server restores a context only to execute on it, and sends
+//     that execute on the same lane as soon as it has the restore's answer
+//     (docs/security.md#calls-announced);
+//   - any other call that came within kCallsInARowSpin of the answer before it, kCallsInARowSpin
+//     (docs/security.md#calls-in-a-row).
+std::chrono::microseconds next_call_look(std::uint32_t kind,
+                                         std::optional<std::chrono::steady_clock::duration> gap);
 
 // How long a session's step (its execute call, as the server timed it) must have lasted for the
 // session to wake its worker's lane ahead of its next call (kWake). The built-in engines' steps
@@ -120,11 +144,12 @@ inline constexpr std::chrono::microseconds kRestorePieceSpin{200};
 
 // The stored pages a restore must read for its blocks to follow the call in pieces, and for the
 // server to name its CPU in the call, which the worker's thread then leaves for the restore's
-// length (docs/security.md#restore-overlap). The server reads 25-60 µs of each page; the pieces
-// and the move cost two system calls, a migration, and a wake-up on the other CPU for each frame
-// and for the call after the restore. A shorter restore sends its blocks with the call.
-// JavaScript's contexts in bench/run read 8, Lua's 4.
-inline constexpr std::size_t kRestoreApartPages = 8;
+// length (docs/security.md#restore-overlap): one. The worker makes its instance ready (60-300 µs)
+// while the server reads (25-60 µs a page), and the worker's thread looks for the pieces and for
+// the call after the restore awake, so they cost it no wake-up. Lua's contexts in bench/run read
+// 4 pages: sent with the call, their restore took 1.24x that of --isolation thread, in pieces
+// 1.09x (bench/results.md). Only a restore that reads no page sends the call alone.
+inline constexpr std::size_t kRestoreApartPages = 1;
 
 // The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm
 // 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.

@@ -4,8 +4,9 @@
 // input (the payload limit, the call id, descriptors, a lane closed or left silent). A lane's
 // shared area (src/workers/lane_area.h) is mapped only when sealed and whole, and stays with an
 // answer until the caller lets the answer go. Work the caller gives a call runs while the worker
-// works on it. A call asks the worker to announce its answer while few calls are in flight, and
-// an announcement costs the caller one bounded spin at most.
+// works on it. While few calls are in flight, a call looks for its answer awake for a bounded
+// time, and asks the worker to announce its answer; an announcement costs the caller one bounded
+// spin at most.
 //
 // The connection kills its process when a worker misbehaves; the scripted worker has none, so
 // each test gives the connection a child that only waits, to be killed.
@@ -555,8 +556,40 @@ TEST(WorkerConnectionLanes, AnAnnouncementCostsTheCallerOneBoundedSpinAtMost) {
   EXPECT_FALSE(s.victim.killed(0ms));
 }
 
-// With more calls in flight than one per two CPUs, the calls beyond that many do not ask: their
-// threads would spin on CPUs the others need. An announcement no one asked for is ignored.
+// docs/security.md#answers-found-awake: a call alone in flight looks for its answer right after
+// sending it, and finds a quick one awake. The worker thread that answers may itself wait for a
+// CPU on a busy machine, so the test asks for one call of 50 found awake, not every one.
+TEST(WorkerConnectionLanes, ACallAloneFindsAQuickAnswerAwake) {
+  Rig s(echo);
+  bool found = false;
+  for (int i = 0; i < 50 && !found; ++i) {
+    const std::size_t before = answers_found_awake();
+    EXPECT_EQ(s.call("quick"), "quick");
+    found = answers_found_awake() > before;
+  }
+  EXPECT_TRUE(found);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// An answer that takes its time costs the calling thread one look of kAnswerSpin: it then sleeps
+// in its read, and the answer is not counted as found awake.
+TEST(WorkerConnectionLanes, ASlowAnswerCostsTheCallerOneBoundedLookAtMost) {
+  Rig s([](Channel& lane, const Frame& call) {
+    std::this_thread::sleep_for(300ms);
+    lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, call.payload);
+  });
+  const std::size_t before = answers_found_awake();
+  const auto cpu = thread_cpu();
+  EXPECT_EQ(s.call("slow"), "slow");
+  // Looking until the answer would be 300 ms of CPU; one look, well under a millisecond.
+  EXPECT_LT(thread_cpu() - cpu, 100ms);
+  EXPECT_EQ(answers_found_awake(), before);
+  EXPECT_FALSE(s.victim.killed(0ms));
+}
+
+// With more calls in flight than one per two CPUs, the calls beyond that many neither ask nor look
+// for their answers awake: their threads would spin on CPUs the others need. An announcement no
+// one asked for is ignored.
 TEST(WorkerConnectionLanes, CallsBeyondOnePerTwoCpusDoNotAskForAnAnnouncement) {
   const std::size_t asking = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
   const std::size_t calls = asking + 1;
@@ -573,10 +606,14 @@ TEST(WorkerConnectionLanes, CallsBeyondOnePerTwoCpusDoNotAskForAnAnnouncement) {
       // Held until every call is in flight, so each began with the others still in flight.
       cv.wait_for(lock, 10s, [&] { return arrived == calls; });
     }
+    // The calls that asked are answered well after their look for the answer ended; the others
+    // at once, which they would find if they looked.
+    if ((call.kind & kAnnounceFlag) != 0) std::this_thread::sleep_for(100ms);
     lane.send(static_cast<std::uint32_t>(Kind::kSoon), call.call, {});
     lane.send(static_cast<std::uint32_t>(Kind::kReply), call.call, call.payload);
   });
   const std::size_t before = answers_awaited_awake();
+  const std::size_t found_before = answers_found_awake();
   std::vector<std::thread> threads;
   std::atomic<std::size_t> answered{0};
   for (std::size_t i = 0; i < calls; ++i) {
@@ -596,6 +633,8 @@ TEST(WorkerConnectionLanes, CallsBeyondOnePerTwoCpusDoNotAskForAnAnnouncement) {
     EXPECT_EQ(flagged, asking);
   }
   EXPECT_EQ(answers_awaited_awake(), before + asking);
+  // Nor do they look for their answers awake.
+  EXPECT_EQ(answers_found_awake(), found_before);
   EXPECT_FALSE(s.victim.killed(0ms));
 }
 

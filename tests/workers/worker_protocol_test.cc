@@ -1,6 +1,7 @@
 // The worker protocol's payloads (src/workers/worker_protocol.h): round trips, workspace replica
 // updates that carry only what changed, memory changes in 4 KiB blocks (MemoryBaseline against
-// the server's ShadowMemory), and the refusals a compromised worker's messages meet.
+// the server's ShadowMemory), the refusals a compromised worker's messages meet, and how long the
+// worker looks for the next call awake after each.
 #include "workers/worker_protocol.h"
 
 #include <algorithm>
@@ -20,6 +21,31 @@
 
 namespace sandbox::workers {
 namespace {
+
+// docs/security.md#calls-in-a-row: a worker's lane thread looks for the next call awake only
+// after a call asked while few calls are in flight: after a restore for kWokenLaneSpin (its
+// execute follows), after any other call for kCallsInARowSpin when it came within that long of
+// the answer before it. A lane's first call, a call that came later, and every call asked with
+// many in flight (their lane threads would spin on CPUs the other calls need) have none.
+TEST(WorkerProtocol, AWorkerLooksForTheNextCallAfterARestoreAndAfterCallsInARow) {
+  using std::chrono::microseconds;
+  const auto asked = [](Kind k) { return static_cast<std::uint32_t>(k) | kAnnounceFlag; };
+  const auto unasked = [](Kind k) { return static_cast<std::uint32_t>(k); };
+  const std::optional<std::chrono::steady_clock::duration> first;
+  const std::optional<std::chrono::steady_clock::duration> soon = microseconds(300);
+  const std::optional<std::chrono::steady_clock::duration> late =
+      kCallsInARowSpin + microseconds(1);
+  EXPECT_EQ(next_call_look(asked(Kind::kRestore), first), kWokenLaneSpin);
+  EXPECT_EQ(next_call_look(asked(Kind::kRestore), late), kWokenLaneSpin);
+  EXPECT_EQ(next_call_look(unasked(Kind::kRestore), soon), microseconds(0));
+  for (const Kind kind : {Kind::kRun, Kind::kBoot, Kind::kExecute, Kind::kSnapshot, Kind::kClose}) {
+    EXPECT_EQ(next_call_look(asked(kind), soon), kCallsInARowSpin) << unasked(kind);
+    EXPECT_EQ(next_call_look(asked(kind), kCallsInARowSpin), kCallsInARowSpin) << unasked(kind);
+    EXPECT_EQ(next_call_look(asked(kind), late), microseconds(0)) << unasked(kind);
+    EXPECT_EQ(next_call_look(asked(kind), first), microseconds(0)) << unasked(kind);
+    EXPECT_EQ(next_call_look(unasked(kind), soon), microseconds(0)) << unasked(kind);
+  }
+}
 
 TEST(WorkerProtocol, OutcomesRoundTrip) {
   EngineOutcome o;
