@@ -194,8 +194,10 @@ class RemoteSession final : public SessionInstance {
 
   // After a long step (its call lasted kWakeAfterStep or more), the worker's lane thread wakes
   // while the server does its own work on the next request; the next call, whichever it is,
-  // goes on that lane. After a short one, waking it early costs more than it saves: the
-  // scheduler keeps a short call's two sides on one CPU (docs/security.md#calls-announced).
+  // goes on that lane. After a short one, waking it early gained nothing: the server's work
+  // before a short step's call is about as long as the wake-up, and a step that follows soon is
+  // looked for by the worker anyway (docs/security.md#calls-announced,
+  // docs/security.md#calls-in-a-row).
   void expect_call() override {
     if (!closed_ && last_step_long_) worker_->wake(woken_);
   }

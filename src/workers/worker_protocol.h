@@ -94,11 +94,11 @@ inline constexpr std::uint32_t kAnnounceFlag = std::uint32_t{1} << 31;
 // (110-270 µs) gained (bench/results.md).
 inline constexpr std::chrono::microseconds kAnnounceAfter{50};
 
-// The longest a worker's lane thread looks for the call a kWake announced before it sleeps in its
-// read again. The server sends kWake before its own work on a request (its lease, the context's
-// row, the workspace: 50-150 µs on the usual step), so the lane's thread is awake when the call
-// comes; an announced call that does not come (the request failed, or needs its files resent)
-// costs the worker this much CPU at most.
+// The longest a worker's lane thread looks for the call a kWake announced, or for the execute
+// after a restore (next_call_look), before it sleeps in its read again. The server sends kWake
+// before its own work on a request (its lease, the context's row, the workspace: 50-150 µs on the
+// usual step), so the lane's thread is awake when the call comes; an announced call that does not
+// come (the request failed, or needs its files resent) costs the worker this much CPU at most.
 inline constexpr std::chrono::microseconds kWokenLaneSpin{300};
 
 // The longest a worker's lane thread looks for the next call awake, after it has answered a call
@@ -114,8 +114,8 @@ inline constexpr std::chrono::microseconds kCallsInARowSpin{1000};
 // How long a worker's lane thread, having answered a call of `kind` (its frame's, flags and all)
 // that came `gap` after the lane's answer before it (none: the lane's first call, or the call
 // after a restore, which belongs to the restore's request), looks for the next call awake before
-// it sleeps in its read; zero: it sleeps at once. Only calls asked while
-// few calls are in flight (kAnnounceFlag) have a look:
+// it sleeps in its read; zero: it sleeps at once. Only calls asked while few calls are in flight
+// (kAnnounceFlag) have a look:
 //   - a restore, kWokenLaneSpin: the server restores a context only to execute on it, and sends
 //     that execute on the same lane as soon as it has the restore's answer
 //     (docs/security.md#calls-announced);
