@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include "support/cpu_sets.h"
 #include "support/proc_memory.h"
 
 namespace sandbox {
@@ -126,14 +127,7 @@ TEST(WorkerPool, StoppingWithLongJobsQueuedBehindTheLimitEndsEveryThread) {
 TEST(WorkerPool, AWokenThreadDoesNotWaitForTheSubmittersLock) {
   cpu_set_t before_test;
   ASSERT_EQ(sched_getaffinity(0, sizeof before_test, &before_test), 0);
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &before_test)) {
-      CPU_SET(cpu, &one);
-      break;
-    }
-  }
+  const cpu_set_t one = testing_support::first_cpu_of(before_test);
   ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);  // the pool's thread inherits it
   constexpr int kJobs = 200;
   long switches = 0;

@@ -35,6 +35,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/cpu_sets.h"
+
 namespace sandbox::isolation {
 namespace {
 
@@ -316,14 +318,7 @@ TEST(Confinement, AWorkerCanSetTheCpusOfItsOwnThread) {
   expect_worker_succeeds([] {
     cpu_set_t before;
     if (sched_getaffinity(0, sizeof before, &before) != 0) return kCheckFailed;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-      if (CPU_ISSET(cpu, &before)) {
-        CPU_SET(cpu, &one);
-        break;
-      }
-    }
+    const cpu_set_t one = testing_support::first_cpu_of(before);
     if (sched_setaffinity(0, sizeof one, &one) != 0) return kCheckFailed + 1;
     cpu_set_t now;
     if (sched_getaffinity(0, sizeof now, &now) != 0 || !CPU_EQUAL(&now, &one)) {
