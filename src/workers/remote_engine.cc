@@ -111,63 +111,52 @@ class RemoteSession final : public SessionInstance {
       shadow_->reset(plan.delta ? server_base : nullptr, source->memory_pages);
       shadow_->write_blocks(blocks, reinterpret_cast<const std::uint8_t*>(bytes.data()));
     };
-    const auto gather = [&](const std::function<void()>& after_block) {
-      gather_restore(*source, base_.get(), plan, [&](std::uint32_t block, const std::uint8_t* at) {
-        blocks.push_back(block);
-        bytes.append(reinterpret_cast<const char*>(at), kChangeBlockBytes);
-        after_block();
-      });
-    };
-    // Writes into `into` a piece of the `listed` blocks, whose bytes are `piece_bytes`: those go
-    // in the area at `area_used` (which grows by them) when they fit there; returns the frame
-    // parts that follow what `into` holds.
-    const auto put_piece = [](Writer& into, std::span<char> area, std::size_t& area_used,
-                              std::span<const std::uint32_t> listed,
-                              std::string_view piece_bytes) -> std::vector<std::string_view> {
-      const bool in_area = !listed.empty() && piece_bytes.size() <= area.size() - area_used;
-      write_restore_piece(into, listed,
-                          in_area ? std::optional<std::size_t>(area_used) : std::nullopt);
-      if (!in_area) return {piece_bytes};
-      std::memcpy(area.data() + area_used, piece_bytes.data(), piece_bytes.size());
-      area_used += piece_bytes.size();
-      return {};
-    };
     Frame reply;
-    if (plan.pages.size() < kRestoreApartPages) {
-      // A short read: the blocks go with the call, as one piece, and the worker restores them
-      // while the shadow takes them.
-      gather([] {});
-      const auto compose = [&](std::span<char> area) -> std::vector<std::string_view> {
-        write_restore_source(w, plan.meta, plan.delta, std::nullopt, false);
-        std::size_t area_used = 0;
-        std::vector<std::string_view> parts = put_piece(w, area, area_used, blocks, bytes);
-        parts.insert(parts.begin(), w.buffer());
-        return parts;
-      };
-      reply = call(Kind::kRestore, compose, {}, write_shadow);
+    if (plan.pages.empty()) {
+      // Nothing to read: the call goes alone, with its one piece empty, and the shadow is set to
+      // the image (or zeros) while the worker restores.
+      write_restore_source(w, plan.meta, plan.delta, std::nullopt, false);
+      write_restore_piece(w, {}, std::nullopt);
+      reply = call(Kind::kRestore, {w.buffer()}, {}, write_shadow);
     } else {
-      // A long read: the worker gets the call first and makes its instance ready while the
-      // blocks are read here, and takes each piece as soon as it is read, beside this thread
-      // (its CPU named for the worker to leave); the shadow takes them after the last piece,
-      // while the worker finishes its restore.
+      // The worker gets the call first and makes its instance ready (60-300 µs) while the blocks
+      // are read here (25-60 µs a page), and takes each piece as soon as it is read, beside this
+      // thread (its CPU named for the worker to leave); the shadow takes them after the last
+      // piece, while the worker finishes its restore. The worker's thread looks for the pieces
+      // and for the call after the restore awake, so even Lua's 4-page restores in bench/run
+      // gain: sent with the call, they took 1.24x those of --isolation thread, in pieces 1.09x
+      // (docs/security.md#restore-overlap).
       const int cpu = ::sched_getcpu();
       write_restore_source(w, plan.meta, plan.delta,
                            cpu >= 0 ? std::optional<std::uint32_t>(cpu) : std::nullopt, true);
       const auto stream = [&](const WorkerConnection::SendMore& send_more, std::span<char> area) {
-        std::size_t sent = 0;  // blocks
-        std::size_t area_used = 0;
+        std::size_t sent = 0;       // blocks
+        std::size_t area_used = 0;  // bytes of the area the pieces before took
+        // Sends the blocks read since the last piece (none: the end), their bytes in the area
+        // after those of the pieces before when they fit there, and in the frame otherwise.
         const auto send_piece = [&] {
+          const std::span<const std::uint32_t> listed = std::span(blocks).subspan(sent);
+          const std::string_view piece_bytes =
+              std::string_view(bytes).substr(sent * kChangeBlockBytes);
+          const bool in_area = !listed.empty() && piece_bytes.size() <= area.size() - area_used;
           Writer piece;
-          std::vector<std::string_view> parts =
-              put_piece(piece, area, area_used, std::span(blocks).subspan(sent),
-                        std::string_view(bytes).substr(sent * kChangeBlockBytes));
-          parts.insert(parts.begin(), piece.buffer());
-          send_more(Kind::kRestoreBlocks, parts);
+          write_restore_piece(piece, listed,
+                              in_area ? std::optional<std::size_t>(area_used) : std::nullopt);
+          if (in_area) {
+            std::memcpy(area.data() + area_used, piece_bytes.data(), piece_bytes.size());
+            area_used += piece_bytes.size();
+            send_more(Kind::kRestoreBlocks, {piece.buffer()});
+          } else {
+            send_more(Kind::kRestoreBlocks, {piece.buffer(), piece_bytes});
+          }
           sent = blocks.size();
         };
-        gather([&] {
-          if (blocks.size() - sent == kRestorePieceBlocks) send_piece();
-        });
+        gather_restore(*source, base_.get(), plan,
+                       [&](std::uint32_t block, const std::uint8_t* at) {
+                         blocks.push_back(block);
+                         bytes.append(reinterpret_cast<const char*>(at), kChangeBlockBytes);
+                         if (blocks.size() - sent == kRestorePieceBlocks) send_piece();
+                       });
         if (blocks.size() > sent) send_piece();
         send_piece();  // the end
         write_shadow();
@@ -297,15 +286,6 @@ class RemoteSession final : public SessionInstance {
     return guarded([&] {
       return worker_->call(kind, parts, progress, kWorkerCallTimeout, while_waiting,
                            std::move(woken_));
-    });
-  }
-
-  Frame call(Kind kind, const WorkerConnection::Compose& compose,
-             const WorkerConnection::Progress& progress = {},
-             const std::function<void()>& while_waiting = {}) {
-    return guarded([&] {
-      return worker_->call_composed(kind, compose, progress, kWorkerCallTimeout, while_waiting,
-                                    std::move(woken_));
     });
   }
 

@@ -219,8 +219,8 @@ class RestorePieces {
 // the server thread's CPU (an AF_UNIX send wakes its reader as a synchronous wake-up), where it
 // would wait for the server to finish reading the pieces instead of taking them beside it
 // (docs/security.md#restore-overlap). Moved, the thread gets its former CPUs back when this
-// ends. Does nothing when the server's CPU is not known (a short restore: kRestoreApartPages) or
-// the thread is elsewhere already.
+// ends. Does nothing when the server's CPU is not known (a restore that reads no page) or the
+// thread is elsewhere already.
 class AwayFromCpu {
  public:
   explicit AwayFromCpu(std::optional<std::uint32_t> cpu) {

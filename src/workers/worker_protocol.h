@@ -7,12 +7,11 @@
 //   kBoot       engine, instance, workspace, update, cwd, now -> state
 //   kRestore    kBoot's fields, snapshot source                -> state, changes?
 //               then the blocks to write over the image (or zeros): a restore that reads no
-//               page has none, in the frame, as one piece; one that reads pages
-//               (kRestoreApartPages) has them in kRestoreBlocks
-//               frames that follow it on its lane (the same call id), in pieces, and an empty
-//               piece at the end (docs/security.md#restore-overlap); each piece's bytes in the
-//               lane's area where they fit after those of the pieces before, otherwise in its
-//               frame
+//               page has none, in the frame, as one piece; one that reads pages has them in
+//               kRestoreBlocks frames that follow it on its lane (the same call id), in
+//               pieces, and an empty piece at the end (docs/security.md#restore-overlap); each
+//               piece's bytes in the lane's area where they fit after those of the pieces
+//               before, otherwise in its frame
 //   kExecute    instance, now, stream?, all?, request, update -> session outcome, state, update,
 //                                                                changes?
 //   kSnapshot   instance, all?                                -> changes
@@ -141,15 +140,6 @@ inline constexpr std::size_t kRestorePieceBlocks = 16;
 // works beside its server's thread (docs/security.md#restore-overlap): the server sends pieces
 // every 100-300 µs, and a sleeping reader would need a wake-up for each.
 inline constexpr std::chrono::microseconds kRestorePieceSpin{200};
-
-// The stored pages a restore must read for its blocks to follow the call in pieces, and for the
-// server to name its CPU in the call, which the worker's thread then leaves for the restore's
-// length (docs/security.md#restore-overlap): one. The worker makes its instance ready (60-300 µs)
-// while the server reads (25-60 µs a page), and the worker's thread looks for the pieces and for
-// the call after the restore awake, so they cost it no wake-up. Lua's contexts in bench/run read
-// 4 pages: sent with the call, their restore took 1.24x that of --isolation thread, in pieces
-// 1.09x (bench/results.md). Only a restore that reads no page sends the call alone.
-inline constexpr std::size_t kRestoreApartPages = 1;
 
 // The largest payload the server accepts from a worker: a snapshot of a memory at the Wasm
 // 32-bit maximum (4 GiB) and its metadata. Engines' memory limits keep real frames far smaller.
