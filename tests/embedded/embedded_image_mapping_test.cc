@@ -17,6 +17,7 @@
 #include "embedded/image.h"
 #include "embedded_test_util.h"
 #include "snapshot/snapshot_error.h"
+#include "support/image_delta.h"
 #include "support/proc_memory.h"
 
 namespace sandbox {
@@ -261,22 +262,18 @@ struct BlockDelta {
 };
 
 BlockDelta block_delta(const StoredSnapshot& stored, const SnapshotBase& base) {
-  static const std::vector<std::uint8_t> zero(kWasmPageBytes, 0);
-  constexpr std::uint32_t kBlocks = kWasmPageBytes / kSnapshotBlockBytes;
   BlockDelta d;
-  for (std::uint32_t p = 0; p < stored.pages; ++p) {
-    const auto it = stored.data.find(p);
-    const std::uint8_t* have = it == stored.data.end() ? zero.data() : it->second.data();
-    const std::uint8_t* in_base =
-        p < base.pages && base.page_bytes[p] != nullptr ? base.page_bytes[p] : zero.data();
-    for (std::uint32_t b = 0; b < kBlocks; ++b) {
-      const std::size_t at = std::size_t{b} * kSnapshotBlockBytes;
-      if (std::memcmp(have + at, in_base + at, kSnapshotBlockBytes) == 0) continue;
-      if (d.pages.empty() || d.pages.back() != p) d.pages.push_back(p);
-      d.blocks.push_back(p * kBlocks + b);
-      d.bytes.insert(d.bytes.end(), have + at, have + at + kSnapshotBlockBytes);
-    }
-  }
+  testing_support::for_each_block_off_the_image(
+      base, stored.pages,
+      [&](std::uint32_t p) -> const std::uint8_t* {
+        const auto it = stored.data.find(p);
+        return it == stored.data.end() ? nullptr : it->second.data();
+      },
+      [&](std::uint32_t p, std::uint32_t block, const std::uint8_t* bytes) {
+        if (d.pages.empty() || d.pages.back() != p) d.pages.push_back(p);
+        d.blocks.push_back(block);
+        d.bytes.insert(d.bytes.end(), bytes, bytes + kSnapshotBlockBytes);
+      });
   return d;
 }
 

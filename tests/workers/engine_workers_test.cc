@@ -39,6 +39,7 @@
 #include "kv_engine.h"
 #include "snapshot/delta.h"
 #include "snapshot/snapshot_error.h"
+#include "support/image_delta.h"
 #include "workers/lane_area.h"
 #include "workers/worker_connection.h"
 
@@ -447,20 +448,13 @@ SnapshotSource delta_source(const SnapshotCopy& copy, const SnapshotBase& base,
   SnapshotSource source = copy.source();
   source.base_fingerprint = base.fingerprint;
   std::vector<std::uint32_t> delta;
-  const std::vector<std::uint8_t> zero(kWasmPageBytes, 0);
-  for (std::uint32_t p = 0; p < source.memory_pages; ++p) {
-    const std::uint8_t* image = base_page(base, p);
-    const std::uint8_t* was = image != nullptr ? image : zero.data();
-    const std::uint8_t* now = copy.memory.data() + std::size_t{p} * kWasmPageBytes;
-    bool differs = false;
-    for (std::size_t at = 0; at < kWasmPageBytes; at += workers::kChangeBlockBytes) {
-      if (std::memcmp(now + at, was + at, workers::kChangeBlockBytes) != 0) {
-        differs = true;
+  testing_support::for_each_block_off_the_image(
+      base, source.memory_pages,
+      [&](std::uint32_t p) { return copy.memory.data() + std::size_t{p} * kWasmPageBytes; },
+      [&](std::uint32_t p, std::uint32_t, const std::uint8_t*) {
+        if (delta.empty() || delta.back() != p) delta.push_back(p);
         ++blocks;
-      }
-    }
-    if (differs) delta.push_back(p);
-  }
+      });
   source.base_delta_pages = delta;
   return source;
 }
